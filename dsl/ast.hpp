@@ -1,0 +1,188 @@
+// dsl/ast.hpp — the abstract syntax tree produced by alea::parse().
+//
+// Plain data: nodes own their children and remember the span of text they came
+// from. The resolver fills the `slot`/`target` fields once, before a program is
+// shared; after that the tree is never written again, so one Program may be
+// evaluated from many threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "dsl/source.hpp"
+
+namespace alea::ast {
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+struct FnDef;
+
+enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
+enum class BinOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
+enum class UnOp { Neg, Not };
+
+// A comparison against a value: `>=5`, `6` (equal), `<>1`. Used by per-die operations.
+struct Cond {
+  CmpOp op = CmpOp::Eq;
+  ExprPtr value;
+  Span span;
+};
+
+struct IntLit { std::int64_t value = 0; };
+struct BoolLit { bool value = false; };
+struct StrLit { std::string value; };
+
+// How a name was resolved: a slot in the current call frame, or looked up by
+// name at run time (program-level `let`s first, then the host's bindings).
+struct Name {
+  std::string name;
+  std::int32_t slot = -1;  // >= 0: local slot; -1: free name
+};
+
+enum class DieShape { Sides, Percent, Fudge, Faces };
+
+// `NdS`, `dS`, `d%`, `dF`, `d{1,1,2}`; `count` is null for a single die.
+struct Dice {
+  ExprPtr count;
+  DieShape shape = DieShape::Sides;
+  ExprPtr sides;                   // DieShape::Sides
+  std::vector<std::int64_t> faces; // DieShape::Faces
+};
+
+enum class ExplodeMode { Explode, Compound, Penetrate };
+enum class KeepWhich { Highest, Lowest, Matching };
+
+struct Explode {
+  ExplodeMode mode = ExplodeMode::Explode;
+  std::optional<Cond> cond;  // default: the die's highest face
+  ExprPtr limit;             // extra dice one die may add; null: the engine's limit
+};
+struct Reroll {
+  std::optional<Cond> cond;  // default: the die's lowest face
+  bool once = false;
+};
+struct Keep {
+  bool drop = false;  // `drop …` removes what `keep …` would keep
+  KeepWhich which = KeepWhich::Highest;
+  ExprPtr count;             // Highest/Lowest; null means 1
+  std::optional<Cond> cond;  // Matching
+};
+struct Count {
+  Cond success;
+  std::optional<Cond> fail;    // each matching die subtracts one
+  std::optional<Cond> twice;   // each matching success counts twice
+};
+struct Under { ExprPtr target; };
+struct Cancel {
+  ExprPtr by;  // the cancelling pool
+  CmpOp op = CmpOp::Le;
+};
+struct Sort { bool descending = false; };
+struct Unique {};
+struct Clamp { ExprPtr low, high; };  // either may be null
+
+using PoolOpKind = std::variant<Explode, Reroll, Keep, Count, Under, Cancel, Sort, Unique, Clamp>;
+
+// One pool operation applied to the value of `pool`: `… explode 6`, `…kh3`.
+struct PoolOp {
+  ExprPtr pool;
+  PoolOpKind op;
+  Span op_span;  // the operation's own text, for traces and errors
+};
+
+struct Unary { UnOp op; ExprPtr operand; };
+struct Binary { BinOp op; ExprPtr lhs, rhs; Span op_span; };
+struct If { ExprPtr cond, then_, else_; };
+struct Let {
+  std::string name;
+  std::int32_t slot = -1;
+  ExprPtr value, body;
+};
+
+enum class CallTarget { Unresolved, Builtin, User };
+struct Call {
+  std::string name;
+  std::vector<ExprPtr> args;
+  Span name_span;
+  CallTarget target = CallTarget::Unresolved;
+  std::int32_t builtin = -1;      // index into the builtin table
+  const FnDef* fn = nullptr;      // user function (may live in another program)
+};
+
+struct ListLit { std::vector<ExprPtr> items; };
+struct RecordLit {
+  std::vector<std::string> names;
+  std::vector<ExprPtr> values;
+};
+struct Index { ExprPtr object, index; };
+struct Field { ExprPtr object; std::string name; };
+
+struct TierTest {
+  enum Kind { Cmp, Range, Else } kind = Cmp;
+  CmpOp op = CmpOp::Eq;
+  ExprPtr low, high;  // Cmp uses low
+  Span span;
+};
+struct Tier {
+  TierTest test;
+  ExprPtr result;
+};
+struct Tiers {
+  ExprPtr subject;
+  std::vector<Tier> tiers;
+};
+
+struct Repeat { ExprPtr count, body; };
+struct For {
+  std::string var;
+  std::int32_t slot = -1;
+  ExprPtr list, body;
+};
+struct Loop {
+  std::string var;
+  std::int32_t slot = -1;
+  ExprPtr init;
+  bool until = true;  // `until`: stop when cond holds; `while`: stop when it does not
+  ExprPtr cond, next;
+};
+
+struct Expr {
+  using Kind = std::variant<IntLit, BoolLit, StrLit, Name, Dice, PoolOp, Unary, Binary, If, Let,
+                            Call, ListLit, RecordLit, Index, Field, Tiers, Repeat, For, Loop>;
+  Kind kind;
+  Span span;
+};
+
+// `fn name(a, b) = body` at the top level of a program.
+struct FnDef {
+  std::string name;
+  std::vector<std::string> params;
+  ExprPtr body;
+  Span span;
+  std::int32_t frame_size = 0;  // slots: parameters first, then locals
+};
+
+// `let name = value` at the top level: a program-level variable.
+struct GlobalLet {
+  std::string name;
+  ExprPtr value;
+  Span span;
+};
+
+using Statement = std::variant<FnDef, GlobalLet>;
+
+// One parsed source: statements in order, then an optional final expression.
+struct Program {
+  std::vector<Statement> statements;
+  ExprPtr main;                  // null when the source has only definitions
+  std::int32_t frame_size = 0;   // slots used by the top-level lets and the main expression
+};
+
+[[nodiscard]] std::string_view spelling(CmpOp op);
+[[nodiscard]] std::string_view spelling(BinOp op);
+
+}  // namespace alea::ast

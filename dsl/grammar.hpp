@@ -1,0 +1,298 @@
+// dsl/grammar.hpp — the PEG grammar of the alea language. Rules only: no actions
+// and no AST types. parser.cpp selects the rules it keeps in the parse tree;
+// ast_builder.cpp turns that tree into ast::Program.
+//
+// Two lexical rules carry most of the language's shape:
+//  * Shorthand modifiers are written attached to a roll (`4d6kh3`, `3d6!`,
+//    `10d10>=8`); anything after whitespace is an operator or a word
+//    modifier. So `3d6>=5` counts dice showing 5 or more, while `3d6 >= 5`
+//    compares the total.
+//  * A condition written attached to `!` belongs to the explosion: `3d6!=5`
+//    explodes on 5 and `3d6!>=5` on 5 and 6. Count successes after an explosion
+//    with the word form: `3d6! count >=5`.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+namespace alea::grammar {
+
+namespace pegtl = tao::pegtl;
+using pegtl::at;
+using pegtl::eof;
+using pegtl::if_must;
+using pegtl::list;
+using pegtl::must;
+using pegtl::not_at;
+using pegtl::one;
+using pegtl::opt;
+using pegtl::plus;
+using pegtl::seq;
+using pegtl::sor;
+using pegtl::star;
+using pegtl::string;
+
+// Parser state: how deeply the rules below are nested right now.
+struct ParseState {
+  std::size_t depth = 0;
+  std::size_t max_depth = 0;
+};
+
+inline ParseState* pick_state(ParseState& s, ParseState*) { return &s; }
+template <class T>
+ParseState* pick_state(T&, ParseState* found) {
+  return found;
+}
+// The ParseState among a rule's states, wherever PEGTL's parse tree put it.
+template <class... States>
+ParseState& parse_state(States&... st) {
+  ParseState* found = nullptr;
+  ((found = pick_state(st, found)), ...);
+  return *found;
+}
+
+// Matches seq<Rules...> one nesting level deeper. Every recursion in the grammar
+// passes through one of these, so `((((…` and `- - - …` end in a diagnostic
+// long before the stack ends.
+template <class... Rules>
+struct nested {
+  using rule_t = nested;
+  using subs_t = pegtl::type_list<Rules...>;
+
+  template <pegtl::apply_mode A, pegtl::rewind_mode M, template <class...> class Action,
+            template <class...> class Control, class Input, class... States>
+  static bool match(Input& in, States&&... st) {
+    ParseState& ps = parse_state(st...);
+    if (ps.depth + 1 > ps.max_depth) {
+      throw pegtl::parse_error("NestingTooDeep|expression is nested too deeply", in);
+    }
+    ++ps.depth;
+    struct Leave {
+      std::size_t& depth;
+      ~Leave() { --depth; }
+    } leave{ps.depth};
+    return pegtl::match<seq<Rules...>, A, M, Action, Control>(in, st...);
+  }
+};
+
+// clang-format off
+struct comment      : seq<one<'#'>, star<pegtl::not_one<'\n'>>> {};
+struct ws           : star<sor<pegtl::space, comment>> {};          // may be empty
+struct blank        : plus<one<' ', '\t'>> {};
+struct ident_other  : pegtl::identifier_other {};
+
+#define ALEA_KW(name, text) struct name : TAO_PEGTL_KEYWORD(text) {}
+ALEA_KW(kw_let, "let");        ALEA_KW(kw_in, "in");           ALEA_KW(kw_fn, "fn");
+ALEA_KW(kw_if, "if");          ALEA_KW(kw_then, "then");       ALEA_KW(kw_else, "else");
+ALEA_KW(kw_and, "and");        ALEA_KW(kw_or, "or");           ALEA_KW(kw_not, "not");
+ALEA_KW(kw_true, "true");      ALEA_KW(kw_false, "false");     ALEA_KW(kw_tiers, "tiers");
+ALEA_KW(kw_repeat, "repeat");  ALEA_KW(kw_for, "for");         ALEA_KW(kw_loop, "loop");
+ALEA_KW(kw_until, "until");    ALEA_KW(kw_while, "while");     ALEA_KW(kw_keep, "keep");
+ALEA_KW(kw_drop, "drop");      ALEA_KW(kw_highest, "highest"); ALEA_KW(kw_lowest, "lowest");
+ALEA_KW(kw_explode, "explode");ALEA_KW(kw_compound, "compound");ALEA_KW(kw_penetrate, "penetrate");
+ALEA_KW(kw_reroll, "reroll");  ALEA_KW(kw_once, "once");       ALEA_KW(kw_limit, "limit");
+ALEA_KW(kw_count, "count");    ALEA_KW(kw_fail, "fail");       ALEA_KW(kw_double, "double");
+ALEA_KW(kw_under, "under");    ALEA_KW(kw_cancel, "cancel");   ALEA_KW(kw_sort, "sort");
+ALEA_KW(kw_unique, "unique");  ALEA_KW(kw_clamp, "clamp");     ALEA_KW(kw_asc, "asc");
+ALEA_KW(kw_desc, "desc");      ALEA_KW(kw_min, "min");         ALEA_KW(kw_max, "max");
+#undef ALEA_KW
+
+// `min` and `max` are also builtin function names, so they are not reserved.
+struct keyword : sor<kw_let, kw_in, kw_fn, kw_if, kw_then, kw_else, kw_and, kw_or, kw_not,
+                     kw_true, kw_false, kw_tiers, kw_repeat, kw_for, kw_loop, kw_until, kw_while,
+                     kw_keep, kw_drop, kw_highest, kw_lowest, kw_explode, kw_compound,
+                     kw_penetrate, kw_reroll, kw_once, kw_limit, kw_count, kw_fail, kw_double,
+                     kw_under, kw_cancel, kw_sort, kw_unique, kw_clamp, kw_asc, kw_desc> {};
+
+struct identifier   : seq<not_at<keyword>, pegtl::identifier> {};
+struct integer      : plus<pegtl::digit> {};
+struct neg_integer  : seq<one<'-'>, integer> {};
+struct signed_int   : sor<neg_integer, integer> {};
+
+struct escape       : seq<one<'\\'>, pegtl::any> {};
+struct string_char  : sor<escape, pegtl::not_one<'"', '\\', '\n'>> {};
+struct string_body  : star<string_char> {};
+struct string_close : one<'"'> {};
+struct string_lit   : if_must<one<'"'>, string_body, string_close> {};
+
+struct expression;
+struct open_paren   : one<'('> {};
+struct close_paren  : one<')'> {};
+struct parens       : if_must<open_paren, ws, expression, ws, close_paren> {};
+
+// ---- dice -------------------------------------------------------------------
+struct face_range   : seq<signed_int, string<'.', '.'>, signed_int> {};
+struct face         : sor<face_range, signed_int> {};
+struct faces_close  : one<'}'> {};
+struct comma        : seq<ws, one<','>, ws> {};
+struct face_list    : list<face, comma> {};
+struct faces        : if_must<one<'{'>, ws, face_list, ws, faces_close> {};
+struct percent      : one<'%'> {};
+struct fudge        : seq<one<'F'>, not_at<ident_other>> {};
+struct sides        : sor<integer, percent, fudge, faces, parens> {};
+struct die          : seq<one<'d'>, sides> {};
+
+struct name_path    : seq<identifier, star<one<'.'>, identifier>> {};
+struct count_num    : integer {};
+struct count_name   : seq<name_path, blank> {};     // `pool d12`: a name, blanks, then a die
+
+// An argument written after a modifier: a number, a name or a parenthesised expression.
+struct arg          : sor<signed_int, parens, name_path> {};
+struct cmp_op       : sor<string<'>', '='>, string<'<', '='>, string<'<', '>'>, string<'!', '='>,
+                          string<'=', '='>, one<'>'>, one<'<'>, one<'='>> {};
+struct bare_arg     : sor<integer, parens> {};
+struct cond         : sor<seq<cmp_op, arg>, bare_arg> {};      // attached: `>=5`, `6`
+struct word_cond    : sor<seq<cmp_op, ws, arg>, arg> {};       // after a word: `>= 5`, `6`
+
+// Shorthand modifiers, attached to the roll.
+struct sh_compound  : seq<string<'!', '!'>, opt<cond>> {};
+struct sh_penetrate : seq<string<'!', 'p'>, opt<cond>> {};
+struct sh_explode   : seq<one<'!'>, opt<cond>> {};
+struct sh_count_arg : sor<integer, parens> {};
+struct sh_kh        : seq<sor<string<'k', 'h'>, one<'k'>>, opt<sh_count_arg>> {};
+struct sh_kl        : seq<string<'k', 'l'>, opt<sh_count_arg>> {};
+struct sh_dh        : seq<string<'d', 'h'>, opt<sh_count_arg>> {};
+struct sh_dl        : seq<sor<string<'d', 'l'>, one<'d'>>, opt<sh_count_arg>> {};
+struct sh_reroll_once : seq<string<'r', 'o'>, opt<cond>> {};
+struct sh_reroll    : seq<one<'r'>, opt<cond>> {};
+struct sh_fail      : seq<one<'f'>, cond> {};
+struct sh_success   : seq<sor<string<'c', 's'>, string<'c', 'f'>>, cond, opt<sh_fail>> {};
+struct sh_count     : seq<cmp_op, arg, opt<sh_fail>> {};
+struct sh_min       : seq<string<'m', 'i', 'n'>, signed_int> {};
+struct sh_max       : seq<string<'m', 'a', 'x'>, signed_int> {};
+struct sh_sort_desc : string<'s', 'd'> {};
+struct sh_sort      : seq<one<'s'>, opt<one<'a'>>> {};
+struct sh_unique    : one<'u'> {};
+struct shorthand    : sor<sh_compound, sh_penetrate, sh_explode, sh_kh, sh_kl, sh_dh, sh_dl,
+                          sh_reroll_once, sh_reroll, sh_success, sh_min, sh_max, sh_sort_desc,
+                          sh_sort, sh_unique, sh_count> {};
+struct no_letters   : not_at<ident_other> {};   // `4d6kx` is an unknown modifier, not `4d6k` + `x`
+struct dice_suffix  : seq<star<shorthand>, must<no_letters>> {};
+// Each form commits after its first token, so nothing is parsed twice (a
+// parenthesised count is parsed once whether or not a `d` follows it).
+struct counted_dice : seq<count_num, one<'d'>, must<sides>, dice_suffix> {};
+struct named_dice   : seq<count_name, die, dice_suffix> {};
+struct single_dice  : seq<die, dice_suffix> {};
+struct paren_group  : seq<parens, opt<one<'d'>, must<sides>, dice_suffix>> {};
+
+// ---- word modifiers, after whitespace -----------------------------------------
+struct limit_clause : if_must<kw_limit, ws, arg> {};
+struct explode_kind : sor<kw_explode, kw_compound, kw_penetrate> {};
+struct w_explode    : seq<explode_kind, opt<ws, word_cond>, opt<ws, limit_clause>> {};
+struct once_word    : kw_once {};
+struct w_reroll     : seq<kw_reroll, opt<ws, word_cond>, opt<ws, once_word>> {};
+struct which_high   : kw_highest {};
+struct which_low    : kw_lowest {};
+struct keep_word    : kw_keep {};
+struct drop_word    : kw_drop {};
+struct keep_what    : sor<seq<sor<which_high, which_low>, opt<ws, arg>>, word_cond> {};
+struct w_keep       : if_must<sor<keep_word, drop_word>, ws, keep_what> {};
+struct fail_clause  : if_must<kw_fail, ws, word_cond> {};
+struct double_clause: if_must<kw_double, ws, word_cond> {};
+struct count_extras : seq<opt<ws, fail_clause>, opt<ws, double_clause>> {};
+struct w_count      : if_must<kw_count, ws, word_cond, count_extras> {};
+struct w_under      : if_must<kw_under, ws, arg> {};
+struct cancel_op    : cmp_op {};
+struct w_cancel     : if_must<kw_cancel, ws, arg, ws, cancel_op> {};
+struct sort_desc    : kw_desc {};
+struct w_sort       : seq<kw_sort, opt<ws, sor<kw_asc, sort_desc>>> {};
+struct w_unique     : kw_unique {};
+struct clamp_min    : if_must<kw_min, ws, arg> {};
+struct clamp_max    : if_must<kw_max, ws, arg> {};
+struct clamp_bounds : sor<seq<clamp_min, opt<ws, clamp_max>>, clamp_max> {};
+struct w_clamp      : if_must<kw_clamp, ws, clamp_bounds> {};
+struct word_mod     : sor<w_explode, w_reroll, w_keep, w_count, w_under, w_cancel, w_sort,
+                          w_unique, w_clamp> {};
+
+// ---- primaries ----------------------------------------------------------------
+struct close_bracket: one<']'> {};
+struct list_items   : opt<list<expression, comma>, ws> {};
+struct list_lit     : if_must<one<'['>, ws, list_items, close_bracket> {};
+struct field_name   : identifier {};
+struct record_field : seq<field_name, ws, one<':'>, ws, must<expression>> {};
+struct close_brace  : one<'}'> {};
+struct record_items : opt<list<record_field, comma>, ws> {};
+struct record_lit   : if_must<one<'{'>, ws, record_items, close_brace> {};
+struct call_items   : opt<list<expression, comma>, ws> {};
+struct call_args    : if_must<one<'('>, ws, call_items, close_paren> {};
+struct call_name    : identifier {};
+struct call         : seq<call_name, call_args> {};
+struct name_ref     : identifier {};
+struct true_lit     : kw_true {};
+struct false_lit    : kw_false {};
+
+struct if_expr      : if_must<kw_if, ws, expression, ws, kw_then, ws, expression, ws, kw_else, ws,
+                              expression> {};
+struct let_name     : identifier {};
+struct let_expr     : if_must<kw_let, ws, let_name, ws, one<'='>, ws, expression, ws, kw_in, ws,
+                              expression> {};
+struct block        : if_must<one<'{'>, ws, expression, ws, close_brace> {};
+struct repeat_expr  : if_must<kw_repeat, ws, expression, ws, block> {};
+struct for_var      : identifier {};
+struct for_expr     : if_must<kw_for, ws, for_var, ws, kw_in, ws, expression, ws, block> {};
+struct loop_var     : identifier {};
+struct loop_mode    : sor<kw_until, kw_while> {};
+struct loop_expr    : if_must<kw_loop, ws, loop_var, ws, one<'='>, ws, expression, ws, loop_mode, ws,
+                              expression, ws, block> {};
+
+struct primary      : sor<counted_dice, named_dice, single_dice, paren_group, integer,
+                          string_lit, true_lit, false_lit, list_lit,
+                          record_lit, if_expr, let_expr, repeat_expr, for_expr, loop_expr, call,
+                          name_ref> {};
+
+struct field_access : seq<one<'.'>, must<field_name>> {};
+struct index_access : if_must<one<'['>, ws, expression, ws, close_bracket> {};
+struct postfix_item : sor<field_access, index_access, seq<ws, word_mod>> {};
+struct postfix      : seq<primary, star<postfix_item>> {};
+
+struct neg_op       : one<'-'> {};
+struct unary;
+struct negated      : nested<neg_op, ws, must<unary>> {};
+struct unary        : sor<negated, postfix> {};
+struct mul_op       : one<'*', '/', '%'> {};
+struct product      : seq<unary, star<ws, mul_op, ws, must<unary>>> {};
+struct add_op       : one<'+', '-'> {};
+struct sum          : seq<product, star<ws, add_op, ws, must<product>>> {};
+
+struct tier_label   : seq<identifier, at<ws, sor<one<','>, one<'}'>>>> {};
+struct range_high   : seq<ws, string<'.', '.'>, ws, must<arg>> {};
+struct tier_value   : seq<arg, opt<range_high>> {};        // `7`, `7..9`
+struct tier_cmp     : seq<cmp_op, ws, must<arg>> {};        // `<=6`
+struct tier_else    : kw_else {};
+struct tier_test    : sor<tier_else, tier_cmp, tier_value> {};
+struct tier_result  : sor<tier_label, expression> {};
+struct tier         : seq<tier_test, ws, must<one<':'>>, ws, must<tier_result>> {};
+struct tier_list    : seq<list<tier, comma>, ws, opt<one<','>, ws>> {};
+struct tiers_block  : if_must<kw_tiers, ws, one<'{'>, ws, tier_list, close_brace> {};
+struct tiered       : seq<sum, opt<ws, tiers_block>> {};
+
+struct compare_op   : sor<string<'=', '='>, string<'!', '='>, string<'<', '='>, string<'>', '='>,
+                          one<'<'>, one<'>'>> {};
+struct comparison   : seq<tiered, opt<ws, compare_op, ws, must<tiered>>> {};
+struct not_op       : kw_not {};
+struct negation;
+struct not_negated  : nested<not_op, ws, must<negation>> {};
+struct negation     : sor<not_negated, comparison> {};
+struct and_op       : kw_and {};
+struct conjunction  : seq<negation, star<ws, and_op, ws, must<negation>>> {};
+struct or_op        : kw_or {};
+struct disjunction  : seq<conjunction, star<ws, or_op, ws, must<conjunction>>> {};
+struct expression   : nested<disjunction> {};
+
+// ---- programs -----------------------------------------------------------------
+struct fn_name      : identifier {};
+struct param        : identifier {};
+struct param_items  : opt<list<param, comma>, ws> {};
+struct params       : if_must<one<'('>, ws, param_items, close_paren> {};
+struct fn_def       : if_must<kw_fn, ws, fn_name, ws, params, ws, one<'='>, ws, expression> {};
+struct global_name  : identifier {};
+struct global_let   : seq<kw_let, ws, global_name, ws, one<'='>, ws, must<expression>,
+                          not_at<ws, kw_in>> {};
+struct statement    : sor<fn_def, global_let> {};
+struct separator    : opt<one<';'>, ws> {};
+struct main_expr    : expression {};
+struct end_of_input : eof {};
+struct program      : seq<ws, star<statement, ws, separator>, opt<main_expr, ws, separator>,
+                          must<end_of_input>> {};
+// clang-format on
+
+}  // namespace alea::grammar

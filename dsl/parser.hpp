@@ -1,0 +1,35 @@
+// dsl/parser.hpp — text to ast::Program.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "dsl/ast.hpp"
+#include "dsl/diagnostic.hpp"
+#include "dsl/source.hpp"
+
+namespace alea {
+
+struct ParseOptions {
+  std::size_t max_input_bytes = 100'000;  // longer input is refused before parsing
+  std::size_t max_nesting = 200;          // brackets, prefix operators and nested forms
+};
+
+struct ParseResult {
+  std::unique_ptr<ast::Program> program;  // null when parsing failed
+  Diagnostics diagnostics;               // at most one: the parser stops at the first error
+  [[nodiscard]] bool ok() const { return program != nullptr; }
+};
+
+// Parses one source. Never throws for bad input; the error, if any, is in
+// ParseResult::diagnostics, with at_end_of_input set when more text could fix it.
+[[nodiscard]] ParseResult parse(const SourceFile& file, const ParseOptions& options = {});
+
+namespace detail {
+// Builds the AST from PEGTL's parse tree; defined in ast_builder.cpp.
+struct BuildError {
+  Diagnostic diagnostic;
+};
+}  // namespace detail
+
+}  // namespace alea

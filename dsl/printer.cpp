@@ -1,0 +1,217 @@
+// dsl/printer.cpp — canonical source for every node kind.
+#include "dsl/printer.hpp"
+
+#include <fmt/format.h>
+
+namespace alea {
+namespace ast {
+
+std::string_view spelling(CmpOp op) {
+  switch (op) {
+    case CmpOp::Eq: return "=";
+    case CmpOp::Ne: return "<>";
+    case CmpOp::Lt: return "<";
+    case CmpOp::Le: return "<=";
+    case CmpOp::Gt: return ">";
+    case CmpOp::Ge: return ">=";
+  }
+  throw std::logic_error("unreachable: CmpOp");
+}
+
+std::string_view spelling(BinOp op) {
+  switch (op) {
+    case BinOp::Add: return "+";
+    case BinOp::Sub: return "-";
+    case BinOp::Mul: return "*";
+    case BinOp::Div: return "/";
+    case BinOp::Mod: return "%";
+    case BinOp::Eq: return "==";
+    case BinOp::Ne: return "!=";
+    case BinOp::Lt: return "<";
+    case BinOp::Le: return "<=";
+    case BinOp::Gt: return ">";
+    case BinOp::Ge: return ">=";
+    case BinOp::And: return "and";
+    case BinOp::Or: return "or";
+  }
+  throw std::logic_error("unreachable: BinOp");
+}
+
+}  // namespace ast
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string arg(const ast::Expr& e);
+
+std::string cond(const ast::Cond& c) { return fmt::format("{}{}", ast::spelling(c.op), arg(*c.value)); }
+
+// Modifier arguments must be a number, a name or a parenthesised expression.
+std::string arg(const ast::Expr& e) {
+  if (const auto* i = std::get_if<ast::IntLit>(&e.kind)) return fmt::format("{}", i->value);
+  if (std::holds_alternative<ast::Name>(e.kind)) return print(e);
+  return "(" + print(e) + ")";
+}
+
+std::string pool_op(const ast::PoolOpKind& op) {
+  return std::visit(
+      [](const auto& k) -> std::string {
+        using T = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<T, ast::Explode>) {
+          std::string s = k.mode == ast::ExplodeMode::Compound    ? "compound"
+                          : k.mode == ast::ExplodeMode::Penetrate ? "penetrate"
+                                                                  : "explode";
+          if (k.cond) s += " " + cond(*k.cond);
+          if (k.limit) s += " limit " + arg(*k.limit);
+          return s;
+        } else if constexpr (std::is_same_v<T, ast::Reroll>) {
+          std::string s = "reroll";
+          if (k.cond) s += " " + cond(*k.cond);
+          if (k.once) s += " once";
+          return s;
+        } else if constexpr (std::is_same_v<T, ast::Keep>) {
+          std::string s = k.drop ? "drop" : "keep";
+          if (k.which == ast::KeepWhich::Matching) return s + " " + cond(*k.cond);
+          s += k.which == ast::KeepWhich::Highest ? " highest" : " lowest";
+          if (k.count) s += " " + arg(*k.count);
+          return s;
+        } else if constexpr (std::is_same_v<T, ast::Count>) {
+          std::string s = "count " + cond(k.success);
+          if (k.fail) s += " fail " + cond(*k.fail);
+          if (k.twice) s += " double " + cond(*k.twice);
+          return s;
+        } else if constexpr (std::is_same_v<T, ast::Under>) {
+          return "under " + arg(*k.target);
+        } else if constexpr (std::is_same_v<T, ast::Cancel>) {
+          return fmt::format("cancel {}{}", arg(*k.by), ast::spelling(k.op));
+        } else if constexpr (std::is_same_v<T, ast::Sort>) {
+          return k.descending ? "sort desc" : "sort";
+        } else if constexpr (std::is_same_v<T, ast::Unique>) {
+          return "unique";
+        } else {
+          std::string s = "clamp";
+          if (k.low) s += " min " + arg(*k.low);
+          if (k.high) s += " max " + arg(*k.high);
+          return s;
+        }
+      },
+      op);
+}
+
+std::string tier_test(const ast::TierTest& t) {
+  switch (t.kind) {
+    case ast::TierTest::Else: return "else";
+    case ast::TierTest::Range: return arg(*t.low) + ".." + arg(*t.high);
+    case ast::TierTest::Cmp: return fmt::format("{}{}", ast::spelling(t.op), arg(*t.low));
+  }
+  throw std::logic_error("unreachable: TierTest");
+}
+
+template <class Items>
+std::string join(const Items& items) {
+  std::string s;
+  for (const auto& i : items) {
+    if (!s.empty()) s += ", ";
+    s += print(*i);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string print(const ast::Expr& e) {
+  return std::visit(
+      [](const auto& k) -> std::string {
+        using T = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<T, ast::IntLit>) {
+          return k.value < 0 ? fmt::format("({})", k.value) : fmt::format("{}", k.value);
+        } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
+          return k.value ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, ast::StrLit>) {
+          return quote(k.value);
+        } else if constexpr (std::is_same_v<T, ast::Name>) {
+          return k.name;
+        } else if constexpr (std::is_same_v<T, ast::Dice>) {
+          std::string s = k.count ? "(" + print(*k.count) + ")" : "";
+          switch (k.shape) {
+            case ast::DieShape::Sides: return s + "d(" + print(*k.sides) + ")";
+            case ast::DieShape::Percent: return s + "d%";
+            case ast::DieShape::Fudge: return s + "dF";
+            case ast::DieShape::Faces: {
+              std::string f;
+              for (auto v : k.faces) f += (f.empty() ? "" : ",") + fmt::format("{}", v);
+              return s + "d{" + f + "}";
+            }
+          }
+          throw std::logic_error("unreachable: DieShape");
+        } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
+          return "(" + print(*k.pool) + " " + pool_op(k.op) + ")";
+        } else if constexpr (std::is_same_v<T, ast::Unary>) {
+          return k.op == ast::UnOp::Neg ? "(-" + print(*k.operand) + ")" : "(not " + print(*k.operand) + ")";
+        } else if constexpr (std::is_same_v<T, ast::Binary>) {
+          return fmt::format("({} {} {})", print(*k.lhs), ast::spelling(k.op), print(*k.rhs));
+        } else if constexpr (std::is_same_v<T, ast::If>) {
+          return fmt::format("(if {} then {} else {})", print(*k.cond), print(*k.then_), print(*k.else_));
+        } else if constexpr (std::is_same_v<T, ast::Let>) {
+          return fmt::format("(let {} = {} in {})", k.name, print(*k.value), print(*k.body));
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          return fmt::format("{}({})", k.name, join(k.args));
+        } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+          return "[" + join(k.items) + "]";
+        } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
+          std::string s;
+          for (std::size_t i = 0; i < k.names.size(); ++i) {
+            s += (i ? ", " : "") + k.names[i] + ": " + print(*k.values[i]);
+          }
+          return "{" + s + "}";
+        } else if constexpr (std::is_same_v<T, ast::Index>) {
+          return fmt::format("{}[{}]", print(*k.object), print(*k.index));
+        } else if constexpr (std::is_same_v<T, ast::Field>) {
+          return fmt::format("{}.{}", print(*k.object), k.name);
+        } else if constexpr (std::is_same_v<T, ast::Tiers>) {
+          std::string s;
+          for (const auto& t : k.tiers) {
+            s += (s.empty() ? "" : ", ") + tier_test(t.test) + ": (" + print(*t.result) + ")";
+          }
+          return fmt::format("({} tiers {{{}}})", print(*k.subject), s);
+        } else if constexpr (std::is_same_v<T, ast::Repeat>) {
+          return fmt::format("(repeat {} {{{}}})", print(*k.count), print(*k.body));
+        } else if constexpr (std::is_same_v<T, ast::For>) {
+          return fmt::format("(for {} in {} {{{}}})", k.var, print(*k.list), print(*k.body));
+        } else {
+          return fmt::format("(loop {} = {} {} {} {{{}}})", k.var, print(*k.init),
+                             k.until ? "until" : "while", print(*k.cond), print(*k.next));
+        }
+      },
+      e.kind);
+}
+
+std::string print(const ast::Program& p) {
+  std::string s;
+  for (const auto& st : p.statements) {
+    if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
+      std::string params;
+      for (const auto& q : fn->params) params += (params.empty() ? "" : ", ") + q;
+      s += fmt::format("fn {}({}) = {}\n", fn->name, params, print(*fn->body));
+    } else {
+      const auto& let = std::get<ast::GlobalLet>(st);
+      s += fmt::format("let {} = {}\n", let.name, print(*let.value));
+    }
+  }
+  if (p.main) s += print(*p.main) + "\n";
+  return s;
+}
+
+}  // namespace alea

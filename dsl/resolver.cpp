@@ -1,0 +1,273 @@
+// dsl/resolver.cpp — scopes, slots and calls.
+#include "dsl/resolver.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace alea {
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+class Resolver {
+ public:
+  Resolver(const ResolveContext& context, Diagnostics& out) : ctx_(context), out_(out) {}
+
+  void program(ast::Program& p) {
+    for (const ast::FnDef* f : ctx_.imported) functions_[f->name] = f;
+    for (auto& s : p.statements) {
+      if (auto* fn = std::get_if<ast::FnDef>(&s)) declare(*fn);
+    }
+    for (auto& s : p.statements) {
+      if (auto* fn = std::get_if<ast::FnDef>(&s)) {
+        begin_frame();
+        for (const auto& param : fn->params) bind(param);
+        expr(*fn->body);
+        fn->frame_size = frame_size_;
+      }
+    }
+    begin_frame();
+    for (auto& s : p.statements) {
+      if (auto* let = std::get_if<ast::GlobalLet>(&s)) expr(*let->value);
+    }
+    if (p.main) expr(*p.main);
+    p.frame_size = frame_size_;
+  }
+
+ private:
+  const ResolveContext& ctx_;
+  Diagnostics& out_;
+  std::unordered_map<std::string, const ast::FnDef*> functions_;
+  std::unordered_map<std::string, const ast::FnDef*> local_functions_;
+  std::vector<std::pair<std::string, std::int32_t>> scope_;
+  std::int32_t frame_size_ = 0;
+
+  void declare(const ast::FnDef& fn) {
+    if (builtin_index(fn.name) >= 0) {
+      out_.emplace_back(DiagCode::DuplicateDefinition, fn.span,
+                        fmt::format("'{}' is a builtin function and cannot be redefined", fn.name));
+      return;
+    }
+    if (auto it = local_functions_.find(fn.name); it != local_functions_.end()) {
+      out_.emplace_back(DiagCode::DuplicateDefinition, fn.span,
+                        fmt::format("function '{}' is defined twice", fn.name))
+          .note(it->second->span, "the first definition is here");
+      return;
+    }
+    for (std::size_t i = 0; i < fn.params.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (fn.params[i] == fn.params[j]) {
+          out_.emplace_back(DiagCode::DuplicateDefinition, fn.span,
+                            fmt::format("parameter '{}' appears twice", fn.params[i]));
+        }
+      }
+    }
+    local_functions_[fn.name] = &fn;
+    functions_[fn.name] = &fn;
+  }
+
+  void begin_frame() {
+    scope_.clear();
+    frame_size_ = 0;
+  }
+
+  std::int32_t bind(const std::string& name) {
+    const std::int32_t slot = frame_size_++;
+    scope_.emplace_back(name, slot);
+    return slot;
+  }
+
+  std::int32_t lookup(const std::string& name) const {
+    for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
+      if (it->first == name) return it->second;
+    }
+    return -1;
+  }
+
+  int builtin_index(std::string_view name) const {
+    if (!ctx_.builtins) return -1;
+    for (std::size_t i = 0; i < ctx_.builtins->size(); ++i) {
+      if ((*ctx_.builtins)[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  void cond(ast::Cond& c) { expr(*c.value); }
+  void opt(ast::ExprPtr& e) {
+    if (e) expr(*e);
+  }
+
+  void call(ast::Call& c, const Span& span) {
+    for (auto& a : c.args) expr(*a);
+    const int argc = static_cast<int>(c.args.size());
+    if (const int b = builtin_index(c.name); b >= 0) {
+      const auto& sig = (*ctx_.builtins)[b];
+      c.target = ast::CallTarget::Builtin;
+      c.builtin = b;
+      if (argc < sig.min_args || (sig.max_args >= 0 && argc > sig.max_args)) {
+        const std::string want = sig.max_args < 0 ? fmt::format("at least {}", sig.min_args)
+                                 : sig.min_args == sig.max_args
+                                     ? fmt::format("{}", sig.min_args)
+                                     : fmt::format("{} to {}", sig.min_args, sig.max_args);
+        out_.emplace_back(DiagCode::WrongArgumentCount, span,
+                          fmt::format("'{}' takes {} argument{}, got {}", c.name, want,
+                                      want == "1" ? "" : "s", argc));
+      }
+      return;
+    }
+    if (auto it = functions_.find(c.name); it != functions_.end()) {
+      c.target = ast::CallTarget::User;
+      c.fn = it->second;
+      const int want = static_cast<int>(c.fn->params.size());
+      if (argc != want) {
+        out_.emplace_back(DiagCode::WrongArgumentCount, span,
+                          fmt::format("'{}' takes {} argument{}, got {}", c.name, want,
+                                      want == 1 ? "" : "s", argc))
+            .note(c.fn->span, fmt::format("'{}' is defined here", c.name));
+      }
+      return;
+    }
+    std::vector<std::string> names;
+    if (ctx_.builtins) {
+      for (const auto& b : *ctx_.builtins) names.push_back(b.name);
+    }
+    for (const auto& [name, fn] : functions_) names.push_back(name);
+    auto& d = out_.emplace_back(DiagCode::UnknownFunction, c.name_span,
+                                fmt::format("unknown function '{}'", c.name));
+    if (auto near = closest_name(c.name, names); !near.empty()) {
+      d.note({}, fmt::format("did you mean '{}'?", near));
+    }
+  }
+
+  void expr(ast::Expr& e) {
+    std::visit(
+        [&](auto& k) {
+          using T = std::decay_t<decltype(k)>;
+          if constexpr (std::is_same_v<T, ast::Name>) {
+            k.slot = lookup(k.name);
+          } else if constexpr (std::is_same_v<T, ast::Dice>) {
+            opt(k.count);
+            opt(k.sides);
+          } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
+            expr(*k.pool);
+            pool_op(k.op);
+          } else if constexpr (std::is_same_v<T, ast::Unary>) {
+            expr(*k.operand);
+          } else if constexpr (std::is_same_v<T, ast::Binary>) {
+            expr(*k.lhs);
+            expr(*k.rhs);
+          } else if constexpr (std::is_same_v<T, ast::If>) {
+            expr(*k.cond);
+            expr(*k.then_);
+            expr(*k.else_);
+          } else if constexpr (std::is_same_v<T, ast::Let>) {
+            expr(*k.value);
+            const auto mark = scope_.size();
+            k.slot = bind(k.name);
+            expr(*k.body);
+            scope_.resize(mark);
+          } else if constexpr (std::is_same_v<T, ast::Call>) {
+            call(k, e.span);
+          } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+            for (auto& i : k.items) expr(*i);
+          } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
+            for (auto& v : k.values) expr(*v);
+          } else if constexpr (std::is_same_v<T, ast::Index>) {
+            expr(*k.object);
+            expr(*k.index);
+          } else if constexpr (std::is_same_v<T, ast::Field>) {
+            expr(*k.object);
+          } else if constexpr (std::is_same_v<T, ast::Tiers>) {
+            expr(*k.subject);
+            for (auto& t : k.tiers) {
+              opt(t.test.low);
+              opt(t.test.high);
+              expr(*t.result);
+            }
+          } else if constexpr (std::is_same_v<T, ast::Repeat>) {
+            expr(*k.count);
+            expr(*k.body);
+          } else if constexpr (std::is_same_v<T, ast::For>) {
+            expr(*k.list);
+            const auto mark = scope_.size();
+            k.slot = bind(k.var);
+            expr(*k.body);
+            scope_.resize(mark);
+          } else if constexpr (std::is_same_v<T, ast::Loop>) {
+            expr(*k.init);
+            const auto mark = scope_.size();
+            k.slot = bind(k.var);
+            expr(*k.cond);
+            expr(*k.next);
+            scope_.resize(mark);
+          }
+        },
+        e.kind);
+  }
+
+  void pool_op(ast::PoolOpKind& op) {
+    std::visit(
+        [&](auto& k) {
+          using T = std::decay_t<decltype(k)>;
+          if constexpr (std::is_same_v<T, ast::Explode>) {
+            if (k.cond) cond(*k.cond);
+            opt(k.limit);
+          } else if constexpr (std::is_same_v<T, ast::Reroll>) {
+            if (k.cond) cond(*k.cond);
+          } else if constexpr (std::is_same_v<T, ast::Keep>) {
+            opt(k.count);
+            if (k.cond) cond(*k.cond);
+          } else if constexpr (std::is_same_v<T, ast::Count>) {
+            cond(k.success);
+            if (k.fail) cond(*k.fail);
+            if (k.twice) cond(*k.twice);
+          } else if constexpr (std::is_same_v<T, ast::Under>) {
+            expr(*k.target);
+          } else if constexpr (std::is_same_v<T, ast::Cancel>) {
+            expr(*k.by);
+          } else if constexpr (std::is_same_v<T, ast::Clamp>) {
+            opt(k.low);
+            opt(k.high);
+          }
+        },
+        op);
+  }
+};
+
+}  // namespace
+
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(name, c);
+    if (d < best_d && d < std::max<std::size_t>(name.size(), 2)) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+Diagnostics resolve(ast::Program& program, const ResolveContext& context) {
+  Diagnostics out;
+  Resolver(context, out).program(program);
+  return out;
+}
+
+}  // namespace alea

@@ -1,0 +1,78 @@
+// dsl/source.cpp — line tables and code-point columns.
+#include "dsl/source.hpp"
+
+#include <algorithm>
+
+namespace alea {
+
+Span Span::merge(const Span& other) const {
+  if (empty()) return other;
+  if (other.empty()) return *this;
+  return {file, std::min(begin, other.begin), std::max(end, other.end)};
+}
+
+std::uint32_t count_code_points(std::string_view text) {
+  std::uint32_t n = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80) ++n;  // count every byte that is not a continuation byte
+  }
+  return n;
+}
+
+SourceFile::SourceFile(std::string name, std::string text)
+    : name_(std::move(name)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (std::uint32_t i = 0; i < text_.size(); ++i) {
+    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  }
+}
+
+std::shared_ptr<const SourceFile> SourceFile::make(std::string name, std::string text) {
+  return std::shared_ptr<const SourceFile>(new SourceFile(std::move(name), std::move(text)));
+}
+
+std::shared_ptr<const SourceFile> SourceFile::make_embedded(std::string text, Embedding embedding) {
+  auto* file = new SourceFile(embedding.outer_name, std::move(text));
+  file->embedding_ = std::make_unique<Embedding>(std::move(embedding));
+  return std::shared_ptr<const SourceFile>(file);
+}
+
+std::string_view SourceFile::slice(const Span& s) const {
+  const auto b = std::min<std::size_t>(s.begin, text_.size());
+  const auto e = std::min<std::size_t>(std::max(s.begin, s.end), text_.size());
+  return std::string_view(text_).substr(b, e - b);
+}
+
+std::uint32_t SourceFile::local_column(std::uint32_t offset) const {
+  offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
+  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - 1;
+  return 1 + count_code_points(std::string_view(text_).substr(*it, offset - *it));
+}
+
+LineColumn SourceFile::line_column(std::uint32_t offset) const {
+  offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
+  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - 1;
+  const auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
+  const std::uint32_t column = local_column(offset);
+  if (!embedding_) return {line + 1, column};
+  if (line == 0) return {embedding_->first_line, embedding_->first_column + column - 1};
+  return {embedding_->first_line + line, embedding_->indent + column};
+}
+
+std::string_view SourceFile::line_text(std::uint32_t offset) const {
+  if (embedding_) {
+    const LineColumn lc = line_column(offset);
+    if (lc.line >= 1 && lc.line <= embedding_->outer_lines.size()) {
+      return embedding_->outer_lines[lc.line - 1];
+    }
+    return {};
+  }
+  offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
+  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - 1;
+  std::string_view rest = std::string_view(text_).substr(*it);
+  auto line = rest.substr(0, rest.find('\n'));
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+}  // namespace alea

@@ -1,0 +1,73 @@
+// dsl/source.hpp — source text, byte spans into it, and line/column lookup.
+//
+// A Span is a half-open byte range into one SourceFile. Lines and columns are
+// computed only when a diagnostic is rendered; columns are 1-based and count
+// code points, so carets line up under Greek and Cyrillic text.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alea {
+
+class SourceFile;
+
+struct Span {
+  const SourceFile* file = nullptr;
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+
+  [[nodiscard]] bool empty() const { return file == nullptr; }
+  // The smallest span covering both; either may be empty.
+  [[nodiscard]] Span merge(const Span& other) const;
+};
+
+struct LineColumn {
+  std::uint32_t line = 1;    // 1-based
+  std::uint32_t column = 1;  // 1-based, in code points
+};
+
+// Where a file's text came from when it is embedded in another file (an
+// expression inside a YAML ruleset): line i of the text is line first_line + i
+// of `outer_name`, and its first `indent` columns are the YAML indentation.
+struct Embedding {
+  std::string outer_name;
+  std::uint32_t first_line = 1;
+  std::uint32_t first_column = 1;  // column of the text's first character on its first line
+  std::uint32_t indent = 0;        // columns added to every following line
+  std::vector<std::string> outer_lines;  // the outer file's lines, for the caret snippet
+};
+
+// Immutable once built; always held by shared_ptr so diagnostics can keep it alive.
+class SourceFile : public std::enable_shared_from_this<SourceFile> {
+ public:
+  static std::shared_ptr<const SourceFile> make(std::string name, std::string text);
+  static std::shared_ptr<const SourceFile> make_embedded(std::string text, Embedding embedding);
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const std::string& text() const { return text_; }
+  [[nodiscard]] Span span(std::uint32_t begin, std::uint32_t end) const { return {this, begin, end}; }
+  [[nodiscard]] std::string_view slice(const Span& s) const;
+
+  // Position of a byte offset as shown to people (mapped into the outer file if embedded).
+  [[nodiscard]] LineColumn line_column(std::uint32_t offset) const;
+  // The text of the line that holds `offset`, as shown to people, without its newline.
+  [[nodiscard]] std::string_view line_text(std::uint32_t offset) const;
+  // Column (1-based, code points) of `offset` within the line that holds it, in this file's text.
+  [[nodiscard]] std::uint32_t local_column(std::uint32_t offset) const;
+
+ private:
+  SourceFile(std::string name, std::string text);
+  std::string name_;
+  std::string text_;
+  std::vector<std::uint32_t> line_starts_;
+  std::unique_ptr<Embedding> embedding_;
+};
+
+// Number of code points in UTF-8 text (invalid bytes count one each).
+[[nodiscard]] std::uint32_t count_code_points(std::string_view text);
+
+}  // namespace alea

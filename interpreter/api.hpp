@@ -1,0 +1,96 @@
+// interpreter/api.hpp — the public C++ API of alea. The command line, the REPL,
+// the examples and the fuzzers use nothing else.
+//
+//   alea::Engine engine;                       // default limits
+//   alea::Outcome o = engine.roll("4d6kh3", 42);   // compile + run with seed 42
+//   if (o.ok()) fmt::print("{}\n", alea::render_breakdown(o));
+//
+// An Engine is immutable once built: compile() and run() are const and may be
+// called from many threads at once. A compiled program is shared and immutable;
+// everything that changes during a run (dice, trace, budget) belongs to the run.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dsl/diagnostic.hpp"
+#include "dsl/parser.hpp"
+#include "interpreter/bindings.hpp"
+#include "interpreter/dice.hpp"
+#include "interpreter/evaluator.hpp"
+#include "interpreter/limits.hpp"
+#include "interpreter/program.hpp"
+#include "interpreter/value.hpp"
+
+namespace alea {
+
+struct EngineOptions {
+  Limits limits;
+  ParseOptions parse;
+};
+
+// A compiled program, or the diagnostics that stopped it.
+struct Compiled {
+  std::shared_ptr<const CompiledProgram> program;
+  Diagnostics diagnostics;
+  [[nodiscard]] bool ok() const { return program != nullptr; }
+};
+
+using Imports = std::span<const std::shared_ptr<const CompiledProgram>>;
+
+class Engine {
+ public:
+  Engine() = default;
+  explicit Engine(EngineOptions options) : options_(std::move(options)) {}
+
+  [[nodiscard]] const EngineOptions& options() const { return options_; }
+
+  // Parses and resolves `source`. `name` is shown in diagnostics ("<input>",
+  // a file name). `imports` are programs whose functions `source` may call.
+  [[nodiscard]] Compiled compile(std::string_view source, std::string name = "<input>",
+                                 Imports imports = {}) const;
+
+  // Runs a compiled program with the host's bindings and a dice source.
+  [[nodiscard]] Outcome run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
+                            DiceSource& dice) const;
+
+  // Compiles and runs in one step; a compile error comes back in Outcome::error.
+  [[nodiscard]] Outcome roll(std::string_view source, DiceSource& dice,
+                             const Bindings& bindings = {}) const;
+  [[nodiscard]] Outcome roll(std::string_view source, std::uint64_t seed) const;
+
+ private:
+  EngineOptions options_;
+};
+
+// Variables and functions that persist from one input to the next, as in the
+// REPL or a bot's conversation. Not thread-safe: one session per conversation.
+class Session {
+ public:
+  explicit Session(const Engine& engine) : engine_(engine) {}
+
+  // Compiles and runs one input. On success its `let`s and `fn`s are kept;
+  // on any error nothing about the session changes.
+  Outcome eval(std::string_view source, DiceSource& dice, std::string name = "<input>");
+
+  [[nodiscard]] const Bindings& variables() const { return variables_; }
+  void set_variable(std::string name, Value v) { variables_.set(std::move(name), std::move(v)); }
+  [[nodiscard]] std::vector<std::string> function_names() const;
+
+ private:
+  const Engine& engine_;
+  Bindings variables_;
+  std::vector<std::shared_ptr<const CompiledProgram>> programs_;  // those that define functions
+};
+
+// The dice and the result as one line, e.g. "4d6kh3 → 4 4 6 ~3~ = 14"; further
+// lines follow when dice were rolled inside functions or loops.
+[[nodiscard]] std::string render_breakdown(const Outcome& outcome);
+// The outcome as one JSON document: value, dice, events, or the error.
+[[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression);
+
+}  // namespace alea

@@ -1,0 +1,294 @@
+// interpreter/builtins.cpp — functions every program can call. Integer
+// arithmetic is checked; every rounding helper says its direction in its name.
+#include "interpreter/builtins.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "interpreter/eval_context.hpp"
+
+namespace alea {
+namespace detail {
+namespace {
+
+std::int64_t int_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
+  return c.ev.to_int(c.args[i], c.arg_span(i), fmt::format("argument {} of '{}'", i + 1, fn));
+}
+
+std::int64_t checked_result(bool overflow, std::int64_t r, Span span) {
+  if (overflow) fail(DiagCode::IntegerOverflow, span, "integer overflow: the result does not fit in 64 bits");
+  return r;
+}
+
+// The numbers in a list or pool, or the arguments themselves.
+std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
+  std::vector<std::int64_t> out;
+  if (c.args.size() == 1) {
+    if (const auto* l = c.args[0].as_list()) {
+      for (const auto& v : *l) out.push_back(c.ev.to_int(v, c.arg_span(0), fmt::format("an item given to '{}'", fn)));
+      return out;
+    }
+    if (const auto* p = c.args[0].as_pool()) {
+      for (const auto& d : p->dice) out.push_back(d.face);
+      return out;
+    }
+  }
+  for (std::size_t i = 0; i < c.args.size(); ++i) out.push_back(int_arg(c, i, fn));
+  return out;
+}
+
+const std::vector<Value>& list_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
+  if (const auto* l = c.args[i].as_list()) return *l;
+  fail(DiagCode::TypeMismatch, c.arg_span(i),
+       fmt::format("argument {} of '{}' must be a list, got {}", i + 1, fn, describe(c.args[i])));
+}
+
+std::pair<std::int64_t, std::int64_t> div_args(BuiltinCall& c, std::string_view fn) {
+  const std::int64_t a = int_arg(c, 0, fn);
+  const std::int64_t b = int_arg(c, 1, fn);
+  if (b == 0) fail(DiagCode::DivisionByZero, c.arg_span(1), "division by zero");
+  if (a == INT64_MIN && b == -1) checked_result(true, 0, c.span);
+  return {a, b};
+}
+
+Value b_sum(BuiltinCall& c) {
+  std::int64_t s = 0;
+  for (auto v : numbers(c, "sum")) {
+    if (__builtin_add_overflow(s, v, &s)) checked_result(true, 0, c.span);
+  }
+  return s;
+}
+
+Value b_len(BuiltinCall& c) {
+  const Value& v = c.args[0];
+  if (const auto* l = v.as_list()) return static_cast<std::int64_t>(l->size());
+  if (const auto* p = v.as_pool()) return static_cast<std::int64_t>(p->dice.size());
+  if (const auto* r = v.as_record()) return static_cast<std::int64_t>(r->names.size());
+  if (const auto* s = v.as_str()) return static_cast<std::int64_t>(count_code_points(*s));
+  fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'len' needs a list, pool, record or string, got {}", describe(v)));
+}
+
+Value extreme(BuiltinCall& c, bool want_max) {
+  const auto ns = numbers(c, want_max ? "max" : "min");
+  if (ns.empty()) fail(DiagCode::InvalidArgument, c.span, fmt::format("'{}' of nothing", want_max ? "max" : "min"));
+  return want_max ? *std::max_element(ns.begin(), ns.end()) : *std::min_element(ns.begin(), ns.end());
+}
+Value b_min(BuiltinCall& c) { return extreme(c, false); }
+Value b_max(BuiltinCall& c) { return extreme(c, true); }
+
+Value b_abs(BuiltinCall& c) {
+  const std::int64_t x = int_arg(c, 0, "abs");
+  if (x == INT64_MIN) checked_result(true, 0, c.span);
+  return x < 0 ? -x : x;
+}
+
+Value b_floor_div(BuiltinCall& c) {
+  auto [a, b] = div_args(c, "floor_div");
+  std::int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+Value b_ceil_div(BuiltinCall& c) {
+  auto [a, b] = div_args(c, "ceil_div");
+  std::int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) == (b < 0))) ++q;
+  return q;
+}
+Value b_trunc_div(BuiltinCall& c) {
+  auto [a, b] = div_args(c, "trunc_div");
+  return a / b;
+}
+// Rounds to the nearest integer; a half rounds away from zero (7/2 → 4, -7/2 → -4).
+Value b_round_div(BuiltinCall& c) {
+  auto [a, b] = div_args(c, "round_div");
+  std::int64_t q = a / b;
+  const std::int64_t r = a % b;
+  // |2r| >= |b| without overflow: compare |r| with |b| - |r|.
+  const std::uint64_t ar = r < 0 ? -static_cast<std::uint64_t>(r) : static_cast<std::uint64_t>(r);
+  const std::uint64_t ab = b < 0 ? -static_cast<std::uint64_t>(b) : static_cast<std::uint64_t>(b);
+  if (ar >= ab - ar && r != 0) q += ((a < 0) != (b < 0)) ? -1 : 1;
+  return q;
+}
+
+Value b_clamp(BuiltinCall& c) {
+  const std::int64_t x = int_arg(c, 0, "clamp"), lo = int_arg(c, 1, "clamp"), hi = int_arg(c, 2, "clamp");
+  if (lo > hi) fail(DiagCode::InvalidArgument, c.span, fmt::format("clamp's minimum {} is above its maximum {}", lo, hi));
+  return std::clamp(x, lo, hi);
+}
+
+Value b_faces(BuiltinCall& c) {
+  const auto* p = c.args[0].as_pool();
+  if (!p) fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'faces' needs a pool, got {}", describe(c.args[0])));
+  std::vector<Value> out;
+  for (const auto& d : p->dice) out.emplace_back(d.face);
+  return make_list(std::move(out));
+}
+
+Value b_range(BuiltinCall& c) {
+  const std::int64_t a = int_arg(c, 0, "range"), b = int_arg(c, 1, "range");
+  if (b >= a) {
+    const std::uint64_t n = static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a) + 1;
+    c.ev.check_size(n > SIZE_MAX / 2 ? SIZE_MAX / 2 : static_cast<std::size_t>(n), c.span);
+  }
+  std::vector<Value> out;
+  for (std::int64_t i = a; i <= b; ++i) out.emplace_back(i);
+  return make_list(std::move(out));
+}
+
+Value b_contains(BuiltinCall& c) {
+  const Value& x = c.args[1];
+  if (const auto* p = c.args[0].as_pool()) {
+    for (const auto& d : p->dice) {
+      if (Value(d.face) == x) return true;
+    }
+    return false;
+  }
+  const auto& l = list_arg(c, 0, "contains");
+  return std::find(l.begin(), l.end(), x) != l.end();
+}
+
+Value b_sort(BuiltinCall& c) {
+  std::vector<Value> l = list_arg(c, 0, "sort");
+  std::vector<std::int64_t> keys;
+  for (const auto& v : l) keys.push_back(c.ev.to_int(v, c.arg_span(0), "an item given to 'sort'"));
+  std::vector<std::size_t> idx(l.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::vector<Value> out;
+  for (auto i : idx) out.push_back(l[i]);
+  return make_list(std::move(out));
+}
+
+Value b_reverse(BuiltinCall& c) {
+  std::vector<Value> l = list_arg(c, 0, "reverse");
+  std::reverse(l.begin(), l.end());
+  return make_list(std::move(l));
+}
+
+Value b_append(BuiltinCall& c) {
+  std::vector<Value> l = list_arg(c, 0, "append");
+  c.ev.check_size(l.size() + 1, c.span);
+  l.push_back(c.args[1]);
+  return make_list(std::move(l));
+}
+
+// Joins lists into a list, or pools into one pool.
+Value b_concat(BuiltinCall& c) {
+  if (c.args[0].as_pool()) {
+    auto out = std::make_shared<PoolData>();
+    for (std::size_t i = 0; i < c.args.size(); ++i) {
+      const auto* p = c.args[i].as_pool();
+      if (!p) fail(DiagCode::TypeMismatch, c.arg_span(i), fmt::format("'concat' joins pools with pools, got {}", describe(c.args[i])));
+      out->dice.insert(out->dice.end(), p->dice.begin(), p->dice.end());
+      c.ev.check_size(out->dice.size(), c.span);
+    }
+    return Value(PoolPtr(std::move(out)));
+  }
+  std::vector<Value> out;
+  for (std::size_t i = 0; i < c.args.size(); ++i) {
+    const auto& l = list_arg(c, i, "concat");
+    c.ev.check_size(out.size() + l.size(), c.span);
+    out.insert(out.end(), l.begin(), l.end());
+  }
+  return make_list(std::move(out));
+}
+
+Value b_assert(BuiltinCall& c) {
+  if (c.ev.to_bool(c.args[0], c.arg_span(0), "the condition of 'assert'")) return true;
+  std::string msg = "assertion failed";
+  if (c.args.size() > 1) msg += ": " + to_display(c.args[1]);
+  fail(DiagCode::AssertionFailed, c.arg_span(0), msg);
+}
+
+const RecordData& record_arg(BuiltinCall& c, std::string_view fn) {
+  if (const auto* r = c.args[0].as_record()) return *r;
+  fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'{}' needs a record, got {}", fn, describe(c.args[0])));
+}
+
+const std::string& name_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
+  if (const auto* s = c.args[i].as_str()) return *s;
+  fail(DiagCode::TypeMismatch, c.arg_span(i), fmt::format("'{}' needs a field name (a string), got {}", fn, describe(c.args[i])));
+}
+
+Value b_has(BuiltinCall& c) {
+  const auto& r = record_arg(c, "has");
+  const auto& name = name_arg(c, 1, "has");
+  return std::find(r.names.begin(), r.names.end(), name) != r.names.end();
+}
+
+// A copy of the record with one field set (added if it was missing).
+Value b_with(BuiltinCall& c) {
+  RecordData r = record_arg(c, "with");
+  const auto& name = name_arg(c, 1, "with");
+  auto it = std::find(r.names.begin(), r.names.end(), name);
+  if (it == r.names.end()) {
+    c.ev.check_size(r.names.size() + 1, c.span);
+    r.names.push_back(name);
+    r.values.push_back(c.args[2]);
+  } else {
+    r.values[static_cast<std::size_t>(it - r.names.begin())] = c.args[2];
+  }
+  return make_record(std::move(r.names), std::move(r.values));
+}
+
+Value b_str(BuiltinCall& c) { return Value(to_display(c.args[0])); }
+
+struct Entry {
+  BuiltinSignature sig;
+  BuiltinFn fn;
+  std::string usage, summary;
+};
+
+const std::vector<Entry>& table() {
+  static const std::vector<Entry> t = {
+      {{"sum", 1, -1}, b_sum, "sum(xs)", "the sum of a list, of a pool's faces, or of the arguments"},
+      {{"len", 1, 1}, b_len, "len(x)", "the number of items in a list, dice in a pool, fields in a record, or characters in a string"},
+      {{"min", 1, -1}, b_min, "min(a, b, …)", "the smallest of the arguments, or of a list or pool"},
+      {{"max", 1, -1}, b_max, "max(a, b, …)", "the largest of the arguments, or of a list or pool"},
+      {{"abs", 1, 1}, b_abs, "abs(x)", "the absolute value"},
+      {{"floor_div", 2, 2}, b_floor_div, "floor_div(a, b)", "a / b rounded down (the same as '/')"},
+      {{"ceil_div", 2, 2}, b_ceil_div, "ceil_div(a, b)", "a / b rounded up"},
+      {{"trunc_div", 2, 2}, b_trunc_div, "trunc_div(a, b)", "a / b rounded toward zero"},
+      {{"round_div", 2, 2}, b_round_div, "round_div(a, b)", "a / b rounded to the nearest integer, halves away from zero"},
+      {{"clamp", 3, 3}, b_clamp, "clamp(x, lo, hi)", "x limited to the range lo..hi"},
+      {{"faces", 1, 1}, b_faces, "faces(pool)", "the faces of a pool's dice, as a list"},
+      {{"range", 2, 2}, b_range, "range(a, b)", "the list a, a+1, …, b"},
+      {{"contains", 2, 2}, b_contains, "contains(xs, x)", "whether a list (or a pool's faces) holds x"},
+      {{"sort", 1, 1}, b_sort, "sort(xs)", "a list of numbers in ascending order"},
+      {{"reverse", 1, 1}, b_reverse, "reverse(xs)", "a list in reverse order"},
+      {{"append", 2, 2}, b_append, "append(xs, x)", "a list with x added at the end"},
+      {{"concat", 1, -1}, b_concat, "concat(a, b, …)", "lists joined into one list, or pools into one pool"},
+      {{"assert", 1, 2}, b_assert, "assert(cond, message)", "fails with the message unless cond is true"},
+      {{"has", 2, 2}, b_has, "has(record, \"name\")", "whether a record has a field"},
+      {{"with", 3, 3}, b_with, "with(record, \"name\", value)", "a copy of the record with one field set"},
+      {{"str", 1, 1}, b_str, "str(x)", "the value as text"},
+  };
+  return t;
+}
+
+}  // namespace
+
+BuiltinFn builtin_function(std::int32_t id) { return table().at(static_cast<std::size_t>(id)).fn; }
+
+}  // namespace detail
+
+const std::vector<BuiltinSignature>& builtin_signatures() {
+  static const std::vector<BuiltinSignature> sigs = [] {
+    std::vector<BuiltinSignature> v;
+    for (const auto& e : detail::table()) v.push_back(e.sig);
+    return v;
+  }();
+  return sigs;
+}
+
+const std::vector<BuiltinDoc>& builtin_docs() {
+  static const std::vector<BuiltinDoc> docs = [] {
+    std::vector<BuiltinDoc> v;
+    for (const auto& e : detail::table()) v.push_back({e.sig.name, e.usage, e.summary});
+    return v;
+  }();
+  return docs;
+}
+
+}  // namespace alea

@@ -1,0 +1,105 @@
+// interpreter/dice.cpp — die kinds and the three dice sources.
+#include "interpreter/dice.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace alea {
+
+DieKind DieKind::sides(std::int64_t n) {
+  DieKind k;
+  k.sides_ = n;
+  return k;
+}
+
+DieKind DieKind::fudge() { return faces({-1, 0, 1}); }
+
+DieKind DieKind::faces(std::vector<std::int64_t> faces) {
+  DieKind k;
+  k.faces_ = std::move(faces);
+  return k;
+}
+
+std::int64_t DieKind::face_count() const {
+  return sides_ > 0 ? sides_ : static_cast<std::int64_t>(faces_.size());
+}
+
+std::int64_t DieKind::face(std::int64_t index) const {
+  return sides_ > 0 ? index + 1 : faces_[static_cast<std::size_t>(index)];
+}
+
+std::int64_t DieKind::min_face() const {
+  return sides_ > 0 ? 1 : *std::min_element(faces_.begin(), faces_.end());
+}
+
+std::int64_t DieKind::max_face() const {
+  return sides_ > 0 ? sides_ : *std::max_element(faces_.begin(), faces_.end());
+}
+
+bool DieKind::has_face(std::int64_t value) const {
+  if (sides_ > 0) return value >= 1 && value <= sides_;
+  return std::find(faces_.begin(), faces_.end(), value) != faces_.end();
+}
+
+std::string DieKind::name() const {
+  if (sides_ > 0) return fmt::format("d{}", sides_);
+  if (faces_ == std::vector<std::int64_t>{-1, 0, 1}) return "dF";
+  return fmt::format("d{{{}}}", fmt::join(faces_, ","));
+}
+
+RandomDice::RandomDice(std::uint64_t seed) : rng_(seed) {}
+
+std::uint64_t RandomDice::below(std::uint64_t n) {
+  if (n <= 0xFFFFFFFFu) {
+    // Lemire, "Fast Random Integer Generation in an Interval" (2019).
+    const auto bound = static_cast<std::uint32_t>(n);
+    std::uint64_t m = std::uint64_t{rng_()} * bound;
+    auto low = static_cast<std::uint32_t>(m);
+    if (low < bound) {
+      const std::uint32_t threshold = static_cast<std::uint32_t>(-bound) % bound;
+      while (low < threshold) {
+        m = std::uint64_t{rng_()} * bound;
+        low = static_cast<std::uint32_t>(m);
+      }
+    }
+    return m >> 32;
+  }
+  // Wider ranges (never needed by dice below 2^32 faces): rejection on 64 bits.
+  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+  std::uint64_t x;
+  do {
+    x = (std::uint64_t{rng_()} << 32) | rng_();
+  } while (x >= limit);
+  return x % n;
+}
+
+void RandomDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
+  const auto n = static_cast<std::uint64_t>(kind.face_count());
+  for (auto& f : faces) f = kind.face(static_cast<std::int64_t>(below(n)));
+}
+
+void ScriptedDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
+  for (auto& f : faces) {
+    if (next_ >= faces_.size()) {
+      throw DiceSourceError(DiceSourceError::Kind::Exhausted,
+                            fmt::format("ran out of scripted dice: all {} were used and a {} is needed",
+                                        faces_.size(), kind.name()));
+    }
+    const std::int64_t v = faces_[next_];
+    if (!kind.has_face(v)) {
+      throw DiceSourceError(DiceSourceError::Kind::InvalidFace,
+                            fmt::format("scripted die #{} is {}, which a {} cannot show", next_ + 1, v,
+                                        kind.name()));
+    }
+    ++next_;
+    f = v;
+  }
+}
+
+void ExtremeDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
+  const std::int64_t v = end_ == End::Min ? kind.min_face() : kind.max_face();
+  std::fill(faces.begin(), faces.end(), v);
+}
+
+}  // namespace alea

@@ -1,0 +1,77 @@
+// interpreter/eval_context.hpp — internal: the state of one evaluation, shared
+// by evaluator.cpp (expressions), eval_pool.cpp (dice) and builtins.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dsl/ast.hpp"
+#include "dsl/diagnostic.hpp"
+#include "interpreter/bindings.hpp"
+#include "interpreter/dice.hpp"
+#include "interpreter/limits.hpp"
+#include "interpreter/trace.hpp"
+#include "interpreter/value.hpp"
+
+namespace alea::detail {
+
+// Carries a user-facing error out of the evaluation; caught in evaluate().
+struct EvalError {
+  Diagnostic diagnostic;
+};
+
+[[noreturn]] void fail(DiagCode code, Span span, std::string message);
+
+class Evaluator {
+ public:
+  Evaluator(const Bindings& bindings, DiceSource& dice, const Limits& limits, Trace& trace)
+      : bindings_(bindings), dice_(dice), limits_(limits), trace_(trace) {}
+
+  void run_program(const ast::Program& program, std::optional<Value>& value,
+                   std::vector<std::pair<std::string, Value>>& globals);
+  Value eval(const ast::Expr& e);
+
+  // Helpers for pool operations and builtins.
+  std::int64_t eval_int(const ast::Expr& e, std::string_view what);
+  std::int64_t to_int(const Value& v, Span span, std::string_view what);
+  bool to_bool(const Value& v, Span span, std::string_view what);
+  // Draws `count` faces of `kind` at once, counting them against max_dice.
+  std::vector<std::int64_t> draw(const DieKind& kind, std::int64_t count, Span span);
+  std::uint32_t add_die(std::uint32_t kind, std::int64_t face, DieOrigin origin,
+                        std::int32_t parent, std::uint32_t group);
+  Value apply_pool_op(const ast::PoolOp& op, const ast::Expr& whole, const PoolData& pool);
+  const Limits& limits() const { return limits_; }
+  Trace& trace() { return trace_; }
+  void check_size(std::size_t n, Span span);
+
+ private:
+  const Bindings& bindings_;
+  DiceSource& dice_;
+  const Limits& limits_;
+  Trace& trace_;
+  std::vector<Value> stack_;
+  std::size_t base_ = 0;
+  std::vector<std::pair<std::string, Value>> globals_;
+  std::int64_t steps_ = 0;
+  std::int64_t dice_rolled_ = 0;
+  std::int64_t call_depth_ = 0;
+  std::int64_t depth_ = 0;
+
+  template <class T>
+  Value node(const T& k, const ast::Expr& e);
+  Value lookup(const ast::Name& n, Span span);
+  Value call_user(const ast::Call& c, std::vector<Value> args, Span span);
+  Value binary(const ast::Binary& b, const ast::Expr& e);
+};
+
+// Builtin functions: signature, documentation and implementation.
+struct BuiltinCall {
+  Evaluator& ev;
+  std::vector<Value>& args;
+  const std::vector<ast::ExprPtr>& arg_exprs;
+  Span span;  // the call
+  Span arg_span(std::size_t i) const { return i < arg_exprs.size() ? arg_exprs[i]->span : span; }
+};
+using BuiltinFn = Value (*)(BuiltinCall&);
+
+}  // namespace alea::detail

@@ -1,0 +1,428 @@
+// interpreter/eval_pool.cpp — the operations written after a roll: explode,
+// reroll, keep/drop, count, under, cancel, sort, unique, clamp.
+//
+// Each takes a pool and returns a new one (or, for count, a number), marking
+// in the trace what happened to every die and which operation did it. Extra
+// dice (explosions, rerolls) are drawn a round at a time: all dice that explode
+// together in one round are one pool drawn from the DiceSource.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "interpreter/eval_context.hpp"
+
+namespace alea::detail {
+
+std::string_view pool_op_name(const ast::PoolOpKind& op) {
+  return std::visit(
+      [](const auto& k) -> std::string_view {
+        using T = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<T, ast::Explode>) {
+          return k.mode == ast::ExplodeMode::Compound    ? "compound"
+                 : k.mode == ast::ExplodeMode::Penetrate ? "penetrate"
+                                                         : "explode";
+        } else if constexpr (std::is_same_v<T, ast::Reroll>) {
+          return "reroll";
+        } else if constexpr (std::is_same_v<T, ast::Keep>) {
+          return k.drop ? "drop" : "keep";
+        } else if constexpr (std::is_same_v<T, ast::Count>) {
+          return "count";
+        } else if constexpr (std::is_same_v<T, ast::Under>) {
+          return "under";
+        } else if constexpr (std::is_same_v<T, ast::Cancel>) {
+          return "cancel";
+        } else if constexpr (std::is_same_v<T, ast::Sort>) {
+          return "sort";
+        } else if constexpr (std::is_same_v<T, ast::Unique>) {
+          return "unique";
+        } else {
+          return "clamp";
+        }
+      },
+      op);
+}
+
+namespace {
+
+bool compare(ast::CmpOp op, std::int64_t x, std::int64_t y) {
+  switch (op) {
+    case ast::CmpOp::Eq: return x == y;
+    case ast::CmpOp::Ne: return x != y;
+    case ast::CmpOp::Lt: return x < y;
+    case ast::CmpOp::Le: return x <= y;
+    case ast::CmpOp::Gt: return x > y;
+    case ast::CmpOp::Ge: return x >= y;
+  }
+  throw std::logic_error("unreachable: CmpOp");
+}
+
+// A condition with its value computed; `fixed` is false for the default
+// condition (a die's own highest or lowest face), which depends on the die.
+struct Test {
+  bool fixed = false;
+  ast::CmpOp op = ast::CmpOp::Eq;
+  std::int64_t value = 0;
+  bool highest = true;  // for the default: the die's highest face, else its lowest
+
+  bool operator()(const DieKind& k, std::int64_t face) const {
+    if (!fixed) return face == (highest ? k.max_face() : k.min_face());
+    return compare(op, face, value);
+  }
+  // True when every face of `k` passes: such a die would explode or reroll forever.
+  bool always(const DieKind& k) const {
+    for (std::int64_t i = 0; i < k.face_count(); ++i) {
+      if (!(*this)(k, k.face(i))) return false;
+    }
+    return true;
+  }
+  std::string text() const {
+    return fixed ? fmt::format("{}{}", ast::spelling(op), value) : std::string(highest ? "its highest face" : "its lowest face");
+  }
+};
+
+struct Active {
+  std::size_t pos;        // position in the output pool
+  std::uint32_t last_id;  // the die whose face decides whether the chain goes on
+};
+
+class PoolOps {
+ public:
+  PoolOps(Evaluator& ev, const ast::PoolOp& op, const ast::Expr& whole)
+      : ev_(ev), op_(op), span_(op.op_span), whole_(whole) {}
+
+  Test test(const std::optional<ast::Cond>& opt, bool highest, const ast::Cond* given = nullptr) {
+    Test t;
+    t.highest = highest;
+    const ast::Cond* c = given ? given : opt ? &*opt : nullptr;
+    if (c) {
+      t.fixed = true;
+      t.op = c->op;
+      t.value = ev_.eval_int(*c->value, "a condition's value");
+    }
+    return t;
+  }
+
+  const DieKind& kind_of(std::uint32_t id) { return ev_.trace().kinds[ev_.trace().dice[id].kind]; }
+  DieRecord& rec(std::uint32_t id) { return ev_.trace().dice[id]; }
+
+  // Draws one die for each entry, grouped by kind so each kind is one pool.
+  std::vector<std::int64_t> draw_for(const std::vector<Active>& active) {
+    std::vector<std::int64_t> out(active.size());
+    std::vector<bool> done(active.size(), false);
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      if (done[i]) continue;
+      const std::uint32_t kind = rec(active[i].last_id).kind;
+      std::vector<std::size_t> same;
+      for (std::size_t j = i; j < active.size(); ++j) {
+        if (!done[j] && rec(active[j].last_id).kind == kind) same.push_back(j);
+      }
+      const auto faces = ev_.draw(ev_.trace().kinds[kind], static_cast<std::int64_t>(same.size()), span_);
+      for (std::size_t j = 0; j < same.size(); ++j) {
+        out[same[j]] = faces[j];
+        done[same[j]] = true;
+      }
+    }
+    return out;
+  }
+
+  Value explode(const ast::Explode& x, PoolData out) {
+    const Test t = test(x.cond, true);
+    const bool explicit_limit = x.limit != nullptr;
+    const std::int64_t cap = explicit_limit ? ev_.eval_int(*x.limit, "the explosion limit")
+                                            : ev_.limits().max_explosion_depth;
+    if (cap < 0) fail(DiagCode::InvalidArgument, x.limit->span, fmt::format("an explosion limit cannot be negative, got {}", cap));
+    std::vector<Active> active;
+    for (std::size_t i = 0; i < out.dice.size(); ++i) {
+      const auto& d = out.dice[i];
+      if (t(kind_of(d.id), rec(d.id).rolled)) active.push_back({i, d.id});
+    }
+    const DieOrigin origin = x.mode == ast::ExplodeMode::Compound    ? DieOrigin::Compounded
+                             : x.mode == ast::ExplodeMode::Penetrate ? DieOrigin::Penetrated
+                                                                     : DieOrigin::Exploded;
+    for (std::int64_t round = 0; !active.empty(); ++round) {
+      if (!explicit_limit) {
+        for (const auto& a : active) {
+          if (t.always(kind_of(a.last_id))) {
+            fail(DiagCode::NeverStops, span_,
+                 fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
+                             "as in '{} limit 3'",
+                             kind_of(a.last_id).name(), t.text(), pool_op_name(op_.op)));
+          }
+        }
+      }
+      if (round == cap) {
+        if (explicit_limit) break;
+        fail(DiagCode::ExplosionLimitExceeded, span_,
+             fmt::format("a die exploded {} times in a row (max_explosion_depth); write 'limit N' to cap "
+                         "explosions on purpose",
+                         cap));
+      }
+      const auto faces = draw_for(active);
+      std::vector<Active> next;
+      for (std::size_t i = 0; i < active.size(); ++i) {
+        const Active a = active[i];
+        const std::int64_t f = faces[i];
+        rec(a.last_id).marks |= MarkExploded;
+        const std::uint32_t id = ev_.add_die(rec(a.last_id).kind, f, origin, static_cast<std::int32_t>(a.last_id),
+                                             rec(a.last_id).group);
+        rec(id).fate_by = span_;
+        if (x.mode == ast::ExplodeMode::Compound) {
+          rec(id).fate = DieFate::Added;
+          PoolDie& parent = out.dice[a.pos];
+          if (__builtin_add_overflow(parent.face, f, &parent.face)) {
+            fail(DiagCode::IntegerOverflow, span_, "integer overflow while compounding");
+          }
+          rec(parent.id).face = parent.face;
+          if (t(kind_of(id), f)) next.push_back({a.pos, id});
+        } else {
+          const std::int64_t face = x.mode == ast::ExplodeMode::Penetrate ? f - 1 : f;
+          rec(id).face = face;
+          out.dice.push_back({face, id});
+          if (t(kind_of(id), f)) next.push_back({out.dice.size() - 1, id});
+        }
+      }
+      active = std::move(next);
+    }
+    return finish(std::move(out));
+  }
+
+  Value reroll(const ast::Reroll& r, PoolData out) {
+    const Test t = test(r.cond, false);
+    std::vector<Active> active;
+    for (std::size_t i = 0; i < out.dice.size(); ++i) {
+      if (t(kind_of(out.dice[i].id), out.dice[i].face)) active.push_back({i, out.dice[i].id});
+    }
+    const std::int64_t cap = r.once ? 1 : ev_.limits().max_rerolls;
+    for (std::int64_t round = 0; !active.empty(); ++round) {
+      if (!r.once) {
+        for (const auto& a : active) {
+          if (t.always(kind_of(a.last_id))) {
+            fail(DiagCode::NeverStops, span_,
+                 fmt::format("every face of a {} is rerolled on {}, so this would never stop; use 'reroll … once'",
+                             kind_of(a.last_id).name(), t.text()));
+          }
+        }
+      }
+      if (round == cap) {
+        if (r.once) break;
+        fail(DiagCode::ExplosionLimitExceeded, span_,
+             fmt::format("a die was rerolled {} times in a row (max_rerolls)", cap));
+      }
+      const auto faces = draw_for(active);
+      std::vector<Active> next;
+      for (std::size_t i = 0; i < active.size(); ++i) {
+        const Active a = active[i];
+        rec(a.last_id).fate = DieFate::Rerolled;
+        rec(a.last_id).fate_by = span_;
+        const std::uint32_t id = ev_.add_die(rec(a.last_id).kind, faces[i], DieOrigin::Rerolled,
+                                             static_cast<std::int32_t>(a.last_id), rec(a.last_id).group);
+        rec(id).fate_by = span_;
+        out.dice[a.pos] = {faces[i], id};
+        if (t(kind_of(id), faces[i])) next.push_back({a.pos, id});
+      }
+      active = std::move(next);
+    }
+    return finish(std::move(out));
+  }
+
+  Value keep(const ast::Keep& k, PoolData out) {
+    std::vector<bool> selected(out.dice.size(), false);
+    if (k.which == ast::KeepWhich::Matching) {
+      const Test t = test(k.cond, true);
+      for (std::size_t i = 0; i < out.dice.size(); ++i) selected[i] = t(kind_of(out.dice[i].id), out.dice[i].face);
+    } else {
+      const std::int64_t n = k.count ? ev_.eval_int(*k.count, "the number of dice to keep or drop") : 1;
+      if (n < 0) fail(DiagCode::InvalidArgument, k.count->span, fmt::format("cannot keep or drop {} dice", n));
+      std::vector<std::size_t> order(out.dice.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      const bool highest = k.which == ast::KeepWhich::Highest;
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return highest ? out.dice[a].face > out.dice[b].face : out.dice[a].face < out.dice[b].face;
+      });
+      for (std::size_t i = 0; i < order.size() && static_cast<std::int64_t>(i) < n; ++i) selected[order[i]] = true;
+    }
+    PoolData result;
+    result.successes = out.successes;
+    for (std::size_t i = 0; i < out.dice.size(); ++i) {
+      if (selected[i] != k.drop) {
+        result.dice.push_back(out.dice[i]);
+      } else {
+        rec(out.dice[i].id).fate = DieFate::Dropped;
+        rec(out.dice[i].id).fate_by = span_;
+      }
+    }
+    return finish(std::move(result));
+  }
+
+  Value count(const ast::Count& c, const PoolData& pool) {
+    const Test success = test(std::optional<ast::Cond>(), true, &c.success);
+    const std::optional<Test> failure = c.fail ? std::optional<Test>(test(c.fail, true)) : std::nullopt;
+    const std::optional<Test> twice = c.twice ? std::optional<Test>(test(c.twice, true)) : std::nullopt;
+    std::int64_t n = 0;
+    for (const auto& d : pool.dice) {
+      const DieKind& k = kind_of(d.id);
+      if (success(k, d.face)) {
+        ++n;
+        rec(d.id).marks |= MarkSuccess;
+        if (twice && (*twice)(k, d.face)) {
+          ++n;
+          rec(d.id).marks |= MarkDouble;
+        }
+      }
+      if (failure && (*failure)(k, d.face)) {
+        --n;
+        rec(d.id).marks |= MarkFailure;
+      }
+    }
+    return n;
+  }
+
+  Value under(const ast::Under& u, const PoolData& pool) {
+    const std::int64_t target = ev_.eval_int(*u.target, "the target of 'under'");
+    PoolData result;
+    result.successes = true;
+    for (const auto& d : pool.dice) {
+      if (d.face <= target) {
+        rec(d.id).marks |= MarkSuccess;
+        result.dice.push_back(d);
+      } else {
+        rec(d.id).fate = DieFate::Failed;
+        rec(d.id).fate_by = span_;
+      }
+    }
+    return finish(std::move(result));
+  }
+
+  Value cancel(const ast::Cancel& c, const PoolData& pool) {
+    if (c.op == ast::CmpOp::Ne) {
+      fail(DiagCode::InvalidArgument, span_, "cancel needs one of <=, <, =, >=, > (a die cancels the closest die so related)");
+    }
+    const Value by_value = ev_.eval(*c.by);
+    const PoolData* by = by_value.as_pool();
+    if (!by) fail(DiagCode::TypeMismatch, c.by->span, fmt::format("'cancel' needs a pool of dice to cancel with, got {}", describe(by_value)));
+    std::vector<PoolDie> cancellers = by->dice;
+    std::stable_sort(cancellers.begin(), cancellers.end(), [](const PoolDie& a, const PoolDie& b) { return a.face > b.face; });
+    std::vector<bool> gone(pool.dice.size(), false);
+    const bool take_highest = c.op == ast::CmpOp::Le || c.op == ast::CmpOp::Lt || c.op == ast::CmpOp::Eq;
+    for (const PoolDie& r : cancellers) {
+      std::optional<std::size_t> best;
+      for (std::size_t i = 0; i < pool.dice.size(); ++i) {
+        if (gone[i] || !compare(c.op, pool.dice[i].face, r.face)) continue;
+        if (!best || (take_highest ? pool.dice[i].face > pool.dice[*best].face : pool.dice[i].face < pool.dice[*best].face)) {
+          best = i;
+        }
+      }
+      if (!best) continue;
+      gone[*best] = true;
+      DieRecord& victim = rec(pool.dice[*best].id);
+      victim.fate = DieFate::Cancelled;
+      victim.fate_by = span_;
+      victim.partner = static_cast<std::int32_t>(r.id);
+      rec(r.id).marks |= MarkCancelling;
+      rec(r.id).partner = static_cast<std::int32_t>(pool.dice[*best].id);
+    }
+    PoolData result;
+    result.successes = pool.successes;
+    for (std::size_t i = 0; i < pool.dice.size(); ++i) {
+      if (!gone[i]) result.dice.push_back(pool.dice[i]);
+    }
+    return finish(std::move(result));
+  }
+
+  Value sort(const ast::Sort& s, PoolData out) {
+    std::stable_sort(out.dice.begin(), out.dice.end(), [&](const PoolDie& a, const PoolDie& b) {
+      return s.descending ? a.face > b.face : a.face < b.face;
+    });
+    return finish(std::move(out));
+  }
+
+  Value unique(PoolData out) {
+    for (std::int64_t round = 0;; ++round) {
+      std::vector<Active> dupes;
+      for (std::size_t i = 0; i < out.dice.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (out.dice[j].face == out.dice[i].face) {
+            dupes.push_back({i, out.dice[i].id});
+            break;
+          }
+        }
+      }
+      if (dupes.empty()) break;
+      const DieKind& k = kind_of(dupes.front().last_id);
+      std::vector<std::int64_t> distinct;
+      for (std::int64_t i = 0; i < k.face_count(); ++i) {
+        if (std::find(distinct.begin(), distinct.end(), k.face(i)) == distinct.end()) distinct.push_back(k.face(i));
+      }
+      if (out.dice.size() > distinct.size()) {
+        fail(DiagCode::NeverStops, span_,
+             fmt::format("{} dice cannot all differ: a {} has only {} different faces", out.dice.size(), k.name(),
+                         distinct.size()));
+      }
+      if (round == ev_.limits().max_rerolls) {
+        fail(DiagCode::ExplosionLimitExceeded, span_,
+             fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", round));
+      }
+      const auto faces = draw_for(dupes);
+      for (std::size_t i = 0; i < dupes.size(); ++i) {
+        const Active a = dupes[i];
+        rec(a.last_id).fate = DieFate::Rerolled;
+        rec(a.last_id).fate_by = span_;
+        const std::uint32_t id = ev_.add_die(rec(a.last_id).kind, faces[i], DieOrigin::Rerolled,
+                                             static_cast<std::int32_t>(a.last_id), rec(a.last_id).group);
+        rec(id).fate_by = span_;
+        out.dice[a.pos] = {faces[i], id};
+      }
+    }
+    return finish(std::move(out));
+  }
+
+  Value clamp(const ast::Clamp& c, PoolData out) {
+    const std::optional<std::int64_t> low = c.low ? std::optional(ev_.eval_int(*c.low, "the clamp minimum")) : std::nullopt;
+    const std::optional<std::int64_t> high = c.high ? std::optional(ev_.eval_int(*c.high, "the clamp maximum")) : std::nullopt;
+    if (low && high && *low > *high) {
+      fail(DiagCode::InvalidArgument, span_, fmt::format("clamp's minimum {} is above its maximum {}", *low, *high));
+    }
+    for (auto& d : out.dice) {
+      std::int64_t f = d.face;
+      if (low && f < *low) f = *low;
+      if (high && f > *high) f = *high;
+      if (f != d.face) {
+        d.face = f;
+        rec(d.id).face = f;
+        rec(d.id).marks |= MarkClamped;
+        rec(d.id).fate_by = span_;
+      }
+    }
+    return finish(std::move(out));
+  }
+
+ private:
+  Evaluator& ev_;
+  const ast::PoolOp& op_;
+  Span span_;
+  const ast::Expr& whole_;
+
+  Value finish(PoolData p) { return Value(PoolPtr(std::make_shared<const PoolData>(std::move(p)))); }
+};
+
+}  // namespace
+
+Value Evaluator::apply_pool_op(const ast::PoolOp& op, const ast::Expr& whole, const PoolData& pool) {
+  PoolOps ops(*this, op, whole);
+  return std::visit(
+      [&](const auto& k) -> Value {
+        using T = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<T, ast::Explode>) return ops.explode(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Reroll>) return ops.reroll(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Keep>) return ops.keep(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Count>) return ops.count(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Under>) return ops.under(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Cancel>) return ops.cancel(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Sort>) return ops.sort(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Unique>) return ops.unique(pool);
+        else return ops.clamp(k, pool);
+      },
+      op.op);
+}
+
+}  // namespace alea::detail

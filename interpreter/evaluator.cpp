@@ -1,0 +1,503 @@
+// interpreter/evaluator.cpp — the tree-walking evaluator: one overload per node kind.
+#include "interpreter/evaluator.hpp"
+
+#include <fmt/format.h>
+
+#include "dsl/printer.hpp"
+#include "dsl/resolver.hpp"
+#include "interpreter/eval_context.hpp"
+
+namespace alea {
+namespace detail {
+
+// Runtime nesting (expression depth plus calls) that keeps the C++ stack safe.
+constexpr std::int64_t max_eval_depth = 2'000;
+
+BuiltinFn builtin_function(std::int32_t id);
+std::string_view pool_op_name(const ast::PoolOpKind& op);
+
+void fail(DiagCode code, Span span, std::string message) {
+  throw EvalError{Diagnostic(code, span, std::move(message))};
+}
+
+namespace {
+
+std::int64_t checked(bool overflowed, std::int64_t result, Span span) {
+  if (overflowed) fail(DiagCode::IntegerOverflow, span, "integer overflow: the result does not fit in 64 bits");
+  return result;
+}
+
+// Division rounds toward negative infinity, and % takes the sign of the divisor,
+// so that a / b * b + a % b == a always holds.
+std::int64_t floor_div(std::int64_t a, std::int64_t b, Span span) {
+  if (b == 0) fail(DiagCode::DivisionByZero, span, "division by zero");
+  if (a == INT64_MIN && b == -1) checked(true, 0, span);
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+std::int64_t floor_mod(std::int64_t a, std::int64_t b, Span span) {
+  if (b == 0) fail(DiagCode::DivisionByZero, span, "division by zero");
+  if (b == -1) return 0;
+  std::int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
+}  // namespace
+
+std::int64_t Evaluator::to_int(const Value& v, Span span, std::string_view what) {
+  if (const auto* i = v.as_int()) return *i;
+  if (const auto* p = v.as_pool()) {
+    if (auto t = pool_total(*p)) return *t;
+    fail(DiagCode::IntegerOverflow, span, "integer overflow: the pool's total does not fit in 64 bits");
+  }
+  fail(DiagCode::TypeMismatch, span, fmt::format("{} must be a number, got {}", what, describe(v)));
+}
+
+bool Evaluator::to_bool(const Value& v, Span span, std::string_view what) {
+  if (const auto* b = v.as_bool()) return *b;
+  fail(DiagCode::TypeMismatch, span,
+       fmt::format("{} must be true or false, got {} (compare it, as in 'x > 0')", what, describe(v)));
+}
+
+std::int64_t Evaluator::eval_int(const ast::Expr& e, std::string_view what) {
+  return to_int(eval(e), e.span, what);
+}
+
+void Evaluator::check_size(std::size_t n, Span span) {
+  if (static_cast<std::int64_t>(n) > limits_.max_collection_size) {
+    fail(DiagCode::SizeLimitExceeded, span,
+         fmt::format("this would make a collection of {} items; the limit is {} (max_collection_size)", n,
+                     limits_.max_collection_size));
+  }
+}
+
+std::vector<std::int64_t> Evaluator::draw(const DieKind& kind, std::int64_t count, Span span) {
+  if (count < 0) fail(DiagCode::NegativeCount, span, fmt::format("cannot roll {} dice", count));
+  if (count > limits_.max_dice - dice_rolled_) {
+    fail(DiagCode::DiceLimitExceeded, span,
+         dice_rolled_ == 0
+             ? fmt::format("this roll needs {} dice; at most {} may be rolled at once (max_dice)", count,
+                           limits_.max_dice)
+             : fmt::format("this roll needs {} more dice after {}; at most {} may be rolled in one evaluation "
+                           "(max_dice)",
+                           count, dice_rolled_, limits_.max_dice));
+  }
+  dice_rolled_ += count;
+  std::vector<std::int64_t> faces(static_cast<std::size_t>(count));
+  try {
+    dice_.roll(kind, faces);
+  } catch (const DiceSourceError& e) {
+    fail(e.kind == DiceSourceError::Kind::Exhausted ? DiagCode::ScriptedDiceExhausted
+                                                    : DiagCode::ScriptedFaceInvalid,
+         span, e.what());
+  }
+  return faces;
+}
+
+std::uint32_t Evaluator::add_die(std::uint32_t kind, std::int64_t face, DieOrigin origin,
+                                 std::int32_t parent, std::uint32_t group) {
+  DieRecord r;
+  r.kind = kind;
+  r.rolled = face;
+  r.face = face;
+  r.origin = origin;
+  r.parent = parent;
+  r.group = group;
+  trace_.dice.push_back(r);
+  return static_cast<std::uint32_t>(trace_.dice.size() - 1);
+}
+
+template <>
+Value Evaluator::node(const ast::IntLit& k, const ast::Expr&) {
+  return k.value;
+}
+template <>
+Value Evaluator::node(const ast::BoolLit& k, const ast::Expr&) {
+  return k.value;
+}
+template <>
+Value Evaluator::node(const ast::StrLit& k, const ast::Expr&) {
+  return Value(k.value);
+}
+
+Value Evaluator::lookup(const ast::Name& n, Span span) {
+  for (auto it = globals_.rbegin(); it != globals_.rend(); ++it) {
+    if (it->first == n.name) return it->second;
+  }
+  if (const Value* v = bindings_.find(n.name)) return *v;
+  std::vector<std::string> names = bindings_.names();
+  for (const auto& g : globals_) names.push_back(g.first);
+  Diagnostic d(DiagCode::UnknownName, span, fmt::format("unknown name '{}'", n.name));
+  if (auto near = closest_name(n.name, names); !near.empty()) {
+    d.note({}, fmt::format("did you mean '{}'?", near));
+  }
+  throw EvalError{std::move(d)};
+}
+
+template <>
+Value Evaluator::node(const ast::Name& k, const ast::Expr& e) {
+  if (k.slot >= 0) return stack_[base_ + static_cast<std::size_t>(k.slot)];
+  return lookup(k, e.span);
+}
+
+template <>
+Value Evaluator::node(const ast::Dice& k, const ast::Expr& e) {
+  const std::int64_t count = k.count ? eval_int(*k.count, "the number of dice") : 1;
+  if (count < 0) {
+    fail(DiagCode::NegativeCount, k.count->span, fmt::format("cannot roll {} dice", count));
+  }
+  DieKind kind = DieKind::sides(100);
+  switch (k.shape) {
+    case ast::DieShape::Sides: {
+      const std::int64_t sides = eval_int(*k.sides, "the number of sides");
+      if (sides < 1 || sides > limits_.max_sides) {
+        fail(DiagCode::InvalidDie, k.sides->span,
+             sides < 1 ? fmt::format("a die needs at least 1 side, got {}", sides)
+                       : fmt::format("a die may have at most {} sides, got {} (max_sides)",
+                                     limits_.max_sides, sides));
+      }
+      kind = DieKind::sides(sides);
+      break;
+    }
+    case ast::DieShape::Percent: break;
+    case ast::DieShape::Fudge: kind = DieKind::fudge(); break;
+    case ast::DieShape::Faces: kind = DieKind::faces(k.faces); break;
+  }
+  const std::vector<std::int64_t> faces = draw(kind, count, e.span);
+  const std::uint32_t kind_id = trace_.kind_index(kind);
+  const auto group = static_cast<std::uint32_t>(trace_.groups.size());
+  trace_.groups.push_back({e.span, e.span});
+  auto pool = std::make_shared<PoolData>();
+  pool->dice.reserve(faces.size());
+  for (const std::int64_t f : faces) {
+    pool->dice.push_back({f, add_die(kind_id, f, DieOrigin::Rolled, no_die, group)});
+  }
+  return Value(PoolPtr(std::move(pool)));
+}
+
+template <>
+Value Evaluator::node(const ast::PoolOp& k, const ast::Expr& e) {
+  const Value v = eval(*k.pool);
+  const PoolData* pool = v.as_pool();
+  if (!pool) {
+    fail(DiagCode::TypeMismatch, k.pool->span,
+         fmt::format("'{}' applies to a pool of dice, got {}", pool_op_name(k.op), describe(v)));
+  }
+  // The dice of these groups now show through this longer chain of operations.
+  std::uint32_t last = UINT32_MAX;
+  for (const auto& d : pool->dice) {
+    const std::uint32_t g = trace_.dice[d.id].group;
+    Span& chain = trace_.groups[g].chain;
+    // Only an operation written right after the roll extends it (`3d6!`, not `let p = 3d6 in p!`).
+    if (g != last && chain.file == e.span.file && e.span.begin <= chain.begin && e.span.end >= chain.end) {
+      chain = e.span;
+    }
+    last = g;
+  }
+  return apply_pool_op(k, e, *pool);
+}
+
+template <>
+Value Evaluator::node(const ast::Unary& k, const ast::Expr& e) {
+  const Value v = eval(*k.operand);
+  if (k.op == ast::UnOp::Not) return !to_bool(v, k.operand->span, "the operand of 'not'");
+  const std::int64_t x = to_int(v, k.operand->span, "the operand of '-'");
+  std::int64_t r = 0;
+  const bool overflow = __builtin_sub_overflow(std::int64_t{0}, x, &r);
+  return checked(overflow, r, e.span);
+}
+
+Value Evaluator::binary(const ast::Binary& b, const ast::Expr& e) {
+  using ast::BinOp;
+  if (b.op == BinOp::And || b.op == BinOp::Or) {
+    const std::string what = fmt::format("the left side of '{}'", ast::spelling(b.op));
+    const bool lhs = to_bool(eval(*b.lhs), b.lhs->span, what);
+    if (b.op == BinOp::And ? !lhs : lhs) return lhs;
+    return to_bool(eval(*b.rhs), b.rhs->span, fmt::format("the right side of '{}'", ast::spelling(b.op)));
+  }
+  const Value l = eval(*b.lhs);
+  const Value r = eval(*b.rhs);
+  if (b.op == BinOp::Eq) return l == r;
+  if (b.op == BinOp::Ne) return !(l == r);
+  const std::string op(ast::spelling(b.op));
+  const std::int64_t x = to_int(l, b.lhs->span, fmt::format("the left side of '{}'", op));
+  const std::int64_t y = to_int(r, b.rhs->span, fmt::format("the right side of '{}'", op));
+  std::int64_t out = 0;
+  switch (b.op) {
+    case BinOp::Add: {
+      const bool overflow = __builtin_add_overflow(x, y, &out);
+      return checked(overflow, out, e.span);
+    }
+    case BinOp::Sub: {
+      const bool overflow = __builtin_sub_overflow(x, y, &out);
+      return checked(overflow, out, e.span);
+    }
+    case BinOp::Mul: {
+      const bool overflow = __builtin_mul_overflow(x, y, &out);
+      return checked(overflow, out, e.span);
+    }
+    case BinOp::Div: return floor_div(x, y, b.rhs->span);
+    case BinOp::Mod: return floor_mod(x, y, b.rhs->span);
+    case BinOp::Lt: return x < y;
+    case BinOp::Le: return x <= y;
+    case BinOp::Gt: return x > y;
+    case BinOp::Ge: return x >= y;
+    case BinOp::Eq:
+    case BinOp::Ne:
+    case BinOp::And:
+    case BinOp::Or: break;
+  }
+  throw std::logic_error("unreachable: BinOp");
+}
+
+template <>
+Value Evaluator::node(const ast::Binary& k, const ast::Expr& e) {
+  return binary(k, e);
+}
+
+template <>
+Value Evaluator::node(const ast::If& k, const ast::Expr&) {
+  return to_bool(eval(*k.cond), k.cond->span, "the condition of 'if'") ? eval(*k.then_) : eval(*k.else_);
+}
+
+template <>
+Value Evaluator::node(const ast::Let& k, const ast::Expr&) {
+  Value v = eval(*k.value);
+  stack_[base_ + static_cast<std::size_t>(k.slot)] = std::move(v);
+  return eval(*k.body);
+}
+
+Value Evaluator::call_user(const ast::Call& c, std::vector<Value> args, Span span) {
+  if (call_depth_ >= limits_.max_call_depth) {
+    fail(DiagCode::CallDepthExceeded, span,
+         fmt::format("calls nested more than {} deep (max_call_depth)", limits_.max_call_depth));
+  }
+  const ast::FnDef& fn = *c.fn;
+  const std::size_t saved_base = base_;
+  const std::size_t new_base = stack_.size();
+  stack_.resize(new_base + static_cast<std::size_t>(fn.frame_size));
+  for (std::size_t i = 0; i < args.size(); ++i) stack_[new_base + i] = std::move(args[i]);
+  base_ = new_base;
+  ++call_depth_;
+  struct Restore {
+    Evaluator& ev;
+    std::size_t base, size;
+    ~Restore() {
+      ev.base_ = base;
+      ev.stack_.resize(size);
+      --ev.call_depth_;
+    }
+  } restore{*this, saved_base, new_base};
+  try {
+    return eval(*fn.body);
+  } catch (EvalError& err) {
+    if (err.diagnostic.notes.size() < 8) err.diagnostic.note(span, fmt::format("in a call to '{}'", fn.name));
+    throw;
+  }
+}
+
+template <>
+Value Evaluator::node(const ast::Call& k, const ast::Expr& e) {
+  std::vector<Value> args;
+  args.reserve(k.args.size());
+  for (const auto& a : k.args) args.push_back(eval(*a));
+  if (k.target == ast::CallTarget::User) return call_user(k, std::move(args), e.span);
+  if (k.target != ast::CallTarget::Builtin) throw std::logic_error("unreachable: unresolved call");
+  BuiltinCall call{*this, args, k.args, e.span};
+  return builtin_function(k.builtin)(call);
+}
+
+template <>
+Value Evaluator::node(const ast::ListLit& k, const ast::Expr& e) {
+  check_size(k.items.size(), e.span);
+  std::vector<Value> items;
+  items.reserve(k.items.size());
+  for (const auto& i : k.items) items.push_back(eval(*i));
+  return make_list(std::move(items));
+}
+
+template <>
+Value Evaluator::node(const ast::RecordLit& k, const ast::Expr& e) {
+  check_size(k.values.size(), e.span);
+  std::vector<Value> values;
+  for (const auto& v : k.values) values.push_back(eval(*v));
+  return make_record(k.names, std::move(values));
+}
+
+template <>
+Value Evaluator::node(const ast::Index& k, const ast::Expr&) {
+  const Value obj = eval(*k.object);
+  const Value idx = eval(*k.index);
+  if (const auto* r = obj.as_record()) {
+    const std::string* name = idx.as_str();
+    if (!name) fail(DiagCode::TypeMismatch, k.index->span, fmt::format("a record is indexed by a field name, got {}", describe(idx)));
+    if (const Value* f = obj.field(*name)) return *f;
+    fail(DiagCode::UnknownField, k.index->span, fmt::format("the record has no field '{}'", *name));
+    (void)r;
+  }
+  const std::int64_t i = to_int(idx, k.index->span, "an index");
+  std::size_t size = 0;
+  if (const auto* l = obj.as_list()) size = l->size();
+  else if (const auto* p = obj.as_pool()) size = p->dice.size();
+  else fail(DiagCode::TypeMismatch, k.object->span, fmt::format("only lists, pools and records can be indexed, not {}", describe(obj)));
+  if (i < 0 || static_cast<std::size_t>(i) >= size) {
+    fail(DiagCode::IndexOutOfRange, k.index->span,
+         fmt::format("index {} is out of range for {} (indexes start at 0)", i, describe(obj)));
+  }
+  if (const auto* l = obj.as_list()) return (*l)[static_cast<std::size_t>(i)];
+  return obj.as_pool()->dice[static_cast<std::size_t>(i)].face;
+}
+
+template <>
+Value Evaluator::node(const ast::Field& k, const ast::Expr& e) {
+  const Value obj = eval(*k.object);
+  const RecordData* r = obj.as_record();
+  if (!r) {
+    fail(DiagCode::TypeMismatch, k.object->span,
+         fmt::format("'.{}' needs a record, got {}", k.name, describe(obj)));
+  }
+  if (const Value* f = obj.field(k.name)) return *f;
+  Diagnostic d(DiagCode::UnknownField, e.span, fmt::format("the record has no field '{}'", k.name));
+  if (auto near = closest_name(k.name, r->names); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
+  else d.note({}, fmt::format("its fields are: {}", fmt::join(r->names, ", ")));
+  throw EvalError{std::move(d)};
+}
+
+template <>
+Value Evaluator::node(const ast::Tiers& k, const ast::Expr& e) {
+  const std::int64_t x = eval_int(*k.subject, "the value sorted into tiers");
+  for (const auto& t : k.tiers) {
+    bool hit = false;
+    switch (t.test.kind) {
+      case ast::TierTest::Else: hit = true; break;
+      case ast::TierTest::Range:
+        hit = x >= eval_int(*t.test.low, "a tier bound") && x <= eval_int(*t.test.high, "a tier bound");
+        break;
+      case ast::TierTest::Cmp: {
+        const std::int64_t y = eval_int(*t.test.low, "a tier bound");
+        switch (t.test.op) {
+          case ast::CmpOp::Eq: hit = x == y; break;
+          case ast::CmpOp::Ne: hit = x != y; break;
+          case ast::CmpOp::Lt: hit = x < y; break;
+          case ast::CmpOp::Le: hit = x <= y; break;
+          case ast::CmpOp::Gt: hit = x > y; break;
+          case ast::CmpOp::Ge: hit = x >= y; break;
+        }
+        break;
+      }
+    }
+    if (hit) {
+      Value result = eval(*t.result);
+      trace_.events.push_back({e.span, fmt::format("{} → {}", x, to_display(result))});
+      return result;
+    }
+  }
+  fail(DiagCode::NoTierMatches, e.span,
+       fmt::format("no tier matches the value {} (add 'else: …' to catch the rest)", x));
+}
+
+template <>
+Value Evaluator::node(const ast::Repeat& k, const ast::Expr& e) {
+  const std::int64_t n = eval_int(*k.count, "the repeat count");
+  if (n < 0) fail(DiagCode::InvalidArgument, k.count->span, fmt::format("cannot repeat {} times", n));
+  if (n > limits_.max_loop_iterations) {
+    fail(DiagCode::LoopLimitExceeded, k.count->span,
+         fmt::format("cannot repeat {} times; the limit is {} (max_loop_iterations)", n,
+                     limits_.max_loop_iterations));
+  }
+  check_size(static_cast<std::size_t>(n), e.span);
+  std::vector<Value> out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) out.push_back(eval(*k.body));
+  return make_list(std::move(out));
+}
+
+template <>
+Value Evaluator::node(const ast::For& k, const ast::Expr& e) {
+  const Value src = eval(*k.list);
+  std::vector<Value> items;
+  if (const auto* l = src.as_list()) items = *l;
+  else if (const auto* p = src.as_pool()) for (const auto& d : p->dice) items.emplace_back(d.face);
+  else fail(DiagCode::TypeMismatch, k.list->span, fmt::format("'for' needs a list or a pool, got {}", describe(src)));
+  if (static_cast<std::int64_t>(items.size()) > limits_.max_loop_iterations) {
+    fail(DiagCode::LoopLimitExceeded, k.list->span,
+         fmt::format("cannot loop {} times; the limit is {} (max_loop_iterations)", items.size(),
+                     limits_.max_loop_iterations));
+  }
+  check_size(items.size(), e.span);
+  std::vector<Value> out;
+  out.reserve(items.size());
+  for (auto& item : items) {
+    stack_[base_ + static_cast<std::size_t>(k.slot)] = std::move(item);
+    out.push_back(eval(*k.body));
+  }
+  return make_list(std::move(out));
+}
+
+template <>
+Value Evaluator::node(const ast::Loop& k, const ast::Expr& e) {
+  const auto slot = base_ + static_cast<std::size_t>(k.slot);
+  stack_[slot] = eval(*k.init);
+  for (std::int64_t i = 0;; ++i) {
+    const bool c = to_bool(eval(*k.cond), k.cond->span, k.until ? "the 'until' condition" : "the 'while' condition");
+    if (k.until == c) return stack_[slot];
+    if (i >= limits_.max_loop_iterations) {
+      fail(DiagCode::LoopLimitExceeded, e.span,
+           fmt::format("the loop ran {} times without ending (max_loop_iterations)", limits_.max_loop_iterations));
+    }
+    Value next = eval(*k.next);
+    stack_[base_ + static_cast<std::size_t>(k.slot)] = std::move(next);
+  }
+}
+
+Value Evaluator::eval(const ast::Expr& e) {
+  if (++steps_ > limits_.max_steps) {
+    fail(DiagCode::StepLimitExceeded, e.span,
+         fmt::format("evaluation took more than {} steps (max_steps)", limits_.max_steps));
+  }
+  if (++depth_ > max_eval_depth) {
+    fail(DiagCode::CallDepthExceeded, e.span,
+         fmt::format("evaluation nested more than {} levels deep", max_eval_depth));
+  }
+  struct Leave {
+    std::int64_t& d;
+    ~Leave() { --d; }
+  } leave{depth_};
+  return std::visit([&](const auto& k) { return node(k, e); }, e.kind);
+}
+
+void Evaluator::run_program(const ast::Program& program, std::optional<Value>& value,
+                            std::vector<std::pair<std::string, Value>>& globals) {
+  stack_.assign(static_cast<std::size_t>(program.frame_size), Value());
+  base_ = 0;
+  for (const auto& s : program.statements) {
+    if (const auto* let = std::get_if<ast::GlobalLet>(&s)) {
+      Value v = eval(*let->value);
+      globals_.emplace_back(let->name, v);
+      value = std::move(v);
+    }
+  }
+  if (program.main) value = eval(*program.main);
+  globals = globals_;
+}
+
+}  // namespace detail
+
+Outcome evaluate(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
+                 DiceSource& dice, const Limits& limits) {
+  Outcome out;
+  out.program = program;
+  detail::Evaluator ev(bindings, dice, limits, out.trace);
+  try {
+    ev.run_program(*program->ast, out.value, out.globals);
+  } catch (detail::EvalError& e) {
+    out.value.reset();
+    out.error = std::move(e.diagnostic);
+  }
+  return out;
+}
+
+}  // namespace alea

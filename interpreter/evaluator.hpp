@@ -1,0 +1,44 @@
+// interpreter/evaluator.hpp — entry point of the tree-walking evaluator.
+//
+// Everything that changes during one evaluation (dice, budget, trace, call
+// stack) lives in the evaluation, never in the program, so one program may be
+// evaluated from many threads at once.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dsl/diagnostic.hpp"
+#include "interpreter/bindings.hpp"
+#include "interpreter/dice.hpp"
+#include "interpreter/limits.hpp"
+#include "interpreter/program.hpp"
+#include "interpreter/trace.hpp"
+#include "interpreter/value.hpp"
+
+namespace alea {
+
+// The result of one evaluation: a value or an error, plus every die rolled on
+// the way, whichever of the two it ended with.
+struct Outcome {
+  std::optional<Value> value;       // empty on error, or when the program only defines functions
+  std::optional<Diagnostic> error;
+  Trace trace;
+  // The program-level `let`s, in order, with their values (the REPL keeps them).
+  std::vector<std::pair<std::string, Value>> globals;
+  // Keeps the sources that the trace's spans point into alive.
+  std::shared_ptr<const CompiledProgram> program;
+
+  [[nodiscard]] bool ok() const { return !error.has_value(); }
+};
+
+// Evaluates `program`, drawing faces from `dice` and looking free names up in
+// `bindings`. Problems in the program or its input come back in
+// Outcome::error; only std::bad_alloc escapes.
+[[nodiscard]] Outcome evaluate(std::shared_ptr<const CompiledProgram> program,
+                               const Bindings& bindings, DiceSource& dice, const Limits& limits);
+
+}  // namespace alea
