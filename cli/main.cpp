@@ -122,8 +122,8 @@ int main(int argc, char** argv) {
 
   RollArgs roll;
   CLI::App* roll_cmd = app.add_subcommand("roll", "Roll an expression and print the dice and the result");
-  roll_cmd->add_option("expression", roll.words, "The expression, e.g. \"4d6kh3\" (several words are joined with spaces)")
-      ->required();
+  roll_cmd->add_option("expression", roll.words,
+                       "The expression, e.g. \"4d6kh3\" (several words are joined with spaces)");
   add_dice_options(roll_cmd, roll);
   roll_cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
                    "  alea roll \"10d10>=8\" --seed 7 --json");
@@ -135,12 +135,21 @@ int main(int argc, char** argv) {
 
   CLI::App* repl_cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
 
+  // CLI11 reads a word like `[1,2]` as its own array syntax and splits it; a
+  // leading space hides it, and the expression's words are trimmed again below.
+  std::vector<std::string> words(argv, argv + argc);
+  std::vector<char*> args;
+  for (auto& w : words) {
+    if (&w != &words.front() && w.size() >= 2 && w.front() == '[' && w.back() == ']') w.insert(0, " ");
+    args.push_back(w.data());
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(argc, args.data());
     if ((roll.min && roll.max) || (run.min && run.max)) throw UsageError("--min and --max exclude each other");
     if (*roll_cmd) {
       std::string source;
-      for (const auto& w : roll.words) source += (source.empty() ? "" : " ") + w;
+      for (const auto& w : roll.words) source += (source.empty() ? "" : " ") + w.substr(w.front() == ' ');
+      if (source.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
       return run_roll(roll, source, "<input>");
     }
     if (*run_cmd) {

@@ -1,5 +1,675 @@
-// cli/repl.cpp — placeholder replaced below
+// cli/repl.cpp — the interactive loop: evaluation, :commands, history, completion.
+//
+// On a terminal, lines come from libedit (its readline-compatible API); from a
+// pipe or a file they come from std::getline, with no prompts and no history,
+// so `printf '3d6\n' | alea` works in scripts. Both feed the same Repl, so a
+// script prints exactly what a person at the prompt would see.
+//
+// Results go to stdout; diagnostics, warnings and notes go to stderr, as with
+// `alea roll`.
 #include "cli/repl.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <clocale>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// libedit's header uses FILE without including <stdio.h> itself.
+#include <editline/readline.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "interpreter/api.hpp"
+#include "interpreter/builtins.hpp"
+
 namespace alea::cli {
-int run_repl(const ReplOptions&) { return 0; }
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t history_cap = 1000;
+constexpr const char* prompt_first = "alea> ";
+constexpr const char* prompt_more = "... ";
+
+// The words of the language (dsl/grammar.hpp), offered by tab completion.
+constexpr std::string_view keywords[] = {
+    "let",     "in",       "fn",        "if",     "then",  "else",   "and",    "or",      "not",
+    "true",    "false",    "tiers",     "repeat", "for",   "loop",   "until",  "while",   "keep",
+    "drop",    "highest",  "lowest",    "explode", "compound", "penetrate", "reroll", "once",
+    "limit",   "count",    "fail",      "double", "under", "cancel", "sort",   "unique",  "clamp",
+    "min",     "max",      "asc",       "desc"};
+
+struct CommandDoc {
+  std::string_view name;
+  std::string_view usage;
+  std::string_view summary;
+};
+
+constexpr CommandDoc commands[] = {
+    {":help", ":help", "this text"},
+    {":quit", ":quit, :q", "leave the REPL (Ctrl-D does the same)"},
+    {":seed", ":seed [N]", "show the seed, or restart the random dice from seed N"},
+    {":trace", ":trace on|off", "show every die with the result, or only the result"},
+    {":vars", ":vars", "the variables and functions defined so far"},
+    {":dice", ":dice 6,4,1", "the next dice rolled show these faces, then random again"},
+    {":dice", ":dice clear", "forget the scripted faces not used yet"},
+};
+
+std::string_view trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
 }
+
+std::string_view rtrim(std::string_view s) {
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return e == std::string_view::npos ? std::string_view{} : s.substr(0, e + 1);
+}
+
+template <class Int>
+bool parse_int(std::string_view text, Int& out) {
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
+  return r.ec == std::errc() && r.ptr == text.data() + text.size();
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device rd;
+  return (std::uint64_t{rd()} << 32) | rd();
+}
+
+// Errors and notes go to stderr; stdout is flushed first so that the two
+// streams appear in order on a terminal or in `2>&1`.
+template <class... Args>
+void report(fmt::format_string<Args...> format, Args&&... args) {
+  std::fflush(stdout);
+  fmt::print(stderr, format, std::forward<Args>(args)...);
+  std::fflush(stderr);
+}
+
+// ---- dice ---------------------------------------------------------------------
+
+// Random faces, except that faces given with :dice come first: dice rolled by
+// hand at the table, typed in before the roll that uses them.
+class ReplDice final : public DiceSource {
+ public:
+  explicit ReplDice(std::uint64_t seed) : random_(seed), seed_(seed) {}
+
+  void reseed(std::uint64_t seed) {
+    random_ = RandomDice(seed);
+    seed_ = seed;
+  }
+  [[nodiscard]] std::uint64_t seed() const { return seed_; }
+
+  void script(const std::vector<std::int64_t>& faces) { queued_.assign(faces.begin(), faces.end()); }
+  void clear_script() { queued_.clear(); }
+  [[nodiscard]] const std::deque<std::int64_t>& queued() const { return queued_; }
+
+  // An input that fails rolled nothing as far as the user is concerned, so
+  // it gives its scripted faces back.
+  void begin_input() {
+    saved_ = queued_;
+    scripted_ = 0;
+    random_after_script_ = 0;
+  }
+  void undo_input() { queued_ = saved_; }
+  [[nodiscard]] std::size_t scripted_used() const { return scripted_; }
+  [[nodiscard]] std::size_t random_after_script() const { return random_after_script_; }
+
+  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
+    std::size_t i = 0;
+    for (; i < faces.size() && !queued_.empty(); ++i) {
+      const std::int64_t face = queued_.front();
+      if (!kind.has_face(face)) {
+        throw DiceSourceError(DiceSourceError::Kind::InvalidFace,
+                              fmt::format("the scripted face {} cannot be shown by a {} "
+                                          "(change it with :dice, or forget it with :dice clear)",
+                                          face, kind.name()));
+      }
+      faces[i] = face;
+      queued_.pop_front();
+      ++scripted_;
+    }
+    if (i == faces.size()) return;
+    if (scripted_ > 0) random_after_script_ += faces.size() - i;
+    random_.roll(kind, faces.subspan(i));
+  }
+
+ private:
+  RandomDice random_;
+  std::uint64_t seed_;
+  std::deque<std::int64_t> queued_, saved_;
+  std::size_t scripted_ = 0, random_after_script_ = 0;
+};
+
+// "6,4,1", "6 4 1" or "6, 4, 1".
+std::optional<std::vector<std::int64_t>> parse_faces(std::string_view text) {
+  std::vector<std::int64_t> faces;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto end = text.find_first_of(", \t", pos);
+    const std::string_view item = text.substr(pos, end == std::string_view::npos ? text.npos : end - pos);
+    if (!item.empty()) {
+      std::int64_t v = 0;
+      if (!parse_int(item, v)) return std::nullopt;
+      faces.push_back(v);
+    }
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  if (faces.empty()) return std::nullopt;
+  return faces;
+}
+
+// ---- evaluation and commands --------------------------------------------------
+
+// What became of one line.
+struct Step {
+  bool quit = false;
+  std::optional<std::string> finished;  // a whole input or command, for the history
+};
+
+class Repl {
+ public:
+  explicit Repl(std::uint64_t seed) : session_(engine_), dice_(seed) {}
+
+  [[nodiscard]] const Session& session() const { return session_; }
+  [[nodiscard]] std::uint64_t seed() const { return dice_.seed(); }
+  [[nodiscard]] bool continuing() const { return !pending_.empty(); }
+  void cancel() { pending_.clear(); }
+
+  Step feed(std::string_view line) {
+    Step step;
+    if (!continuing()) {
+      const std::string_view text = trim(line);
+      if (text.empty()) return step;
+      if (text.front() == ':') {
+        step.quit = !command(text);
+        step.finished = std::string(text);
+        return step;
+      }
+      pending_ = std::string(line);
+      step.finished = evaluate(false);
+      return step;
+    }
+    // An empty line ends an incomplete input: show what is missing.
+    const bool force = trim(line).empty();
+    if (!force) pending_ += "\n" + std::string(line);
+    step.finished = evaluate(force);
+    return step;
+  }
+
+  // The input ended; an incomplete input still gets its diagnostic.
+  std::optional<std::string> finish() { return continuing() ? evaluate(true) : std::nullopt; }
+
+ private:
+  Engine engine_;
+  Session session_;
+  ReplDice dice_;
+  bool trace_ = true;
+  std::string pending_;                           // the lines of an input so far
+  std::map<std::string, std::string> signatures_;  // "bonus" → "bonus(s)", for :vars
+
+  // Evaluates the pending input; returns it once it is finished, or nothing
+  // while it still waits for more lines.
+  std::optional<std::string> evaluate(bool force) {
+    dice_.begin_input();
+    const Outcome outcome = session_.eval(pending_, dice_);
+    if (!outcome.ok()) {
+      dice_.undo_input();
+      if (outcome.error->at_end_of_input && !force) return std::nullopt;
+      report("{}", render_text(*outcome.error));
+    } else {
+      show(outcome);
+      if (dice_.random_after_script() > 0) {
+        report("note: the scripted faces ran out; {} {} rolled at random\n", dice_.random_after_script(),
+               dice_.random_after_script() == 1 ? "die was" : "dice were");
+      } else if (dice_.scripted_used() > 0 && !dice_.queued().empty()) {
+        report("note: {} scripted {} left for the next rolls\n", dice_.queued().size(),
+               dice_.queued().size() == 1 ? "face" : "faces");
+      }
+    }
+    std::string finished = std::move(pending_);
+    pending_.clear();
+    return finished;
+  }
+
+  void show(const Outcome& o) {
+    if (o.program) {
+      for (const auto& statement : o.program->ast->statements) {
+        if (const auto* fn = std::get_if<ast::FnDef>(&statement)) {
+          std::string sig = fmt::format("{}({})", fn->name, fmt::join(fn->params, ", "));
+          fmt::print("defined {}\n", sig);
+          signatures_[fn->name] = std::move(sig);
+        }
+      }
+    }
+    if (!o.value) {
+      std::fflush(stdout);
+      return;
+    }
+    const std::string shown = trace_ ? render_breakdown(o) : to_display(*o.value);
+    const bool has_main = o.program && o.program->ast->main;
+    // The breakdown describes the main expression or, without one, the last `let`.
+    const std::size_t plain = has_main || o.globals.empty() ? o.globals.size() : o.globals.size() - 1;
+    for (std::size_t i = 0; i < plain; ++i) {
+      fmt::print("{} = {}\n", o.globals[i].first, to_display(o.globals[i].second));
+    }
+    if (has_main || o.globals.empty()) {
+      fmt::print("{}\n", shown);
+    } else {
+      fmt::print("{} = {}\n", o.globals.back().first, shown);
+    }
+    std::fflush(stdout);
+  }
+
+  // Runs a :command; returns false for :quit.
+  bool command(std::string_view text) {
+    std::string_view name = text, arg;
+    if (const auto space = text.find_first_of(" \t"); space != std::string_view::npos) {
+      name = text.substr(0, space);
+      arg = trim(text.substr(space));
+    }
+    if (name == ":quit" || name == ":q" || name == ":exit") return false;
+    if (name == ":help" || name == ":h" || name == ":?") {
+      help();
+    } else if (name == ":seed") {
+      seed_command(arg);
+    } else if (name == ":trace") {
+      trace_command(arg);
+    } else if (name == ":vars") {
+      vars();
+    } else if (name == ":dice") {
+      dice_command(arg);
+    } else {
+      report("error: unknown command '{}'; :help lists the commands\n", name);
+    }
+    std::fflush(stdout);
+    return true;
+  }
+
+  static void help() {
+    fmt::print("Type an expression to roll it; its dice are shown with the result.\n\nCommands:\n");
+    for (const auto& c : commands) fmt::print("  {:<16}{}\n", c.usage, c.summary);
+    fmt::print(
+        "\nExamples:\n"
+        "  4d6kh3                    four d6, keep the highest three\n"
+        "  3d6! + 2                  exploding d6, plus 2\n"
+        "  5d10>=8                   count the dice showing 8 or more\n"
+        "  let str = 4d6kh3          a variable, usable on later lines\n"
+        "  fn mod(s) = (s - 10) / 2  a function, usable on later lines\n"
+        "  d20 + mod(str)\n"
+        "\nTab completes keywords, functions and variables. An unfinished line\n"
+        "(such as '3d6 +') continues on the next; an empty line ends it.\n");
+  }
+
+  void seed_command(std::string_view arg) {
+    if (arg.empty()) {
+      fmt::print("seed {}\n", dice_.seed());
+      return;
+    }
+    std::uint64_t seed = 0;
+    if (!parse_int(arg, seed)) {
+      report("error: ':seed' needs a whole number from 0 to {}, as in ':seed 42'; got '{}'\n",
+             std::numeric_limits<std::uint64_t>::max(), arg);
+      return;
+    }
+    dice_.reseed(seed);
+    fmt::print("seed {}\n", seed);
+  }
+
+  void trace_command(std::string_view arg) {
+    if (arg == "on") {
+      trace_ = true;
+    } else if (arg == "off") {
+      trace_ = false;
+    } else if (!arg.empty()) {
+      report("error: ':trace' takes 'on' or 'off'; got '{}'\n", arg);
+      return;
+    }
+    fmt::print("trace {}\n", trace_ ? "on" : "off");
+  }
+
+  void vars() const {
+    const auto& all = session_.variables().all();
+    const auto functions = session_.function_names();
+    if (all.empty() && functions.empty()) {
+      fmt::print("no variables or functions yet; define one with 'let x = 3d6' or 'fn bonus(s) = s / 2'\n");
+      return;
+    }
+    for (const auto& [name, value] : all) fmt::print("{} = {}\n", name, to_display(value));
+    for (const auto& name : functions) {
+      const auto it = signatures_.find(name);
+      fmt::print("fn {}\n", it != signatures_.end() ? it->second : name);
+    }
+  }
+
+  void dice_command(std::string_view arg) {
+    if (arg.empty()) {
+      if (dice_.queued().empty()) {
+        fmt::print("no scripted faces; the dice are random (set some with ':dice 6,4,1')\n");
+      } else {
+        fmt::print("next dice: {}\n", fmt::join(dice_.queued(), " "));
+      }
+      return;
+    }
+    if (arg == "clear" || arg == "off") {
+      dice_.clear_script();
+      fmt::print("no scripted faces; the dice are random\n");
+      return;
+    }
+    const auto faces = parse_faces(arg);
+    if (!faces) {
+      report("error: ':dice' needs whole numbers separated by commas, as in ':dice 6,4,1'; got '{}'\n", arg);
+      return;
+    }
+    dice_.script(*faces);
+    fmt::print("next dice: {}\n", fmt::join(*faces, " "));
+  }
+};
+
+// ---- history ------------------------------------------------------------------
+
+// $ALEA_HISTORY, else $XDG_STATE_HOME/alea/history, else ~/.alea_history.
+std::optional<fs::path> history_path() {
+  const auto env = [](const char* name) -> std::string_view {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+  };
+  if (!env("ALEA_HISTORY").empty()) return fs::path(env("ALEA_HISTORY"));
+  // The XDG spec says to ignore a relative path here.
+  if (const fs::path state(env("XDG_STATE_HOME")); state.is_absolute()) return state / "alea" / "history";
+  if (!env("HOME").empty()) return fs::path(env("HOME")) / ".alea_history";
+  return std::nullopt;
+}
+
+// One entry per line; a backslash escapes a newline (multi-line inputs) or itself.
+std::string encode_entry(std::string_view entry) {
+  std::string out;
+  for (const char c : entry) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+std::string decode_entry(std::string_view line) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\\' && i + 1 < line.size()) {
+      ++i;
+      out += line[i] == 'n' ? '\n' : line[i];
+    } else {
+      out += line[i];
+    }
+  }
+  return out;
+}
+
+// The history file. It is rewritten after every input, merged with what other
+// sessions wrote meanwhile, through a temporary file and a rename: a crash or a
+// kill loses at most the input being typed. Problems cost one warning, never
+// the session.
+class HistoryFile {
+ public:
+  explicit HistoryFile(std::optional<fs::path> path) : path_(std::move(path)) {
+    if (!path_) warn("no history file: neither ALEA_HISTORY nor HOME is set");
+  }
+
+  [[nodiscard]] std::vector<std::string> load() {
+    std::vector<std::string> entries;
+    if (!path_) return entries;
+    std::error_code ec;
+    if (!fs::exists(*path_, ec)) return entries;
+    if (fs::is_directory(*path_, ec)) {
+      fail(fmt::format("the history file {} is a directory", path_->string()));
+      return entries;
+    }
+    std::ifstream in(*path_, std::ios::binary);
+    if (!in) {
+      warn(fmt::format("cannot read the history file {}: {}", path_->string(), std::strerror(errno)));
+      return entries;
+    }
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!line.empty()) entries.push_back(decode_entry(line));
+    }
+    if (entries.size() > history_cap) entries.erase(entries.begin(), entries.end() - history_cap);
+    return entries;
+  }
+
+  void append(const std::string& entry) {
+    if (!path_ || failed_) return;
+    std::vector<std::string> entries = load();
+    if (!entries.empty() && entries.back() == entry) return;
+    entries.push_back(entry);
+    if (entries.size() > history_cap) entries.erase(entries.begin(), entries.end() - history_cap);
+
+    std::error_code ec;
+    // Write through a symlink (a dotfile manager's), not over it.
+    fs::path target = fs::is_symlink(*path_, ec) ? fs::canonical(*path_, ec) : *path_;
+    if (ec) target = *path_;
+    if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+    const fs::path tmp = fmt::format("{}.{}.tmp", target.string(), ::getpid());
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      for (const auto& e : entries) out << encode_entry(e) << '\n';
+      out.flush();
+      if (!out) return fail(fmt::format("cannot write the history file {}: {}", tmp.string(), std::strerror(errno)));
+    }
+    // Inputs may hold anything a player typed: keep them private, as shells do.
+    fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write, ec);
+    fs::rename(tmp, target, ec);
+    if (ec) {
+      fs::remove(tmp, ec);
+      fail(fmt::format("cannot write the history file {}: {}", target.string(), ec.message()));
+    }
+  }
+
+ private:
+  std::optional<fs::path> path_;
+  bool warned_ = false, failed_ = false;
+
+  void warn(const std::string& message) {
+    if (warned_) return;
+    warned_ = true;
+    report("warning: {}; history will not be kept\n", message);
+  }
+  void fail(const std::string& message) {
+    failed_ = true;
+    warn(message);
+  }
+};
+
+// ---- the terminal -------------------------------------------------------------
+
+// libedit calls plain C functions, so completion reaches the session through
+// these globals; there is one REPL per process.
+const Session* completion_session = nullptr;
+// Each candidate with what to type after it: '(' after a function, since a
+// call takes no space before its arguments; ' ' after a word; nothing after a
+// name that is both (`min`, `max`).
+std::vector<std::string> completion_matches;
+std::size_t completion_next = 0;
+
+std::map<std::string, char> words_for(std::string_view before, std::string_view word) {
+  std::map<std::string, char> words;
+  const auto add = [&words](std::string w, char after) {
+    auto [it, fresh] = words.emplace(std::move(w), after);
+    if (!fresh && it->second != after) it->second = '\0';
+  };
+  const std::string_view line_start = trim(before);
+  if (line_start.empty() && !word.empty() && word.front() == ':') {
+    for (const auto& c : commands) add(std::string(c.name), ' ');
+    add(":q", ' ');
+  } else if (line_start == ":trace") {
+    add("on", ' ');
+    add("off", ' ');
+  } else if (line_start == ":dice") {
+    add("clear", ' ');
+  } else if (line_start.empty() || line_start.front() != ':') {
+    for (const auto k : keywords) add(std::string(k), ' ');
+    for (const auto& b : builtin_docs()) add(b.name, '(');
+    if (completion_session) {
+      for (auto& v : completion_session->variables().names()) add(std::move(v), ' ');
+      for (auto& f : completion_session->function_names()) add(std::move(f), '(');
+    }
+  }
+  return words;
+}
+
+extern "C" char* next_completion(const char* /*text*/, int state) {
+  if (state == 0) completion_next = 0;
+  if (completion_next >= completion_matches.size()) return nullptr;
+  return ::strdup(completion_matches[completion_next++].c_str());
+}
+
+extern "C" char** complete(const char* text, int start, int /*end*/) {
+  rl_attempted_completion_over = 1;  // no file names
+  const std::string_view line(rl_line_buffer ? rl_line_buffer : "");
+  const std::string_view before = line.substr(0, std::min(static_cast<std::size_t>(start), line.size()));
+  const std::string_view prefix(text);
+  completion_matches.clear();
+  char after = ' ';
+  for (const auto& [w, a] : words_for(before, prefix)) {
+    if (w.starts_with(prefix)) {
+      completion_matches.push_back(w);
+      after = a;
+    }
+  }
+  // libedit reads this once the match is unique.
+  rl_completion_append_character = completion_matches.size() == 1 ? after : ' ';
+  return rl_completion_matches(text, next_completion);
+}
+
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_interrupt(int) { interrupted = 1; }
+
+// Ctrl-C abandons the line being typed (and an unfinished input) and gives a
+// fresh prompt, as in Python's REPL; while an input is being evaluated it is
+// ignored, because every evaluation is bounded by the engine's limits.
+// Installed without SA_RESTART so that libedit's read() returns.
+void catch_interrupts() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;
+  sigaction(SIGINT, &action, nullptr);
+}
+
+struct ReadResult {
+  enum class Kind { Line, Interrupted, End } kind;
+  std::string line;
+};
+
+class Terminal {
+ public:
+  Terminal(const Session& session, const std::vector<std::string>& history) {
+    completion_session = &session;
+    rl_readline_name = "alea";
+    // ':' stays inside a word so that ':se<TAB>' completes a command.
+    static char breaks[] = " \t\n\"'()[]{},;+-*/%<>=!~";
+    rl_completer_word_break_characters = breaks;
+    rl_basic_word_break_characters = breaks;
+    rl_attempted_completion_function = complete;
+    rl_initialize();
+    using_history();
+    stifle_history(static_cast<int>(history_cap));
+    for (const auto& e : history) remember(e);
+  }
+  Terminal(const Terminal&) = delete;
+  Terminal& operator=(const Terminal&) = delete;
+  ~Terminal() { completion_session = nullptr; }
+
+  ReadResult read(const char* prompt) {
+    interrupted = 0;
+    char* raw = readline(prompt);
+    if (!raw) return {interrupted ? ReadResult::Kind::Interrupted : ReadResult::Kind::End, {}};
+    std::string line(raw);
+    std::free(raw);
+    return {ReadResult::Kind::Line, std::move(line)};
+  }
+
+  void remember(const std::string& entry) {
+    if (last_ == entry) return;
+    add_history(entry.c_str());
+    last_ = entry;
+  }
+
+ private:
+  std::string last_;
+};
+
+int run_terminal(Repl& repl) {
+  catch_interrupts();
+  HistoryFile history(history_path());
+  Terminal terminal(repl.session(), history.load());
+  fmt::print("alea: roll dice and rules. :help lists the commands, Ctrl-D leaves. (seed {})\n", repl.seed());
+  std::fflush(stdout);
+  while (true) {
+    ReadResult r = terminal.read(repl.continuing() ? prompt_more : prompt_first);
+    if (r.kind == ReadResult::Kind::Interrupted) {
+      fmt::print("^C\n");
+      std::fflush(stdout);
+      repl.cancel();
+      continue;
+    }
+    Step step;
+    if (r.kind == ReadResult::Kind::End) {
+      fmt::print("\n");
+      step.quit = true;
+      step.finished = repl.finish();
+    } else {
+      step = repl.feed(r.line);
+    }
+    if (step.finished) {
+      // A space left by tab completion is not part of the input worth keeping.
+      const std::string entry(rtrim(*step.finished));
+      terminal.remember(entry);
+      history.append(entry);
+    }
+    if (step.quit) return 0;
+  }
+}
+
+int run_script(Repl& repl) {
+  for (std::string line; std::getline(std::cin, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (repl.feed(line).quit) return 0;
+  }
+  (void)repl.finish();
+  return 0;
+}
+
+}  // namespace
+
+int run_repl(const ReplOptions& options) {
+  Repl repl(options.seed ? *options.seed : fresh_seed());
+  if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+    // libedit edits multibyte (UTF-8) text only under the user's locale.
+    std::setlocale(LC_CTYPE, "");
+    return run_terminal(repl);
+  }
+  return run_script(repl);
+}
+
+}  // namespace alea::cli

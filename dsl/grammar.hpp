@@ -162,7 +162,7 @@ struct sh_max       : seq<string<'m', 'a', 'x'>, signed_int> {};
 struct sh_sort_desc : string<'s', 'd'> {};
 struct sh_sort      : seq<one<'s'>, opt<one<'a'>>> {};
 struct sh_unique    : one<'u'> {};
-struct shorthand    : sor<sh_compound, sh_penetrate, sh_explode, sh_kh, sh_kl, sh_dh, sh_dl,
+struct shorthand    : sor<sh_compound, sh_penetrate, sh_explode, sh_kl, sh_kh, sh_dh, sh_dl,
                           sh_reroll_once, sh_reroll, sh_success, sh_min, sh_max, sh_sort_desc,
                           sh_sort, sh_unique, sh_count> {};
 struct no_letters   : not_at<ident_other> {};   // `4d6kx` is an unknown modifier, not `4d6k` + `x`
@@ -188,7 +188,7 @@ struct keep_what    : sor<seq<sor<which_high, which_low>, opt<ws, arg>>, word_co
 struct w_keep       : if_must<sor<keep_word, drop_word>, ws, keep_what> {};
 struct fail_clause  : if_must<kw_fail, ws, word_cond> {};
 struct double_clause: if_must<kw_double, ws, word_cond> {};
-struct count_extras : seq<opt<ws, fail_clause>, opt<ws, double_clause>> {};
+struct count_extras : star<ws, sor<fail_clause, double_clause>> {};  // in either order
 struct w_count      : if_must<kw_count, ws, word_cond, count_extras> {};
 struct w_under      : if_must<kw_under, ws, arg> {};
 struct cancel_op    : cmp_op {};

@@ -126,7 +126,7 @@ std::optional<std::size_t> unclosed_open(std::string_view text, std::size_t offs
   return stack.back();
 }
 
-Diagnostic from_parse_error(const SourceFile& file, const pegtl::parse_error& e) {
+Diagnostic from_parse_error(const SourceFile& file, const pegtl::parse_error& e, std::size_t max_nesting) {
   const std::string_view raw = e.message();
   const auto bar = raw.find('|');
   const DiagCode code = bar == std::string_view::npos ? DiagCode::ExpectedToken
@@ -142,7 +142,9 @@ Diagnostic from_parse_error(const SourceFile& file, const pegtl::parse_error& e)
     std::size_t j = where;
     while (j < file.text().size() && (std::isalnum(static_cast<unsigned char>(file.text()[j])) || file.text()[j] == '_')) ++j;
     text = fmt::format("unknown dice modifier '{}'", file.text().substr(where, j - where));
-  } else if (code != DiagCode::NestingTooDeep) {
+  } else if (code == DiagCode::NestingTooDeep) {
+    text = fmt::format("expression is nested more than {} levels deep (max_nesting)", max_nesting);
+  } else {
     text += ", found " + found;
   }
   const auto end = static_cast<std::uint32_t>(
@@ -186,8 +188,15 @@ ParseResult parse(const SourceFile& file, const ParseOptions& options) {
       return result;
     }
     result.program = build_ast(*root, file);
+    if (result.program->statements.empty() && !result.program->main) {
+      const auto end = static_cast<std::uint32_t>(text.size());
+      Diagnostic d(DiagCode::ExpectedExpression, file.span(end, end), "expected an expression");
+      d.at_end_of_input = true;
+      result.program.reset();
+      result.diagnostics.push_back(std::move(d));
+    }
   } catch (const pegtl::parse_error& e) {
-    result.diagnostics.push_back(from_parse_error(file, e));
+    result.diagnostics.push_back(from_parse_error(file, e, options.max_nesting));
   } catch (const detail::BuildError& e) {
     result.diagnostics.push_back(e.diagnostic);
   }

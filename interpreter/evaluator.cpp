@@ -294,7 +294,17 @@ Value Evaluator::call_user(const ast::Call& c, std::vector<Value> args, Span spa
   try {
     return eval(*fn.body);
   } catch (EvalError& err) {
-    if (err.diagnostic.notes.size() < 8) err.diagnostic.note(span, fmt::format("in a call to '{}'", fn.name));
+    // One note per call site; a recursion shows as one note with its depth.
+    auto& notes = err.diagnostic.notes;
+    const std::string text = fmt::format("in a call to '{}'", fn.name);
+    if (!notes.empty() && notes.back().span.begin == span.begin && notes.back().span.file == span.file &&
+        notes.back().message.rfind(text, 0) == 0) {
+      const auto open = notes.back().message.find('(');
+      const long times = open == std::string::npos ? 1 : std::stol(notes.back().message.substr(open + 1));
+      notes.back().message = fmt::format("{} ({} calls deep)", text, times + 1);
+    } else if (notes.size() < 16) {
+      err.diagnostic.note(span, text);
+    }
     throw;
   }
 }

@@ -1,0 +1,163 @@
+// tests/dsl/parser_test.cpp — what each input parses to (printed in canonical
+// form) or which error it gives. The lexical traps of dice notation each have a row.
+#include <gtest/gtest.h>
+
+#include "dsl/parser.hpp"
+#include "dsl/printer.hpp"
+
+namespace alea {
+namespace {
+
+struct ParseCase {
+  std::string_view input;
+  std::string_view printed;  // canonical form; empty when an error is expected
+  std::string_view error;    // the headline; empty when parsing must succeed
+};
+
+std::ostream& operator<<(std::ostream& os, const ParseCase& c) { return os << c.input; }
+
+class ParserTest : public ::testing::TestWithParam<ParseCase> {};
+
+TEST_P(ParserTest, ProducesTheExpectedTreeOrError) {
+  const ParseCase& c = GetParam();
+  auto file = SourceFile::make("<input>", std::string(c.input));
+  ParseResult r = parse(*file);
+  if (c.error.empty()) {
+    ASSERT_TRUE(r.ok()) << render_text(r.diagnostics);
+    std::string printed = print(*r.program);
+    printed.pop_back();  // the trailing newline
+    EXPECT_EQ(printed, c.printed);
+    // Printing is a fixed point: the canonical form parses to itself.
+    auto again = parse(*SourceFile::make("<p>", printed));
+    ASSERT_TRUE(again.ok()) << render_text(again.diagnostics);
+    EXPECT_EQ(print(*again.program), printed + "\n");
+  } else {
+    ASSERT_FALSE(r.ok()) << print(*r.program);
+    EXPECT_EQ(render_headline(r.diagnostics.at(0)), c.error);
+  }
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Dice, ParserTest, ::testing::Values(
+    ParseCase{"3d6", "(3)d(6)", ""},
+    ParseCase{"d20 + 5", "(d(20) + 5)", ""},
+    ParseCase{"d%", "d%", ""},
+    ParseCase{"4dF", "(4)dF", ""},
+    ParseCase{"d{1,1,2,3,5,8}", "d{1,1,2,3,5,8}", ""},
+    ParseCase{"d{-1..1}", "d{-1,0,1}", ""},
+    ParseCase{"(1d4)d6", "((1)d(4))d(6)", ""},
+    ParseCase{"3d(2*3)", "(3)d((2 * 3))", ""},
+    ParseCase{"pool d12", "(pool)d(12)", ""},
+    ParseCase{"attacker.pool d12", "(attacker.pool)d(12)", ""},
+    ParseCase{"dex + d8", "(dex + d(8))", ""},
+    ParseCase{"dFoo", "dFoo", ""},
+    ParseCase{"2d", "", "<input>:1:3: error: expected the number of sides after 'd' (a number, %, F, {faces} or (expression)), found end of input [ExpectedSides]"},
+    ParseCase{"d20bonus", "", "<input>:1:4: error: unknown dice modifier 'bonus' [UnexpectedText]"}));
+
+INSTANTIATE_TEST_SUITE_P(Shorthand, ParserTest, ::testing::Values(
+    ParseCase{"4d6kh3", "((4)d(6) keep highest 3)", ""},
+    ParseCase{"4d6k3", "((4)d(6) keep highest 3)", ""},
+    ParseCase{"4d6kl", "((4)d(6) keep lowest)", ""},
+    ParseCase{"4d6dh1", "((4)d(6) drop highest 1)", ""},
+    // `d` after a roll is Roll20's drop-lowest, never a second roll.
+    ParseCase{"4d6d1", "((4)d(6) drop lowest 1)", ""},
+    ParseCase{"3d6!", "((3)d(6) explode)", ""},
+    ParseCase{"3d6!>=5", "((3)d(6) explode >=5)", ""},
+    // `!=` right after `!` is an explode condition, not inequality.
+    ParseCase{"3d6!=5", "((3)d(6) explode =5)", ""},
+    ParseCase{"3d6 != 5", "((3)d(6) != 5)", ""},
+    ParseCase{"5d6!!", "((5)d(6) compound)", ""},
+    // A target right after an explode is the explode's condition.
+    ParseCase{"5d6!!>8", "((5)d(6) compound >8)", ""},
+    ParseCase{"5d6!p", "((5)d(6) penetrate)", ""},
+    ParseCase{"2d6r", "((2)d(6) reroll)", ""},
+    ParseCase{"2d6ro<2", "((2)d(6) reroll <2 once)", ""},
+    // Attached comparisons count dice; spaced ones compare the total.
+    ParseCase{"10d10>=8", "((10)d(10) count >=8)", ""},
+    ParseCase{"10d10 >= 8", "((10)d(10) >= 8)", ""},
+    ParseCase{"10d10>=8f1", "((10)d(10) count >=8 fail =1)", ""},
+    ParseCase{"10d10cs>7", "((10)d(10) count >7)", ""},
+    ParseCase{"4d6min2", "((4)d(6) clamp min 2)", ""},
+    ParseCase{"4d6sd", "((4)d(6) sort desc)", ""},
+    ParseCase{"4d6u", "((4)d(6) unique)", ""},
+    ParseCase{"4d6!kh3", "(((4)d(6) explode) keep highest 3)", ""},
+    ParseCase{"1d20kx", "", "<input>:1:6: error: unknown dice modifier 'x' [UnexpectedText]"}));
+
+INSTANTIATE_TEST_SUITE_P(Words, ParserTest, ::testing::Values(
+    ParseCase{"3d6 explode 6 limit 3", "((3)d(6) explode =6 limit 3)", ""},
+    ParseCase{"3d6 explode >= 5", "((3)d(6) explode >=5)", ""},
+    ParseCase{"4d6 keep highest 3", "((4)d(6) keep highest 3)", ""},
+    ParseCase{"4d6 drop lowest", "((4)d(6) drop lowest)", ""},
+    ParseCase{"4d6 keep >= 3", "((4)d(6) keep >=3)", ""},
+    ParseCase{"2d6 reroll <= 2 once", "((2)d(6) reroll <=2 once)", ""},
+    ParseCase{"10d10 count >= 7 double 10", "((10)d(10) count >=7 double =10)", ""},
+    ParseCase{"pool d12 under ST", "((pool)d(12) under ST)", ""},
+    ParseCase{"3d6 cancel red<=", "((3)d(6) cancel red<=)", ""},
+    ParseCase{"3d6 cancel red <=", "((3)d(6) cancel red<=)", ""},
+    ParseCase{"4d6 clamp min 2 max 5", "((4)d(6) clamp min 2 max 5)", ""},
+    ParseCase{"4d6 keep", "", "<input>:1:9: error: expected 'highest', 'lowest' or a condition such as '>=5' after the word, found end of input [ExpectedToken]"},
+    ParseCase{"3d6 cancel red", "", "<input>:1:15: error: expected a comparison after the cancelling pool, as in 'cancel red<=', found end of input [ExpectedToken]"}));
+
+INSTANTIATE_TEST_SUITE_P(Expressions, ParserTest, ::testing::Values(
+    ParseCase{"1 + 2 * 3", "(1 + (2 * 3))", ""},
+    ParseCase{"(1 + 2) * 3", "((1 + 2) * 3)", ""},
+    ParseCase{"-3 - -2", "((-3) - (-2))", ""},
+    ParseCase{"not a and b or c", "(((not a) and b) or c)", ""},
+    ParseCase{"1 < 2 == true", "", "<input>:1:7: error: unexpected text after the expression, found '=' [UnexpectedText]"},
+    ParseCase{"if x > 3 then 1 else 2", "(if (x > 3) then 1 else 2)", ""},
+    ParseCase{"let x = 3d6 in x + 1", "(let x = (3)d(6) in (x + 1))", ""},
+    ParseCase{"[1, 2][0]", "[1, 2][0]", ""},
+    ParseCase{"{a: 1, b: \"hit\"}.b", "{a: 1, b: \"hit\"}.b", ""},
+    ParseCase{"2d6 + 1 tiers { <=6: miss, 7..9: partial, else: hit }",
+              "(((2)d(6) + 1) tiers {<=6: (\"miss\"), 7..9: (\"partial\"), else: (\"hit\")})", ""},
+    ParseCase{"repeat 6 { 4d6kh3 }", "(repeat 6 {((4)d(6) keep highest 3)})", ""},
+    ParseCase{"for x in [1, 2] { x * 2 }", "(for x in [1, 2] {(x * 2)})", ""},
+    ParseCase{"loop hp = 10 until hp <= 0 { hp - d6 }", "(loop hp = 10 until (hp <= 0) {(hp - d(6))})", ""},
+    ParseCase{"fn half(x) = x / 2\nhalf(7)", "fn half(x) = (x / 2)\nhalf(7)", ""},
+    ParseCase{"let a = 1; let b = 2; a + b", "let a = 1\nlet b = 2\n(a + b)", ""},
+    ParseCase{"3d6 # a comment", "(3)d(6)", ""},
+    ParseCase{"(1 + 2", "", "<input>:1:7: error: expected ')', found end of input [UnclosedDelimiter]"},
+    ParseCase{"3 +", "", "<input>:1:4: error: expected an expression after the operator, found end of input [ExpectedExpression]"},
+    ParseCase{"if x then 1", "", "<input>:1:12: error: expected 'else' ('if' always needs both branches), found end of input [ExpectedToken]"},
+    ParseCase{"let in = 3", "", "<input>:1:5: error: expected a name after 'let', found 'in' [ExpectedToken]"},
+    ParseCase{"\"open", "", "<input>:1:6: error: unterminated string (strings end with '\"' on the same line), found end of input [UnterminatedString]"},
+    ParseCase{"99999999999999999999", "", "<input>:1:1: error: the number 99999999999999999999 is too large (numbers are 64-bit integers) [IntegerTooLarge]"},
+    ParseCase{"", "", "<input>:1:1: error: expected an expression [ExpectedExpression]"}));
+// clang-format on
+
+TEST(Parser, MarksErrorsAtTheEndOfInputSoTheReplCanContinue) {
+  for (std::string_view text : {"3d6 +", "(1 +", "if x then 1", "[1, 2", "let x ="}) {
+    auto r = parse(*SourceFile::make("<input>", std::string(text)));
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_TRUE(r.diagnostics[0].at_end_of_input) << text;
+  }
+  auto r = parse(*SourceFile::make("<input>", "3d6 )"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_FALSE(r.diagnostics[0].at_end_of_input);
+}
+
+TEST(Parser, RefusesDeepNestingWithADiagnostic) {
+  const std::string deep = std::string(10'000, '(') + "1" + std::string(10'000, ')');
+  auto r = parse(*SourceFile::make("<input>", deep));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics[0].code, DiagCode::NestingTooDeep);
+  std::string minus;
+  for (int i = 0; i < 10'000; ++i) minus += "- ";
+  r = parse(*SourceFile::make("<input>", minus + "1"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics[0].code, DiagCode::NestingTooDeep);
+  // Well within the limit parses fine.
+  const std::string ok = std::string(150, '(') + "1" + std::string(150, ')');
+  EXPECT_TRUE(parse(*SourceFile::make("<input>", ok)).ok());
+}
+
+TEST(Parser, RefusesOversizedInputBeforeParsing) {
+  const std::string big(1'000'000, '1');
+  auto r = parse(*SourceFile::make("<input>", big));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics[0].code, DiagCode::InputTooLong);
+  EXPECT_EQ(r.diagnostics[0].message, "input is 1000000 bytes long; the limit is 100000 bytes (max_input_bytes)");
+}
+
+}  // namespace
+}  // namespace alea
