@@ -9,19 +9,20 @@
 namespace alea {
 namespace {
 
+// Edits (insert, delete, substitute, swap two neighbours) that turn a into b.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 class Resolver {
@@ -252,9 +253,11 @@ class Resolver {
 }  // namespace
 
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
+  if (name.size() > 64) return {};  // nobody mistypes a name that long; keep the search cheap
   std::string best;
   std::size_t best_d = 3;
   for (const auto& c : candidates) {
+    if (c.size() > 64) continue;
     const std::size_t d = edit_distance(name, c);
     if (d < best_d && d < std::max<std::size_t>(name.size(), 2)) {
       best_d = d;

@@ -139,17 +139,18 @@ class PoolOps {
     const DieOrigin origin = x.mode == ast::ExplodeMode::Compound    ? DieOrigin::Compounded
                              : x.mode == ast::ExplodeMode::Penetrate ? DieOrigin::Penetrated
                                                                      : DieOrigin::Exploded;
-    for (std::int64_t round = 0; !active.empty(); ++round) {
-      if (!explicit_limit) {
-        for (const auto& a : active) {
-          if (t.always(kind_of(a.last_id))) {
-            fail(DiagCode::NeverStops, span_,
-                 fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
-                             "as in '{} limit 3'",
-                             kind_of(a.last_id).name(), t.text(), pool_op_name(op_.op)));
-          }
+    if (!explicit_limit) {
+      // Decided by the kinds of dice, not by the faces they happen to show.
+      for (const auto& d : out.dice) {
+        if (t.always(kind_of(d.id))) {
+          fail(DiagCode::NeverStops, span_,
+               fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
+                           "as in '{} limit 3'",
+                           kind_of(d.id).name(), t.text(), pool_op_name(op_.op)));
         }
       }
+    }
+    for (std::int64_t round = 0; !active.empty(); ++round) {
       if (round == cap) {
         if (explicit_limit) break;
         fail(DiagCode::ExplosionLimitExceeded, span_,
@@ -193,16 +194,16 @@ class PoolOps {
       if (t(kind_of(out.dice[i].id), out.dice[i].face)) active.push_back({i, out.dice[i].id});
     }
     const std::int64_t cap = r.once ? 1 : ev_.limits().max_rerolls;
-    for (std::int64_t round = 0; !active.empty(); ++round) {
-      if (!r.once) {
-        for (const auto& a : active) {
-          if (t.always(kind_of(a.last_id))) {
-            fail(DiagCode::NeverStops, span_,
-                 fmt::format("every face of a {} is rerolled on {}, so this would never stop; use 'reroll … once'",
-                             kind_of(a.last_id).name(), t.text()));
-          }
+    if (!r.once) {
+      for (const auto& d : out.dice) {
+        if (t.always(kind_of(d.id))) {
+          fail(DiagCode::NeverStops, span_,
+               fmt::format("every face of a {} is rerolled on {}, so this would never stop; use 'reroll … once'",
+                           kind_of(d.id).name(), t.text()));
         }
       }
+    }
+    for (std::int64_t round = 0; !active.empty(); ++round) {
       if (round == cap) {
         if (r.once) break;
         fail(DiagCode::ExplosionLimitExceeded, span_,

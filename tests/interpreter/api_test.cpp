@@ -1,0 +1,143 @@
+// tests/interpreter/api_test.cpp — the public API as an embedding host uses it:
+// compile once and run many times, bindings, sessions, threads, limits.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "interpreter/api.hpp"
+
+namespace alea {
+namespace {
+
+TEST(Engine, CompilesOnceAndRunsWithDifferentBindingsAndDice) {
+  Engine engine;
+  Compiled c = engine.compile("attack d20 + bonus");
+  ASSERT_TRUE(c.ok()) << render_text(c.diagnostics);
+  ScriptedDice d1({7, 12}), d2({20});
+  Outcome a = engine.run(c.program, Bindings{{"attack", Value(2)}, {"bonus", Value(3)}}, d1);
+  Outcome b = engine.run(c.program, Bindings{{"attack", Value(1)}, {"bonus", Value(-1)}}, d2);
+  EXPECT_EQ(to_display(*a.value), "22");
+  EXPECT_EQ(to_display(*b.value), "19");
+}
+
+TEST(Engine, ReportsEveryResolveErrorAtOnce) {
+  Engine engine;
+  Compiled c = engine.compile("frob(1) + len(1, 2) + mxa(3)");
+  ASSERT_FALSE(c.ok());
+  ASSERT_EQ(c.diagnostics.size(), 3u);
+  EXPECT_EQ(c.diagnostics[0].code, DiagCode::UnknownFunction);
+  EXPECT_EQ(c.diagnostics[1].code, DiagCode::WrongArgumentCount);
+  EXPECT_EQ(render_text(c.diagnostics[2]),
+            "<input>:1:23: error: unknown function 'mxa' [UnknownFunction]\n"
+            " 1 | frob(1) + len(1, 2) + mxa(3)\n"
+            "   |                       ^~~\n"
+            "note: did you mean 'max'?\n");
+}
+
+TEST(Engine, SameSeedSameOutcome) {
+  Engine engine;
+  EXPECT_EQ(render_breakdown(engine.roll("10d10!kh3 + 4dF", 99)), render_breakdown(engine.roll("10d10!kh3 + 4dF", 99)));
+  EXPECT_NE(render_breakdown(engine.roll("10d10", 1)), render_breakdown(engine.roll("10d10", 2)));
+}
+
+TEST(Engine, IsSafeToRunFromManyThreadsAtOnce) {
+  Engine engine;
+  Compiled c = engine.compile("fn f(n) = n d6 explode 6 keep highest 3\nrepeat 20 { f(5) + 4dF }");
+  ASSERT_TRUE(c.ok());
+  const std::string expected = [&] {
+    RandomDice d(5);
+    return to_display(*engine.run(c.program, {}, d).value);
+  }();
+  std::vector<std::thread> threads;
+  std::vector<std::string> got(8);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 200; ++k) {
+        RandomDice d(5);
+        got[i] = to_display(*engine.run(c.program, {}, d).value);
+        if (got[i] != expected) return;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (const auto& g : got) EXPECT_EQ(g, expected);
+}
+
+TEST(Engine, LimitsAreConfigurable) {
+  EngineOptions options;
+  options.limits.max_dice = 5;
+  Engine engine(options);
+  ScriptedDice dice({1, 2, 3, 4, 5, 6});
+  Outcome o = engine.roll("3d6 + 3d6", dice);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::DiceLimitExceeded);
+  EXPECT_EQ(o.error->message,
+            "this roll needs 3 more dice after 3; at most 5 may be rolled in one evaluation (max_dice)");
+  // The dice rolled before the error are still in the trace.
+  EXPECT_EQ(o.trace.dice.size(), 3u);
+}
+
+TEST(Engine, HostileInputEndsInADiagnosticQuickly) {
+  Engine engine;
+  for (std::string_view src : {"9999999d9999999", "9999999d6", "1d1 explode 1", "1d1!", "loop x = 0 while true { x }",
+                               "fn f(x) = f(x) + f(x)\nf(1)", "repeat 10000 { repeat 10000 { 1 } }",
+                               "fn f(n) = if n == 0 then [1] else concat(f(n - 1), f(n - 1))\nf(30)",
+                               "range(1, 100000000)"}) {
+    Outcome o = engine.roll(src, 1);
+    ASSERT_FALSE(o.ok()) << src;
+    EXPECT_FALSE(render_text(*o.error).empty());
+  }
+}
+
+TEST(Session, KeepsVariablesAndFunctionsBetweenInputs) {
+  Engine engine;
+  Session s(engine);
+  ScriptedDice dice({3, 4, 5});
+  ASSERT_TRUE(s.eval("let str = 2d6", dice).ok());
+  ASSERT_TRUE(s.eval("fn bonus(x) = x / 2", dice).ok());
+  Outcome o = s.eval("str + bonus(str)", dice);
+  ASSERT_TRUE(o.ok()) << render_text(*o.error);
+  EXPECT_EQ(to_display(*o.value), "10");
+  EXPECT_EQ(s.function_names(), std::vector<std::string>{"bonus"});
+}
+
+TEST(Session, AnInputWithAnErrorChangesNothing) {
+  Engine engine;
+  Session s(engine);
+  ScriptedDice dice({1, 2, 3});
+  ASSERT_TRUE(s.eval("let x = 1", dice).ok());
+  EXPECT_FALSE(s.eval("let x = 2\nlet y = x / 0", dice).ok());
+  EXPECT_FALSE(s.eval("fn g() = 1\nnosuch()", dice).ok());
+  EXPECT_EQ(to_display(*s.variables().find("x")), "1");
+  EXPECT_EQ(s.variables().find("y"), nullptr);
+  EXPECT_TRUE(s.function_names().empty());
+}
+
+TEST(Json, CarriesTheValueAndEveryDie) {
+  Engine engine;
+  ScriptedDice dice({6, 4, 1, 3});
+  Outcome o = engine.roll("3d6 explode 6", dice);
+  const auto doc = nlohmann::json::parse(render_json(o, "3d6 explode 6"));
+  EXPECT_EQ(doc["value"], 14);
+  EXPECT_EQ(doc["ok"], true);
+  ASSERT_EQ(doc["dice"].size(), 4u);
+  EXPECT_EQ(doc["dice"][0]["marks"][0], "exploded");
+  EXPECT_EQ(doc["dice"][3]["origin"], "exploded");
+  EXPECT_EQ(doc["dice"][3]["parent"], 0);
+  EXPECT_EQ(doc["dice"][3]["by"], "explode 6");
+}
+
+TEST(Json, CarriesTheErrorWithItsPosition) {
+  Engine engine;
+  Outcome o = engine.roll("3d6 + (2", 1);
+  const auto doc = nlohmann::json::parse(render_json(o, "3d6 + (2"));
+  EXPECT_EQ(doc["ok"], false);
+  EXPECT_EQ(doc["error"]["code"], "UnclosedDelimiter");
+  EXPECT_EQ(doc["error"]["line"], 1);
+  EXPECT_EQ(doc["error"]["column"], 9);
+}
+
+}  // namespace
+}  // namespace alea
