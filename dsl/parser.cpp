@@ -101,6 +101,17 @@ std::string found_at(std::string_view text, std::size_t offset) {
   return fmt::format("'{}'", text.substr(i, j - i));
 }
 
+// Whether `found` ("'kh3'") is a shorthand modifier written after a space.
+bool looks_like_shorthand(std::string_view found) {
+  if (found.size() < 3) return false;
+  std::string_view w = found.substr(1, found.size() - 2);
+  while (!w.empty() && std::isdigit(static_cast<unsigned char>(w.back()))) w.remove_suffix(1);
+  for (std::string_view s : {"kh", "kl", "dh", "dl", "k", "r", "ro", "cs", "cf", "sa", "sd", "min", "max", "!", "!!", "!p"}) {
+    if (w == s) return true;
+  }
+  return false;
+}
+
 // The offset of the innermost bracket left open before `offset`, if any.
 std::optional<std::size_t> unclosed_open(std::string_view text, std::size_t offset, char close) {
   const char open = close == ')' ? '(' : close == ']' ? '[' : '{';
@@ -150,6 +161,10 @@ Diagnostic from_parse_error(const SourceFile& file, const pegtl::parse_error& e,
   const auto end = static_cast<std::uint32_t>(
       std::min(file.text().size(), where + (at_end ? 0 : std::max<std::size_t>(1, found.size() - 2))));
   Diagnostic d(code, file.span(static_cast<std::uint32_t>(where), end), std::move(text));
+  if (code == DiagCode::UnexpectedText && looks_like_shorthand(found)) {
+    d.note({}, "shorthand modifiers are written against the roll, with no space: '4d6kh3', '3d6!'; "
+               "after a space use the words: '4d6 keep highest 3'");
+  }
   d.at_end_of_input = at_end && code != DiagCode::NestingTooDeep;
   if (code == DiagCode::UnclosedDelimiter) {
     const char close = raw.find("')'") != std::string_view::npos   ? ')'
