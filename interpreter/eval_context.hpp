@@ -39,7 +39,7 @@ class Evaluator {
   std::vector<std::int64_t> draw(const DieKind& kind, std::int64_t count, Span span);
   std::uint32_t add_die(std::uint32_t kind, std::int64_t face, DieOrigin origin,
                         std::int32_t parent, std::uint32_t group);
-  Value apply_pool_op(const ast::PoolOp& op, const ast::Expr& whole, const PoolData& pool);
+  Value apply_pool_op(const ast::PoolOp& op, const PoolData& pool);
   const Limits& limits() const { return limits_; }
   Trace& trace() { return trace_; }
   void check_size(std::size_t n, Span span);

@@ -87,8 +87,7 @@ struct Active {
 
 class PoolOps {
  public:
-  PoolOps(Evaluator& ev, const ast::PoolOp& op, const ast::Expr& whole)
-      : ev_(ev), op_(op), span_(op.op_span), whole_(whole) {}
+  PoolOps(Evaluator& ev, const ast::PoolOp& op) : ev_(ev), op_(op), span_(op.op_span) {}
 
   Test test(const std::optional<ast::Cond>& opt, bool highest, const ast::Cond* given = nullptr) {
     Test t;
@@ -123,6 +122,24 @@ class PoolOps {
       }
     }
     return out;
+  }
+
+  // Rerolls the dice at `which` (one pool per kind): each old die is marked
+  // rerolled and its new die takes its place. Returns the new dice.
+  std::vector<Active> reroll_all(PoolData& out, const std::vector<Active>& which) {
+    const auto faces = draw_for(which);
+    std::vector<Active> fresh;
+    for (std::size_t i = 0; i < which.size(); ++i) {
+      const Active a = which[i];
+      rec(a.last_id).fate = DieFate::Rerolled;
+      rec(a.last_id).fate_by = span_;
+      const std::uint32_t id = ev_.add_die(rec(a.last_id).kind, faces[i], DieOrigin::Rerolled,
+                                           static_cast<std::int32_t>(a.last_id), rec(a.last_id).group);
+      rec(id).fate_by = span_;
+      out.dice[a.pos] = {faces[i], id};
+      fresh.push_back({a.pos, id});
+    }
+    return fresh;
   }
 
   Value explode(const ast::Explode& x, PoolData out) {
@@ -209,17 +226,9 @@ class PoolOps {
         fail(DiagCode::ExplosionLimitExceeded, span_,
              fmt::format("a die was rerolled {} times in a row (max_rerolls)", cap));
       }
-      const auto faces = draw_for(active);
       std::vector<Active> next;
-      for (std::size_t i = 0; i < active.size(); ++i) {
-        const Active a = active[i];
-        rec(a.last_id).fate = DieFate::Rerolled;
-        rec(a.last_id).fate_by = span_;
-        const std::uint32_t id = ev_.add_die(rec(a.last_id).kind, faces[i], DieOrigin::Rerolled,
-                                             static_cast<std::int32_t>(a.last_id), rec(a.last_id).group);
-        rec(id).fate_by = span_;
-        out.dice[a.pos] = {faces[i], id};
-        if (t(kind_of(id), faces[i])) next.push_back({a.pos, id});
+      for (const Active& a : reroll_all(out, active)) {
+        if (t(kind_of(a.last_id), out.dice[a.pos].face)) next.push_back(a);
       }
       active = std::move(next);
     }
@@ -363,16 +372,7 @@ class PoolOps {
         fail(DiagCode::ExplosionLimitExceeded, span_,
              fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", round));
       }
-      const auto faces = draw_for(dupes);
-      for (std::size_t i = 0; i < dupes.size(); ++i) {
-        const Active a = dupes[i];
-        rec(a.last_id).fate = DieFate::Rerolled;
-        rec(a.last_id).fate_by = span_;
-        const std::uint32_t id = ev_.add_die(rec(a.last_id).kind, faces[i], DieOrigin::Rerolled,
-                                             static_cast<std::int32_t>(a.last_id), rec(a.last_id).group);
-        rec(id).fate_by = span_;
-        out.dice[a.pos] = {faces[i], id};
-      }
+      reroll_all(out, dupes);
     }
     return finish(std::move(out));
   }
@@ -401,15 +401,14 @@ class PoolOps {
   Evaluator& ev_;
   const ast::PoolOp& op_;
   Span span_;
-  const ast::Expr& whole_;
 
   Value finish(PoolData p) { return Value(PoolPtr(std::make_shared<const PoolData>(std::move(p)))); }
 };
 
 }  // namespace
 
-Value Evaluator::apply_pool_op(const ast::PoolOp& op, const ast::Expr& whole, const PoolData& pool) {
-  PoolOps ops(*this, op, whole);
+Value Evaluator::apply_pool_op(const ast::PoolOp& op, const PoolData& pool) {
+  PoolOps ops(*this, op);
   return std::visit(
       [&](const auto& k) -> Value {
         using T = std::decay_t<decltype(k)>;

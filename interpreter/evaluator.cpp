@@ -197,7 +197,7 @@ Value Evaluator::node(const ast::PoolOp& k, const ast::Expr& e) {
     }
     last = g;
   }
-  return apply_pool_op(k, e, *pool);
+  return apply_pool_op(k, *pool);
 }
 
 template <>
