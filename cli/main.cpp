@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
   add_dice_options(run_cmd, run);
 
   CLI::App* repl_cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
+  repl_cmd->add_option("--seed", repl_seed, "Seed for the REPL's dice");
 
   // CLI11 reads a word like `[1,2]` as its own array syntax and splits it; a
   // leading space hides it, and the expression's words are trimmed again below.

@@ -9,6 +9,11 @@
 // `alea roll`.
 #include "cli/repl.hpp"
 
+#include <editline/readline.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,16 +31,10 @@
 #include <limits>
 #include <map>
 #include <random>
-#include <set>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-// libedit's header uses FILE without including <stdio.h> itself.
-#include <editline/readline.h>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "interpreter/api.hpp"
 #include "interpreter/builtins.hpp"
@@ -48,14 +47,6 @@ namespace fs = std::filesystem;
 constexpr std::size_t history_cap = 1000;
 constexpr const char* prompt_first = "alea> ";
 constexpr const char* prompt_more = "... ";
-
-// The words of the language (dsl/grammar.hpp), offered by tab completion.
-constexpr std::string_view keywords[] = {
-    "let",     "in",       "fn",        "if",     "then",  "else",   "and",    "or",      "not",
-    "true",    "false",    "tiers",     "repeat", "for",   "loop",   "until",  "while",   "keep",
-    "drop",    "highest",  "lowest",    "explode", "compound", "penetrate", "reroll", "once",
-    "limit",   "count",    "fail",      "double", "under", "cancel", "sort",   "unique",  "clamp",
-    "min",     "max",      "asc",       "desc"};
 
 struct CommandDoc {
   std::string_view name;
@@ -119,7 +110,9 @@ class ReplDice final : public DiceSource {
   }
   [[nodiscard]] std::uint64_t seed() const { return seed_; }
 
-  void script(const std::vector<std::int64_t>& faces) { queued_.assign(faces.begin(), faces.end()); }
+  void script(const std::vector<std::int64_t>& faces) {
+    queued_.assign(faces.begin(), faces.end());
+  }
   void clear_script() { queued_.clear(); }
   [[nodiscard]] const std::deque<std::int64_t>& queued() const { return queued_; }
 
@@ -166,7 +159,8 @@ std::optional<std::vector<std::int64_t>> parse_faces(std::string_view text) {
   std::size_t pos = 0;
   while (pos < text.size()) {
     const auto end = text.find_first_of(", \t", pos);
-    const std::string_view item = text.substr(pos, end == std::string_view::npos ? text.npos : end - pos);
+    const std::string_view item =
+        text.substr(pos, end == std::string_view::npos ? text.npos : end - pos);
     if (!item.empty()) {
       std::int64_t v = 0;
       if (!parse_int(item, v)) return std::nullopt;
@@ -203,7 +197,8 @@ class Repl {
       if (text.empty()) return step;
       if (text.front() == ':') {
         step.quit = !command(text);
-        step.finished = std::string(text);
+        // Up after a restart should bring back the last roll, not ":quit".
+        if (!step.quit) step.finished = std::string(text);
         return step;
       }
       pending_ = std::string(line);
@@ -225,8 +220,8 @@ class Repl {
   Session session_;
   ReplDice dice_;
   bool trace_ = true;
-  std::string pending_;                           // the lines of an input so far
-  std::map<std::string, std::string> signatures_;  // "bonus" → "bonus(s)", for :vars
+  std::string pending_;                            // the lines of an input so far
+  std::vector<Session::Function> known_;  // the functions as of the last input, to say what is new
 
   // Evaluates the pending input; returns it once it is finished, or nothing
   // while it still waits for more lines.
@@ -240,7 +235,8 @@ class Repl {
     } else {
       show(outcome);
       if (dice_.random_after_script() > 0) {
-        report("note: the scripted faces ran out; {} {} rolled at random\n", dice_.random_after_script(),
+        report("note: the scripted faces ran out; {} {} rolled at random\n",
+               dice_.random_after_script(),
                dice_.random_after_script() == 1 ? "die was" : "dice were");
       } else if (dice_.scripted_used() > 0 && !dice_.queued().empty()) {
         report("note: {} scripted {} left for the next rolls\n", dice_.queued().size(),
@@ -253,23 +249,26 @@ class Repl {
   }
 
   void show(const Outcome& o) {
-    if (o.program) {
-      for (const auto& statement : o.program->ast->statements) {
-        if (const auto* fn = std::get_if<ast::FnDef>(&statement)) {
-          std::string sig = fmt::format("{}({})", fn->name, fmt::join(fn->params, ", "));
-          fmt::print("defined {}\n", sig);
-          signatures_[fn->name] = std::move(sig);
-        }
+    const auto before = known_;
+    known_ = session_.functions();
+    for (const auto& f : known_) {
+      const auto it = std::find_if(before.begin(), before.end(), [&](const auto& b) { return b.name == f.name; });
+      if (it == before.end() || it->defined_by != f.defined_by) {
+        fmt::print("defined {}({})\n", f.name, fmt::join(f.params, ", "));
       }
     }
     if (!o.value) {
       std::fflush(stdout);
       return;
     }
-    const std::string shown = trace_ ? render_breakdown(o) : to_display(*o.value);
     const bool has_main = o.program && o.program->ast->main;
-    // The breakdown describes the main expression or, without one, the last `let`.
-    const std::size_t plain = has_main || o.globals.empty() ? o.globals.size() : o.globals.size() - 1;
+    // The breakdown describes the main expression or, without one, the last
+    // `let`; a `let` that rolled no dice has nothing to show but its value
+    // (not "x = 1 = 1").
+    const bool breakdown = trace_ && (has_main || !o.trace.dice.empty());
+    const std::string shown = breakdown ? render_breakdown(o) : to_display(*o.value);
+    const std::size_t plain =
+        has_main || o.globals.empty() ? o.globals.size() : o.globals.size() - 1;
     for (std::size_t i = 0; i < plain; ++i) {
       fmt::print("{} = {}\n", o.globals[i].first, to_display(o.globals[i].second));
     }
@@ -318,7 +317,8 @@ class Repl {
         "  fn mod(s) = (s - 10) / 2  a function, usable on later lines\n"
         "  d20 + mod(str)\n"
         "\nTab completes keywords, functions and variables. An unfinished line\n"
-        "(such as '3d6 +') continues on the next; an empty line ends it.\n");
+        "(such as '3d6 +') continues on the next; an empty line ends it.\n"
+        "Ctrl-C abandons the line being typed; Up and Down go through the history.\n");
   }
 
   void seed_command(std::string_view arg) {
@@ -350,16 +350,13 @@ class Repl {
 
   void vars() const {
     const auto& all = session_.variables().all();
-    const auto functions = session_.function_names();
+    const auto functions = session_.functions();
     if (all.empty() && functions.empty()) {
-      fmt::print("no variables or functions yet; define one with 'let x = 3d6' or 'fn bonus(s) = s / 2'\n");
+      fmt::print("no variables or functions yet; try 'let x = 3d6' or 'fn bonus(s) = s / 2'\n");
       return;
     }
     for (const auto& [name, value] : all) fmt::print("{} = {}\n", name, to_display(value));
-    for (const auto& name : functions) {
-      const auto it = signatures_.find(name);
-      fmt::print("fn {}\n", it != signatures_.end() ? it->second : name);
-    }
+    for (const auto& f : functions) fmt::print("fn {}({})\n", f.name, fmt::join(f.params, ", "));
   }
 
   void dice_command(std::string_view arg) {
@@ -378,7 +375,9 @@ class Repl {
     }
     const auto faces = parse_faces(arg);
     if (!faces) {
-      report("error: ':dice' needs whole numbers separated by commas, as in ':dice 6,4,1'; got '{}'\n", arg);
+      report(
+          "error: ':dice' needs whole numbers separated by commas, as in ':dice 6,4,1'; got '{}'\n",
+          arg);
       return;
     }
     dice_.script(*faces);
@@ -396,7 +395,9 @@ std::optional<fs::path> history_path() {
   };
   if (!env("ALEA_HISTORY").empty()) return fs::path(env("ALEA_HISTORY"));
   // The XDG spec says to ignore a relative path here.
-  if (const fs::path state(env("XDG_STATE_HOME")); state.is_absolute()) return state / "alea" / "history";
+  if (const fs::path state(env("XDG_STATE_HOME")); state.is_absolute()) {
+    return state / "alea" / "history";
+  }
   if (!env("HOME").empty()) return fs::path(env("HOME")) / ".alea_history";
   return std::nullopt;
 }
@@ -405,9 +406,16 @@ std::optional<fs::path> history_path() {
 std::string encode_entry(std::string_view entry) {
   std::string out;
   for (const char c : entry) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      default:
+        out += c;
+    }
   }
   return out;
 }
@@ -446,7 +454,9 @@ class HistoryFile {
     }
     std::ifstream in(*path_, std::ios::binary);
     if (!in) {
-      warn(fmt::format("cannot read the history file {}: {}", path_->string(), std::strerror(errno)));
+      // Writing now would replace entries that could not be read.
+      fail(fmt::format("cannot read the history file {}: {}", path_->string(),
+                       std::strerror(errno)));
       return entries;
     }
     for (std::string line; std::getline(in, line);) {
@@ -474,7 +484,12 @@ class HistoryFile {
       std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
       for (const auto& e : entries) out << encode_entry(e) << '\n';
       out.flush();
-      if (!out) return fail(fmt::format("cannot write the history file {}: {}", tmp.string(), std::strerror(errno)));
+      if (!out) {
+        fail(fmt::format("cannot write the history file {}: {}", tmp.string(),
+                         std::strerror(errno)));
+        fs::remove(tmp, ec);
+        return;
+      }
     }
     // Inputs may hold anything a player typed: keep them private, as shells do.
     fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write, ec);
@@ -505,12 +520,12 @@ class HistoryFile {
 // libedit calls plain C functions, so completion reaches the session through
 // these globals; there is one REPL per process.
 const Session* completion_session = nullptr;
-// Each candidate with what to type after it: '(' after a function, since a
-// call takes no space before its arguments; ' ' after a word; nothing after a
-// name that is both (`min`, `max`).
 std::vector<std::string> completion_matches;
 std::size_t completion_next = 0;
 
+// The candidates after `before`, each with what to type after it: '(' after a
+// function, since a call takes no space before its arguments; ' ' after a
+// word; nothing after a name that is both (`min`, `max`).
 std::map<std::string, char> words_for(std::string_view before, std::string_view word) {
   std::map<std::string, char> words;
   const auto add = [&words](std::string w, char after) {
@@ -527,11 +542,11 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
   } else if (line_start == ":dice") {
     add("clear", ' ');
   } else if (line_start.empty() || line_start.front() != ':') {
-    for (const auto k : keywords) add(std::string(k), ' ');
+    for (const auto& k : keywords()) add(k, ' ');
     for (const auto& b : builtin_docs()) add(b.name, '(');
     if (completion_session) {
       for (auto& v : completion_session->variables().names()) add(std::move(v), ' ');
-      for (auto& f : completion_session->function_names()) add(std::move(f), '(');
+      for (auto& f : completion_session->functions()) add(std::move(f.name), '(');
     }
   }
   return words;
@@ -546,7 +561,8 @@ extern "C" char* next_completion(const char* /*text*/, int state) {
 extern "C" char** complete(const char* text, int start, int /*end*/) {
   rl_attempted_completion_over = 1;  // no file names
   const std::string_view line(rl_line_buffer ? rl_line_buffer : "");
-  const std::string_view before = line.substr(0, std::min(static_cast<std::size_t>(start), line.size()));
+  const std::string_view before =
+      line.substr(0, std::min(static_cast<std::size_t>(start), line.size()));
   const std::string_view prefix(text);
   completion_matches.clear();
   char after = ' ';
@@ -561,19 +577,79 @@ extern "C" char** complete(const char* text, int start, int /*end*/) {
   return rl_completion_matches(text, next_completion);
 }
 
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) { interrupted = 1; }
-
 // Ctrl-C abandons the line being typed (and an unfinished input) and gives a
-// fresh prompt, as in Python's REPL; while an input is being evaluated it is
-// ignored, because every evaluation is bounded by the engine's limits.
-// Installed without SA_RESTART so that libedit's read() returns.
-void catch_interrupts() {
+// fresh prompt, as in Python's REPL. While an input is being evaluated it is
+// ignored: every evaluation is bounded by the engine's limits, and the session
+// and the history must survive.
+//
+// The handler only sets a flag and writes to a pipe. libedit reads keys through
+// read_key() below, which waits on the terminal and on that pipe together, so
+// a Ctrl-C is seen however it falls between two reads (libedit's own read
+// retries once after EINTR, and misses a signal that arrives between reads).
+volatile std::sig_atomic_t interrupted = 0;
+int interrupt_pipe[2] = {-1, -1};
+
+extern "C" void on_interrupt(int) {
+  const int saved = errno;
+  interrupted = 1;
+  [[maybe_unused]] const auto n = ::write(interrupt_pipe[1], "!", 1);
+  errno = saved;
+}
+
+bool catch_interrupts() {
+  if (::pipe2(interrupt_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;
-  sigaction(SIGINT, &action, nullptr);
+  action.sa_flags = SA_RESTART;
+  return sigaction(SIGINT, &action, nullptr) == 0;
+}
+
+void forget_interrupts() {
+  char buf[64];
+  while (::read(interrupt_pipe[0], buf, sizeof buf) > 0) {
+  }
+  interrupted = 0;
+}
+
+// One key for libedit, as a Unicode code point (UTF-8 is decoded here because
+// libedit passes what this returns straight on as a wide character), or EOF
+// at the end of input or on Ctrl-C.
+extern "C" int read_key(FILE* /*stream*/) {
+  unsigned char bytes[4];
+  std::size_t have = 0, need = 1;
+  while (have < need) {
+    if (interrupted) return EOF;
+    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {interrupt_pipe[0], POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return EOF;
+    }
+    if (fds[1].revents != 0) return EOF;
+    const ssize_t n = ::read(STDIN_FILENO, bytes + have, 1);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return EOF;
+    if (have == 0) {
+      const unsigned char b = bytes[0];
+      need = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+    } else if ((bytes[have] & 0xC0) != 0x80) {
+      return bytes[have];  // not UTF-8: drop what came before this byte
+    }
+    ++have;
+  }
+  if (need == 1) return bytes[0];
+  int code = bytes[0] & (0x7F >> need);
+  for (std::size_t i = 1; i < need; ++i) code = (code << 6) | (bytes[i] & 0x3F);
+  return code;
+}
+
+// This libedit prints the prompt before it puts the terminal in raw mode (it
+// does that at its first read), so keys typed as soon as the prompt appears
+// were echoed twice and a Ctrl-D there was lost. Going raw before the prompt
+// closes that window; libedit restores the mode when the line is done.
+extern "C" int raw_before_prompt() {
+  rl_prep_terminal(1);
+  return 0;
 }
 
 struct ReadResult {
@@ -591,6 +667,8 @@ class Terminal {
     rl_completer_word_break_characters = breaks;
     rl_basic_word_break_characters = breaks;
     rl_attempted_completion_function = complete;
+    rl_pre_input_hook = raw_before_prompt;
+    if (interrupt_pipe[0] >= 0) rl_getc_function = read_key;  // read before rl_initialize()
     rl_initialize();
     using_history();
     stifle_history(static_cast<int>(history_cap));
@@ -601,7 +679,7 @@ class Terminal {
   ~Terminal() { completion_session = nullptr; }
 
   ReadResult read(const char* prompt) {
-    interrupted = 0;
+    forget_interrupts();  // a Ctrl-C during the last evaluation
     char* raw = readline(prompt);
     if (!raw) return {interrupted ? ReadResult::Kind::Interrupted : ReadResult::Kind::End, {}};
     std::string line(raw);
@@ -623,7 +701,8 @@ int run_terminal(Repl& repl) {
   catch_interrupts();
   HistoryFile history(history_path());
   Terminal terminal(repl.session(), history.load());
-  fmt::print("alea: roll dice and rules. :help lists the commands, Ctrl-D leaves. (seed {})\n", repl.seed());
+  fmt::print("alea: roll dice and rules. :help lists the commands, Ctrl-D leaves. (seed {})\n",
+             repl.seed());
   std::fflush(stdout);
   while (true) {
     ReadResult r = terminal.read(repl.continuing() ? prompt_more : prompt_first);

@@ -180,6 +180,26 @@ Diagnostic from_parse_error(const SourceFile& file, const pegtl::parse_error& e,
 
 }  // namespace
 
+namespace {
+
+// The spelling of a keyword rule, read off the PEGTL keyword it derives from.
+template <char... Cs>
+std::string spelling_of(const pegtl::ascii::keyword<Cs...>*) {
+  return std::string{Cs...};
+}
+
+template <class... Rules>
+std::vector<std::string> spellings(pegtl::type_list<Rules...>) {
+  return {spelling_of(static_cast<const Rules*>(nullptr))...};
+}
+
+}  // namespace
+
+const std::vector<std::string>& keywords() {
+  static const std::vector<std::string> words = spellings(grammar::keyword::subs_t());
+  return words;
+}
+
 std::unique_ptr<ast::Program> build_ast(const pegtl::parse_tree::node& root, const SourceFile& file);
 
 ParseResult parse(const SourceFile& file, const ParseOptions& options) {

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "dsl/ast.hpp"
 #include "dsl/diagnostic.hpp"
@@ -24,6 +26,9 @@ struct ParseResult {
 // Parses one source. Never throws for bad input; the error, if any, is in
 // ParseResult::diagnostics, with at_end_of_input set when more text could fix it.
 [[nodiscard]] ParseResult parse(const SourceFile& file, const ParseOptions& options = {});
+
+// The reserved words of the language, for completion and documentation.
+[[nodiscard]] const std::vector<std::string>& keywords();
 
 namespace detail {
 // Builds the AST from PEGTL's parse tree; defined in ast_builder.cpp.

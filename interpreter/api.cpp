@@ -74,16 +74,22 @@ Outcome Session::eval(std::string_view source, DiceSource& dice, std::string nam
   return o;
 }
 
-std::vector<std::string> Session::function_names() const {
-  std::vector<std::string> names;
-  for (const auto& p : programs_) {
-    for (const auto& st : p->ast->statements) {
+std::vector<Session::Function> Session::functions() const {
+  std::vector<Function> out;
+  for (std::size_t i = 0; i < programs_.size(); ++i) {
+    for (const auto& st : programs_[i]->ast->statements) {
       if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
-        if (std::find(names.begin(), names.end(), fn->name) == names.end()) names.push_back(fn->name);
+        auto it = std::find_if(out.begin(), out.end(), [&](const Function& f) { return f.name == fn->name; });
+        if (it == out.end()) {
+          out.push_back({fn->name, fn->params, i});
+        } else {
+          it->params = fn->params;
+          it->defined_by = i;
+        }
       }
     }
   }
-  return names;
+  return out;
 }
 
 }  // namespace alea

@@ -20,6 +20,7 @@
 #include "dsl/diagnostic.hpp"
 #include "dsl/parser.hpp"
 #include "interpreter/bindings.hpp"
+#include "interpreter/builtins.hpp"
 #include "interpreter/dice.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/limits.hpp"
@@ -79,7 +80,13 @@ class Session {
 
   [[nodiscard]] const Bindings& variables() const { return variables_; }
   void set_variable(std::string name, Value v) { variables_.set(std::move(name), std::move(v)); }
-  [[nodiscard]] std::vector<std::string> function_names() const;
+  struct Function {
+    std::string name;
+    std::vector<std::string> params;
+    std::size_t defined_by = 0;  // which successful input defined it last (counts from 0)
+  };
+  // The functions defined so far, each by its latest definition, in the order first defined.
+  [[nodiscard]] std::vector<Function> functions() const;
 
  private:
   const Engine& engine_;

@@ -99,6 +99,21 @@ std::string cancellations(const Trace& t) {
   return out;
 }
 
+// Source text on one line: each line break, with the blanks around it, becomes one space.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' || text[i] == '\r') {
+      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+      while (i + 1 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 1]))) ++i;
+      out += ' ';
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_breakdown(const Outcome& o) {
@@ -122,7 +137,7 @@ std::string render_breakdown(const Outcome& o) {
   }
   DiceText dice(t);
   if (shown.empty()) return value;
-  const std::string_view src = file.slice(shown);
+  const std::string src = one_line(file.slice(shown));
   // Substitute each group's dice into the source, if every group was rolled
   // once, inside the shown text, and no two chains overlap.
   bool inline_ok = true;
@@ -142,7 +157,7 @@ std::string render_breakdown(const Outcome& o) {
   }
   std::string out;
   if (t.groups.empty()) {
-    out = fmt::format("{} = {}", src, value);
+    out = src == value ? value : fmt::format("{} = {}", src, value);  // not "1 = 1"
   } else if (inline_ok && t.groups.size() == 1 && t.groups[0].chain.begin == shown.begin &&
              t.groups[0].chain.end == shown.end) {
     out = fmt::format("{} → {} = {}", src, dice.group(0), value);
@@ -155,12 +170,12 @@ std::string render_breakdown(const Outcome& o) {
       pos = t.groups[g].chain.end;
     }
     body += file.text().substr(pos, shown.end - pos);
-    out = fmt::format("{} → {} = {}", src, body, value);
+    out = fmt::format("{} → {} = {}", src, one_line(body), value);
   } else {
     out = fmt::format("{} = {}", src, value);
     for (std::uint32_t g = 0; g < t.groups.size(); ++g) {
       const Span c = t.groups[g].chain;
-      out += fmt::format("\n  {}: {}", c.file ? c.file->slice(c) : "", dice.group(g));
+      out += fmt::format("\n  {}: {}", c.file ? one_line(c.file->slice(c)) : "", dice.group(g));
     }
   }
   if (const std::string c = cancellations(t); !c.empty()) out += "\n  " + c;

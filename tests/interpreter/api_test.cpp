@@ -100,7 +100,9 @@ TEST(Session, KeepsVariablesAndFunctionsBetweenInputs) {
   Outcome o = s.eval("str + bonus(str)", dice);
   ASSERT_TRUE(o.ok()) << render_text(*o.error);
   EXPECT_EQ(to_display(*o.value), "10");
-  EXPECT_EQ(s.function_names(), std::vector<std::string>{"bonus"});
+  ASSERT_EQ(s.functions().size(), 1u);
+  EXPECT_EQ(s.functions()[0].name, "bonus");
+  EXPECT_EQ(s.functions()[0].params, std::vector<std::string>{"x"});
 }
 
 TEST(Session, AnInputWithAnErrorChangesNothing) {
@@ -112,7 +114,7 @@ TEST(Session, AnInputWithAnErrorChangesNothing) {
   EXPECT_FALSE(s.eval("fn g() = 1\nnosuch()", dice).ok());
   EXPECT_EQ(to_display(*s.variables().find("x")), "1");
   EXPECT_EQ(s.variables().find("y"), nullptr);
-  EXPECT_TRUE(s.function_names().empty());
+  EXPECT_TRUE(s.functions().empty());
 }
 
 TEST(Json, CarriesTheValueAndEveryDie) {

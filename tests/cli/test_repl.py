@@ -1,0 +1,333 @@
+# tests/cli/test_repl.py — drives the `alea` REPL in a real pseudo-terminal and through a pipe.
+#
+# Usage: python3 test_repl.py /path/to/alea   (exit 0 = every check passed)
+#
+# Every read has a deadline, so a REPL that hangs fails the test instead of
+# hanging it. Dice are fixed with :dice and :seed so every output is known.
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+ALEA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "alea"
+TIMEOUT = 10.0  # seconds for one expected output; a loaded CI machine is slow to start
+PROMPT = "alea> "
+# Terminal control sequences libedit may write between the characters we look for.
+CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|\x07")
+
+failures = []
+stuck = False  # once one expectation timed out, the rest only wait briefly
+
+
+def check(condition, what, detail=""):
+    if condition:
+        print(f"ok    {what}")
+    else:
+        print(f"FAIL  {what}" + (f"\n{detail}" if detail else ""))
+        failures.append(what)
+
+
+def give_up_waiting():
+    global stuck
+    stuck = True
+
+
+class Repl:
+    """One `alea` process on a pseudo-terminal."""
+
+    def __init__(self, env, args=("--seed", "1")):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the slave end is stdin/stdout/stderr
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 200, 0, 0))
+                os.execve(ALEA, [ALEA, *args], env)
+            finally:
+                os._exit(127)  # only reached if exec failed: never run the tests twice
+        self.raw = ""
+        self.pos = 0  # expect() searches the cleaned output from here on
+        self.status = None
+
+    @property
+    def text(self):
+        return CONTROL.sub("", self.raw)
+
+    def _read(self, until):
+        ready, _, _ = select.select([self.fd], [], [], max(0.0, until - time.monotonic()))
+        if not ready:
+            return False
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            return False
+        if not data:
+            return False
+        self.raw += data.decode("utf-8", "replace")
+        return True
+
+    def expect(self, pattern, timeout=TIMEOUT):
+        """Waits for a regex in the output after the previous match; returns the match or None."""
+        regex = re.compile(pattern)
+        until = time.monotonic() + (0.5 if stuck else timeout)
+        while True:
+            m = regex.search(self.text, self.pos)
+            if m:
+                self.pos = m.end()
+                return m
+            if time.monotonic() >= until or not self._read(until):
+                m = regex.search(self.text, self.pos)
+                if m:
+                    self.pos = m.end()
+                else:
+                    give_up_waiting()
+                return m
+
+    def send(self, data):
+        os.write(self.fd, data.encode())
+
+    def line(self, text, then=re.escape(PROMPT)):
+        """Sends a line; returns the output up to the next prompt (None if it never came)."""
+        start = len(self.text)
+        self.pos = max(self.pos, start)
+        self.send(text + "\r")
+        m = self.expect(then)
+        return self.text[start : m.start()] if m else None
+
+    def wait(self, timeout=TIMEOUT):
+        """Waits for the process to end; returns its exit code (None if killed on timeout)."""
+        until = time.monotonic() + (0.5 if stuck else timeout)
+        while time.monotonic() < until:
+            self._read(min(until, time.monotonic() + 0.1))  # drain, so the child never blocks on output
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+        give_up_waiting()
+        self.kill()
+        return None
+
+    def kill(self):
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+            self.status = -9
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def transcript(self):
+        return "---- transcript ----\n" + self.text + "\n--------------------"
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def environment(history):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALEA_", "XDG_"))}
+    env.update(TERM="xterm", ALEA_HISTORY=history, LC_ALL="C.UTF-8")
+    return env
+
+
+def test_session(history):
+    """Variables, functions, continuation, errors, commands, seeds, completion, Ctrl-C."""
+    r = Repl(environment(history))
+    try:
+        check(r.expect(re.escape(PROMPT)) is not None, "the prompt appears", r.transcript())
+
+        out = r.line(":dice 6,4,1")
+        check(out is not None and "next dice: 6 4 1" in out, ":dice scripts the next faces", r.transcript())
+        out = r.line("let x = 3d6")
+        check(out is not None and "x = 3d6 → 6 4 1 = 11" in out, "let shows the name and the breakdown",
+              r.transcript())
+        out = r.line("x + 1")
+        check(out is not None and "x + 1 = 12" in out, "a variable set on one line is usable on the next",
+              r.transcript())
+
+        out = r.line("fn bonus(s) = s / 2")
+        check(out is not None and "defined bonus(s)" in out, "fn reports what it defined", r.transcript())
+        out = r.line("bonus(x)")
+        check(out is not None and "bonus(x) = 5" in out, "a function defined earlier can be called",
+              r.transcript())
+
+        # An unfinished input continues on the next line, under the "... " prompt.
+        r.line(":dice 1,2,3")
+        out = r.line("3d6 +", then=re.escape("... "))
+        check(out is not None, "an incomplete line shows the '... ' prompt", r.transcript())
+        out = r.line("2")
+        check(out is not None and re.search(r"\[1 2 3\][\s\S]*= 8\n", out) is not None,
+              "the continued input is evaluated whole", r.transcript())
+        r.line("(1 +", then=re.escape("... "))
+        out = r.line("")
+        check(out is not None and "ExpectedExpression" in out and "^" in out,
+              "an empty continuation line shows what is missing", r.transcript())
+
+        # Errors point at the input with a caret, and change nothing.
+        out = r.line("let x = 2 + nope")
+        check(out is not None and "<input>:1:13" in out and "unknown name 'nope'" in out
+              and re.search(r"\|\s+\^", out) is not None,
+              "an error names the place and shows a caret", r.transcript())
+        out = r.line("x")
+        check(out is not None and "x = 11" in out, "after an error the session is unchanged", r.transcript())
+        out = r.line(":frobnicate")
+        check(out is not None and "unknown command ':frobnicate'" in out, "an unknown command is an error",
+              r.transcript())
+        out = r.line(":seed many")
+        check(out is not None and "':seed' needs a whole number" in out, "a bad :seed argument is an error",
+              r.transcript())
+
+        # The same seed gives the same dice.
+        r.line(":seed 5")
+        first = r.line("4d6kh3 + d20")
+        r.line(":seed 5")
+        second = r.line("4d6kh3 + d20")
+        check(first is not None and "4d6kh3 + d20" in first and first == second,
+              ":seed 5 makes the same roll give the same dice", f"{first!r} vs {second!r}")
+
+        r.line(":trace off")
+        r.line(":dice 6,5")
+        out = r.line("2d6")
+        check(out is not None and re.search(r"(?m)^11$", out) is not None and "→" not in out,
+              ":trace off shows only the value", r.transcript())
+        r.line(":trace on")
+
+        # Tab completion: a keyword gets a space after it, a function its '('.
+        r.line(":dice 6,2,3,1")
+        r.send("3d6 expl\t")
+        check(r.expect(r"3d6 explode") is not None, "Tab completes 'expl' to 'explode'", r.transcript())
+        out = r.line("6")
+        check(out is not None and "3d6 explode 6 → 6! 2 3 +1 = 12" in out, "the completed line runs",
+              r.transcript())
+        r.send("bon\t")
+        check(r.expect(r"bonus\(") is not None, "Tab completes a session function with its '('",
+              r.transcript())
+        out = r.line("4)")
+        check(out is not None and "bonus(4) = 2" in out, "the completed call runs", r.transcript())
+        r.send(":va\t")
+        check(r.expect(r":vars") is not None, "Tab completes a :command", r.transcript())
+        out = r.line("")
+        check(out is not None and "x = 11" in out and "fn bonus(s)" in out,
+              ":vars lists variables and functions", r.transcript())
+
+        # Ctrl-C drops the line (and an unfinished input) but nothing else.
+        r.send("1 + 2")
+        r.expect(r"1 \+ 2")
+        r.send("\x03")
+        check(r.expect(re.escape(PROMPT)) is not None, "Ctrl-C gives a fresh prompt", r.transcript())
+        r.line("3d6 +", then=re.escape("... "))
+        r.send("\x03")
+        r.expect(re.escape(PROMPT))
+        out = r.line("x * 2")
+        check(out is not None and "x * 2 = 22" in out and "3d6" not in out,
+              "after Ctrl-C the variables remain and the unfinished input is gone", r.transcript())
+
+        r.line(":quit", then=r"$")
+        check(r.wait() == 0, ":quit ends the REPL with exit code 0", r.transcript())
+    finally:
+        r.kill()
+
+
+def test_history(tmp):
+    """History is written after every input and recalled with Up after a restart."""
+    history = os.path.join(tmp, "state", "alea", "history")  # its directories do not exist yet
+    r = Repl(environment(history))
+    try:
+        r.expect(re.escape(PROMPT))
+        out = r.line("7 * 6")
+        check(out is not None and "7 * 6 = 42" in out, "a plain expression", r.transcript())
+        r.line("1 +", then=re.escape("... "))
+        r.line("1")
+        # Written before the REPL ends, so a crash or a kill would not lose it.
+        saved = read_text(history)
+        check("7 * 6\n" in saved and "1 +\\n1\n" in saved,
+              "every input is in the history file at once, a multi-line one as one entry", repr(saved))
+        r.line("7 * 6")
+        r.send("\x04")  # Ctrl-D on an empty line
+        check(r.wait() == 0, "Ctrl-D ends the REPL with exit code 0", r.transcript())
+    finally:
+        r.kill()
+
+    r = Repl(environment(history))
+    try:
+        r.expect(re.escape(PROMPT))
+        r.send("\x1b[A")  # Up
+        check(r.expect(r"7 \* 6") is not None, "Up recalls the last input of the previous run",
+              r.transcript())
+        out = r.line("")
+        check(out is not None and "7 * 6 = 42" in out, "the recalled input runs again", r.transcript())
+        r.line(":q", then=r"$")
+        r.wait()
+        entries = read_text(history).splitlines()
+        check(entries[-1:] == ["7 * 6"], ":q is not kept in the history", repr(entries))
+    finally:
+        r.kill()
+
+    # A history file that cannot be used costs one warning, not the session.
+    r = Repl(environment(tmp))  # a directory
+    try:
+        r.expect(re.escape(PROMPT))
+        r.line("1 + 1")
+        out = r.line("2 + 2")
+        check(out is not None and "2 + 2 = 4" in out and r.text.count("warning:") == 1,
+              "an unusable history file gives one warning and the REPL goes on", r.transcript())
+        r.line(":q", then=r"$")
+        r.wait()
+    finally:
+        r.kill()
+
+
+def test_pipe(tmp):
+    """Without a terminal: no prompts, no history, the same output; exit code 0."""
+    history = os.path.join(tmp, "pipe_history")
+    script = ("let x = 2\nx + 3\n:dice 6,5\n2d6\n3d6 +\n\n(1 +\n2)\nfn f(a) = a * 10\nf(x)\n"
+              "4d6kh3\n1 +\n")
+    runs = []
+    for args in (["--seed", "9"], ["--seed", "9", "repl"]):
+        try:
+            runs.append(subprocess.run([ALEA, *args], input=script, capture_output=True, text=True,
+                                       timeout=TIMEOUT, env=environment(history)))
+        except subprocess.TimeoutExpired as e:
+            check(False, f"alea {' '.join(args)} reading a pipe ends within {TIMEOUT} s", str(e))
+            return
+    p = runs[0]
+    check(p.returncode == 0, "a piped script ends with exit code 0", p.stderr)
+    check(PROMPT not in p.stdout and "..." not in p.stdout, "no prompts without a terminal", p.stdout)
+    expected = ["x = 2", "x + 3 = 5", "next dice: 6 5", "2d6 → 6 5 = 11", "(1 + 2) = 3",
+                "defined f(a)", "f(x) = 20", "4d6kh3 → "]
+    check(all(line in p.stdout for line in expected), "a piped script gives the results", p.stdout)
+    check(p.stderr.count("ExpectedExpression") == 2, "incomplete input is reported, also at the end",
+          p.stderr)
+    check(not os.path.exists(history), "a piped script leaves the history alone")
+    check(runs[1].returncode == 0 and runs[1].stdout == p.stdout,
+          "'alea --seed 9 repl' gives the same output, random dice included", runs[1].stdout)
+
+
+def main():
+    if not os.access(ALEA, os.X_OK):
+        print(f"usage: {sys.argv[0]} /path/to/alea  ({ALEA} is not executable)")
+        return 2
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        test_session(os.path.join(tmp, "session_history"))
+        test_history(tmp)
+        test_pipe(tmp)
+    print(f"{len(failures)} failed" if failures else "all passed", f"({time.monotonic() - started:.1f} s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
