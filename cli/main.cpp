@@ -92,7 +92,8 @@ int run_roll(const RollArgs& a, const std::string& source, const std::string& na
   }
   if (!a.json) fmt::print("{}\n", outcome.value ? alea::render_breakdown(outcome) : "ok");
   if (scripted && scripted->remaining() > 0) {
-    fmt::print(stderr, "note: {} of the scripted dice were not used\n", scripted->remaining());
+    const auto n = scripted->remaining();
+    fmt::print(stderr, "note: {} scripted {} not used\n", n, n == 1 ? "die was" : "dice were");
   }
   return exit_ok;
 }

@@ -107,7 +107,7 @@ class Builder {
   ast::Cond cond(const Node& n) const {
     ast::Cond c;
     c.span = span(n);
-    if (n.children.at(0)->is_type<g::cmp_op>()) {
+    if (n.children.at(0)->is_type<g::cmp_op>()) {  // cond, word_cond and keep_cond alike
       c.op = cmp_op(n.children[0]->string_view());
       c.value = arg(*n.children.at(1));
     } else {

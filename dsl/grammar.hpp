@@ -62,7 +62,7 @@ struct nested {
             template <class...> class Control, class Input, class... States>
   static bool match(Input& in, States&&... st) {
     ParseState& ps = parse_state(st...);
-    if (ps.depth + 1 > ps.max_depth) {
+    if (ps.depth > ps.max_depth) {  // the top level plus max_depth nested levels
       throw pegtl::parse_error("NestingTooDeep|expression is nested too deeply", in);
     }
     ++ps.depth;
@@ -103,7 +103,14 @@ struct keyword : sor<kw_let, kw_in, kw_fn, kw_if, kw_then, kw_else, kw_and, kw_o
                      kw_penetrate, kw_reroll, kw_once, kw_limit, kw_count, kw_fail, kw_double,
                      kw_under, kw_cancel, kw_sort, kw_unique, kw_clamp, kw_asc, kw_desc> {};
 
-struct identifier   : seq<not_at<keyword>, pegtl::identifier> {};
+// A word that reads as a die (`d6`, `d20x`, `dF`) is never a name (language.md §4.3).
+struct die_like     : seq<one<'d'>, sor<pegtl::digit, seq<one<'F'>, not_at<ident_other>>>> {};
+struct identifier   : seq<not_at<keyword>, not_at<die_like>, pegtl::identifier> {};
+// Where a new name is defined, a reserved word is an error of its own.
+struct reserved     : seq<sor<keyword, die_like>, star<ident_other>> {};
+struct reserved_as_name : seq<at<reserved>, pegtl::raise<reserved>> {};
+template <class Name>
+struct new_name     : sor<Name, reserved_as_name> {};
 struct integer      : plus<pegtl::digit> {};
 struct neg_integer  : seq<one<'-'>, integer> {};
 struct signed_int   : sor<neg_integer, integer> {};
@@ -184,7 +191,10 @@ struct which_high   : kw_highest {};
 struct which_low    : kw_lowest {};
 struct keep_word    : kw_keep {};
 struct drop_word    : kw_drop {};
-struct keep_what    : sor<seq<sor<which_high, which_low>, opt<ws, arg>>, word_cond> {};
+struct keep_cond    : seq<cmp_op, ws, arg> {};
+// `keep 3` could mean "keep the highest 3" or "keep the 3s": refused, with both spellings.
+struct keep_count_or_face : seq<at<arg>, pegtl::raise<keep_count_or_face>> {};
+struct keep_what    : sor<seq<sor<which_high, which_low>, opt<ws, arg>>, keep_cond, keep_count_or_face> {};
 struct w_keep       : if_must<sor<keep_word, drop_word>, ws, keep_what> {};
 struct fail_clause  : if_must<kw_fail, ws, word_cond> {};
 struct double_clause: if_must<kw_double, ws, word_cond> {};
@@ -205,16 +215,17 @@ struct word_mod     : sor<w_explode, w_reroll, w_keep, w_count, w_under, w_cance
 
 // ---- primaries ----------------------------------------------------------------
 struct close_bracket: one<']'> {};
-struct list_items   : opt<list<expression, comma>, ws> {};
+struct trailing_comma : opt<ws, one<','>> {};
+struct list_items   : opt<list<expression, comma>, trailing_comma, ws> {};
 struct list_lit     : if_must<one<'['>, ws, list_items, close_bracket> {};
 struct field_name   : identifier {};
-struct record_field : seq<field_name, ws, one<':'>, ws, must<expression>> {};
+struct record_field : if_must<field_name, ws, one<':'>, ws, expression> {};
 struct close_brace  : one<'}'> {};
-struct record_items : opt<list<record_field, comma>, ws> {};
+struct record_items : opt<list<record_field, comma>, trailing_comma, ws> {};
 struct record_lit   : if_must<one<'{'>, ws, record_items, close_brace> {};
 struct call_items   : opt<list<expression, comma>, ws> {};
 struct call_args    : if_must<one<'('>, ws, call_items, close_paren> {};
-struct call_name    : identifier {};
+struct call_name    : sor<identifier, kw_sort, kw_clamp> {};  // the builtins sort() and clamp()
 struct call         : seq<call_name, call_args> {};
 struct name_ref     : identifier {};
 struct true_lit     : kw_true {};
@@ -222,14 +233,14 @@ struct false_lit    : kw_false {};
 
 struct if_expr      : if_must<kw_if, ws, expression, ws, kw_then, ws, expression, ws, kw_else, ws,
                               expression> {};
-struct let_name     : identifier {};
+struct let_name     : new_name<identifier> {};
 struct let_expr     : if_must<kw_let, ws, let_name, ws, one<'='>, ws, expression, ws, kw_in, ws,
                               expression> {};
 struct block        : if_must<one<'{'>, ws, expression, ws, close_brace> {};
 struct repeat_expr  : if_must<kw_repeat, ws, expression, ws, block> {};
-struct for_var      : identifier {};
+struct for_var      : new_name<identifier> {};
 struct for_expr     : if_must<kw_for, ws, for_var, ws, kw_in, ws, expression, ws, block> {};
-struct loop_var     : identifier {};
+struct loop_var     : new_name<identifier> {};
 struct loop_mode    : sor<kw_until, kw_while> {};
 struct loop_expr    : if_must<kw_loop, ws, loop_var, ws, one<'='>, ws, expression, ws, loop_mode, ws,
                               expression, ws, block> {};
@@ -279,12 +290,12 @@ struct disjunction  : seq<conjunction, star<ws, or_op, ws, must<conjunction>>> {
 struct expression   : nested<disjunction> {};
 
 // ---- programs -----------------------------------------------------------------
-struct fn_name      : identifier {};
-struct param        : identifier {};
+struct fn_name      : new_name<identifier> {};
+struct param        : new_name<identifier> {};
 struct param_items  : opt<list<param, comma>, ws> {};
 struct params       : if_must<one<'('>, ws, param_items, close_paren> {};
 struct fn_def       : if_must<kw_fn, ws, fn_name, ws, params, ws, one<'='>, ws, expression> {};
-struct global_name  : identifier {};
+struct global_name  : new_name<identifier> {};
 struct global_let   : seq<kw_let, ws, global_name, ws, one<'='>, ws, must<expression>,
                           not_at<ws, kw_in>> {};
 struct statement    : sor<fn_def, global_let> {};

@@ -40,6 +40,9 @@ ALEA_MSG(call_items, "ExpectedExpression|expected an argument");
 ALEA_MSG(param_items, "ExpectedToken|expected a parameter name");
 ALEA_MSG(arg, "ExpectedExpression|expected a number, a name or a parenthesised expression");
 ALEA_MSG(keep_what, "ExpectedToken|expected 'highest', 'lowest' or a condition such as '>=5' after the word");
+ALEA_MSG(keep_count_or_face, "AmbiguousKeep|say which dice: 'highest N' or 'lowest N' for N dice, '=N' for the dice showing N");
+ALEA_MSG(reserved, "ReservedWord|is a reserved word and cannot be used as a name");
+ALEA_MSG(record_field, "ExpectedToken|expected a field 'name: value'");
 ALEA_MSG(word_cond, "ExpectedToken|expected a condition such as '6' or '>=5'");
 ALEA_MSG(count_extras, "ExpectedToken|unexpected text after 'count'");
 ALEA_MSG(cancel_op, "ExpectedToken|expected a comparison after the cancelling pool, as in 'cancel red<='");
@@ -149,7 +152,11 @@ Diagnostic from_parse_error(const SourceFile& file, const pegtl::parse_error& e,
   // Point at what was found rather than at the blanks before it.
   while (where < file.text().size() && std::isspace(static_cast<unsigned char>(file.text()[where]))) ++where;
   const bool at_end = found == "end of input";
-  if (text == "unknown dice modifier") {
+  if (code == DiagCode::ReservedWord) {
+    text = fmt::format("{} {}", found, text);
+  } else if (code == DiagCode::AmbiguousKeep) {
+    // The message says what to write instead; what was found is plain.
+  } else if (text == "unknown dice modifier") {
     std::size_t j = where;
     while (j < file.text().size() && (std::isalnum(static_cast<unsigned char>(file.text()[j])) || file.text()[j] == '_')) ++j;
     text = fmt::format("unknown dice modifier '{}'", file.text().substr(where, j - where));

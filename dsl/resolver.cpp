@@ -127,7 +127,7 @@ class Resolver {
                                      : fmt::format("{} to {}", sig.min_args, sig.max_args);
         out_.emplace_back(DiagCode::WrongArgumentCount, span,
                           fmt::format("'{}' takes {} argument{}, got {}", c.name, want,
-                                      want == "1" ? "" : "s", argc));
+                                      sig.max_args == 1 ? "" : "s", argc));
       }
       return;
     }
@@ -255,11 +255,12 @@ class Resolver {
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
   if (name.size() > 64) return {};  // nobody mistypes a name that long; keep the search cheap
   std::string best;
-  std::size_t best_d = 3;
+  // Short names allow one edit, longer ones two; never as many edits as letters.
+  std::size_t best_d = name.size() <= 3 ? 2 : 3;
   for (const auto& c : candidates) {
     if (c.size() > 64) continue;
     const std::size_t d = edit_distance(name, c);
-    if (d < best_d && d < std::max<std::size_t>(name.size(), 2)) {
+    if (d < best_d && d < name.size()) {
       best_d = d;
       best = c;
     }

@@ -176,14 +176,14 @@ Value b_append(BuiltinCall& c) {
 // Joins lists into a list, or pools into one pool.
 Value b_concat(BuiltinCall& c) {
   if (c.args[0].as_pool()) {
-    auto out = std::make_shared<PoolData>();
+    PoolData out;
     for (std::size_t i = 0; i < c.args.size(); ++i) {
       const auto* p = c.args[i].as_pool();
       if (!p) fail(DiagCode::TypeMismatch, c.arg_span(i), fmt::format("'concat' joins pools with pools, got {}", describe(c.args[i])));
-      out->dice.insert(out->dice.end(), p->dice.begin(), p->dice.end());
-      c.ev.check_size(out->dice.size(), c.span);
+      out.dice.insert(out.dice.end(), p->dice.begin(), p->dice.end());
+      c.ev.check_size(out.dice.size(), c.span);
     }
-    return Value(PoolPtr(std::move(out)));
+    return c.ev.make_pool(std::move(out), c.span);
   }
   std::vector<Value> out;
   for (std::size_t i = 0; i < c.args.size(); ++i) {

@@ -42,6 +42,13 @@ bool DieKind::has_face(std::int64_t value) const {
   return std::find(faces_.begin(), faces_.end(), value) != faces_.end();
 }
 
+std::int64_t DieKind::distinct_faces() const {
+  if (sides_ > 0) return sides_;
+  std::vector<std::int64_t> f = faces_;
+  std::sort(f.begin(), f.end());
+  return std::unique(f.begin(), f.end()) - f.begin();
+}
+
 std::string DieKind::name() const {
   if (sides_ > 0) return fmt::format("d{}", sides_);
   if (faces_ == std::vector<std::int64_t>{-1, 0, 1}) return "dF";
@@ -83,8 +90,10 @@ void ScriptedDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
   for (auto& f : faces) {
     if (next_ >= faces_.size()) {
       throw DiceSourceError(DiceSourceError::Kind::Exhausted,
-                            fmt::format("ran out of scripted dice: all {} were used and a {} is needed",
-                                        faces_.size(), kind.name()));
+                            fmt::format("ran out of scripted dice: {} used and a {} is needed",
+                                        faces_.size() == 1 ? std::string("the only one was")
+                                                           : fmt::format("all {} were", faces_.size()),
+                                        kind.name()));
     }
     const std::int64_t v = faces_[next_];
     if (!kind.has_face(v)) {

@@ -28,6 +28,8 @@ class DieKind {
   [[nodiscard]] std::int64_t min_face() const;
   [[nodiscard]] std::int64_t max_face() const;
   [[nodiscard]] bool has_face(std::int64_t value) const;
+  [[nodiscard]] bool is_plain() const { return sides_ > 0; }  // faces 1..n
+  [[nodiscard]] std::int64_t distinct_faces() const;
   [[nodiscard]] std::string name() const;  // "d6", "dF", "d{1,1,2}"
   friend bool operator==(const DieKind&, const DieKind&) = default;
 

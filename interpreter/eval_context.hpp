@@ -43,6 +43,9 @@ class Evaluator {
   const Limits& limits() const { return limits_; }
   Trace& trace() { return trace_; }
   void check_size(std::size_t n, Span span);
+  // A pool value; fails if its total would not fit in 64 bits, so that every
+  // pool can be used as a number.
+  Value make_pool(PoolData pool, Span span);
 
  private:
   const Bindings& bindings_;

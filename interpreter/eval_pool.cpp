@@ -70,6 +70,18 @@ struct Test {
   }
   // True when every face of `k` passes: such a die would explode or reroll forever.
   bool always(const DieKind& k) const {
+    if (k.is_plain() && fixed) {
+      // Faces 1..n: decided from the bounds, without visiting a million faces.
+      const std::int64_t n = k.max_face();
+      switch (op) {
+        case ast::CmpOp::Eq: return n == 1 && value == 1;
+        case ast::CmpOp::Ne: return value < 1 || value > n;
+        case ast::CmpOp::Lt: return value > n;
+        case ast::CmpOp::Le: return value >= n;
+        case ast::CmpOp::Gt: return value < 1;
+        case ast::CmpOp::Ge: return value <= 1;
+      }
+    }
     for (std::int64_t i = 0; i < k.face_count(); ++i) {
       if (!(*this)(k, k.face(i))) return false;
     }
@@ -102,6 +114,16 @@ class PoolOps {
   }
 
   const DieKind& kind_of(std::uint32_t id) { return ev_.trace().kinds[ev_.trace().dice[id].kind]; }
+
+  // The kinds of dice in a pool, each once.
+  std::vector<std::uint32_t> kinds_in(const PoolData& pool) {
+    std::vector<std::uint32_t> kinds;
+    for (const auto& d : pool.dice) {
+      const std::uint32_t k = rec(d.id).kind;
+      if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+    }
+    return kinds;
+  }
   DieRecord& rec(std::uint32_t id) { return ev_.trace().dice[id]; }
 
   // Draws one die for each entry, grouped by kind so each kind is one pool.
@@ -151,19 +173,19 @@ class PoolOps {
     std::vector<Active> active;
     for (std::size_t i = 0; i < out.dice.size(); ++i) {
       const auto& d = out.dice[i];
-      if (t(kind_of(d.id), rec(d.id).rolled)) active.push_back({i, d.id});
+      if (t(kind_of(d.id), d.face)) active.push_back({i, d.id});  // the face it shows now
     }
     const DieOrigin origin = x.mode == ast::ExplodeMode::Compound    ? DieOrigin::Compounded
                              : x.mode == ast::ExplodeMode::Penetrate ? DieOrigin::Penetrated
                                                                      : DieOrigin::Exploded;
     if (!explicit_limit) {
       // Decided by the kinds of dice, not by the faces they happen to show.
-      for (const auto& d : out.dice) {
-        if (t.always(kind_of(d.id))) {
+      for (const std::uint32_t kind : kinds_in(out)) {
+        if (t.always(ev_.trace().kinds[kind])) {
           fail(DiagCode::NeverStops, span_,
                fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
                            "as in '{} limit 3'",
-                           kind_of(d.id).name(), t.text(), pool_op_name(op_.op)));
+                           ev_.trace().kinds[kind].name(), t.text(), pool_op_name(op_.op)));
         }
       }
     }
@@ -212,11 +234,11 @@ class PoolOps {
     }
     const std::int64_t cap = r.once ? 1 : ev_.limits().max_rerolls;
     if (!r.once) {
-      for (const auto& d : out.dice) {
-        if (t.always(kind_of(d.id))) {
+      for (const std::uint32_t kind : kinds_in(out)) {
+        if (t.always(ev_.trace().kinds[kind])) {
           fail(DiagCode::NeverStops, span_,
                fmt::format("every face of a {} is rerolled on {}, so this would never stop; use 'reroll … once'",
-                           kind_of(d.id).name(), t.text()));
+                           ev_.trace().kinds[kind].name(), t.text()));
         }
       }
     }
@@ -270,6 +292,7 @@ class PoolOps {
     const std::optional<Test> twice = c.twice ? std::optional<Test>(test(c.twice, true)) : std::nullopt;
     std::int64_t n = 0;
     for (const auto& d : pool.dice) {
+      rec(d.id).marks &= static_cast<std::uint16_t>(~(MarkSuccess | MarkFailure | MarkDouble));  // this count decides
       const DieKind& k = kind_of(d.id);
       if (success(k, d.face)) {
         ++n;
@@ -358,15 +381,17 @@ class PoolOps {
         }
       }
       if (dupes.empty()) break;
-      const DieKind& k = kind_of(dupes.front().last_id);
-      std::vector<std::int64_t> distinct;
-      for (std::int64_t i = 0; i < k.face_count(); ++i) {
-        if (std::find(distinct.begin(), distinct.end(), k.face(i)) == distinct.end()) distinct.push_back(k.face(i));
-      }
-      if (out.dice.size() > distinct.size()) {
-        fail(DiagCode::NeverStops, span_,
-             fmt::format("{} dice cannot all differ: a {} has only {} different faces", out.dice.size(), k.name(),
-                         distinct.size()));
+      // Impossible when one kind has more dice than different faces; other
+      // impossible mixes end at the reroll limit below.
+      for (const std::uint32_t kind : kinds_in(out)) {
+        const DieKind& k = ev_.trace().kinds[kind];
+        const auto n = static_cast<std::int64_t>(std::count_if(
+            out.dice.begin(), out.dice.end(), [&](const PoolDie& d) { return rec(d.id).kind == kind; }));
+        if (n > k.distinct_faces()) {
+          fail(DiagCode::NeverStops, span_,
+               fmt::format("{} dice cannot all differ: a {} has only {} different faces", n, k.name(),
+                           k.distinct_faces()));
+        }
       }
       if (round == ev_.limits().max_rerolls) {
         fail(DiagCode::ExplosionLimitExceeded, span_,
@@ -402,7 +427,7 @@ class PoolOps {
   const ast::PoolOp& op_;
   Span span_;
 
-  Value finish(PoolData p) { return Value(PoolPtr(std::make_shared<const PoolData>(std::move(p)))); }
+  Value finish(PoolData p) { return ev_.make_pool(std::move(p), span_); }
 };
 
 }  // namespace

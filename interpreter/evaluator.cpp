@@ -74,6 +74,13 @@ void Evaluator::check_size(std::size_t n, Span span) {
   }
 }
 
+Value Evaluator::make_pool(PoolData pool, Span span) {
+  if (!pool_total(pool)) {
+    fail(DiagCode::IntegerOverflow, span, "integer overflow: the pool's total does not fit in 64 bits");
+  }
+  return Value(PoolPtr(std::make_shared<const PoolData>(std::move(pool))));
+}
+
 std::vector<std::int64_t> Evaluator::draw(const DieKind& kind, std::int64_t count, Span span) {
   if (count < 0) fail(DiagCode::NegativeCount, span, fmt::format("cannot roll {} dice", count));
   if (count > limits_.max_dice - dice_rolled_) {
@@ -170,12 +177,12 @@ Value Evaluator::node(const ast::Dice& k, const ast::Expr& e) {
   const std::uint32_t kind_id = trace_.kind_index(kind);
   const auto group = static_cast<std::uint32_t>(trace_.groups.size());
   trace_.groups.push_back({e.span, e.span});
-  auto pool = std::make_shared<PoolData>();
-  pool->dice.reserve(faces.size());
+  PoolData pool;
+  pool.dice.reserve(faces.size());
   for (const std::int64_t f : faces) {
-    pool->dice.push_back({f, add_die(kind_id, f, DieOrigin::Rolled, no_die, group)});
+    pool.dice.push_back({f, add_die(kind_id, f, DieOrigin::Rolled, no_die, group)});
   }
-  return Value(PoolPtr(std::move(pool)));
+  return make_pool(std::move(pool), e.span);
 }
 
 template <>
@@ -401,7 +408,7 @@ Value Evaluator::node(const ast::Tiers& k, const ast::Expr& e) {
     }
     if (hit) {
       Value result = eval(*t.result);
-      trace_.events.push_back({e.span, fmt::format("{} → {}", x, to_display(result))});
+      trace_.events.push_back({e.span, fmt::format("{} → {}", x, to_display(result)), to_display(result)});
       return result;
     }
   }

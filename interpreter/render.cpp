@@ -36,8 +36,11 @@ class DiceText {
       const auto& d = t_.dice[i];
       if (d.group != g || d.origin == DieOrigin::Rerolled || d.origin == DieOrigin::Compounded) continue;
       if (!out.empty()) out += ' ';
-      if (d.origin == DieOrigin::Exploded || d.origin == DieOrigin::Penetrated) out += '+';
-      out += chain(i);
+      std::string one = chain(i);
+      if (d.origin == DieOrigin::Exploded || d.origin == DieOrigin::Penetrated) {
+        one.insert(one.front() == '~' ? 1 : 0, "+");  // ~+3~ for a dropped explosion die
+      }
+      out += one;
     }
     return out;
   }
@@ -131,8 +134,9 @@ std::string render_breakdown(const Outcome& o) {
     }
   }
   std::string value = to_display(*o.value);
-  if (!t.events.empty() && t.events.back().span.file == shown.file && t.events.back().span.end == shown.end &&
-      t.events.back().span.begin == shown.begin) {
+  // A value that came out of tiers shows the number it was sorted by: "= 9 → partial".
+  if (!t.events.empty() && t.events.back().result == value && t.events.back().span.file == shown.file &&
+      t.events.back().span.begin >= shown.begin && t.events.back().span.end <= shown.end) {
     value = t.events.back().text;
   }
   DiceText dice(t);
@@ -160,7 +164,8 @@ std::string render_breakdown(const Outcome& o) {
     out = src == value ? value : fmt::format("{} = {}", src, value);  // not "1 = 1"
   } else if (inline_ok && t.groups.size() == 1 && t.groups[0].chain.begin == shown.begin &&
              t.groups[0].chain.end == shown.end) {
-    out = fmt::format("{} → {} = {}", src, dice.group(0), value);
+    const std::string rolled = dice.group(0);
+    out = fmt::format("{} → {} = {}", src, rolled.empty() ? "[]" : rolled, value);
   } else if (inline_ok) {
     std::string body;
     std::uint32_t pos = shown.begin;

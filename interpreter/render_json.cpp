@@ -120,7 +120,7 @@ std::string render_json(const Outcome& o, std::string_view expression) {
   json events = json::array();
   for (const auto& e : t.events) events.push_back({{"at", span_json(e.span)}, {"text", e.text}});
   doc["events"] = events;
-  return doc.dump();
+  return doc.dump(-1, ' ', false, json::error_handler_t::replace);  // invalid UTF-8 becomes U+FFFD
 }
 
 }  // namespace alea

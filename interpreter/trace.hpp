@@ -60,7 +60,8 @@ struct RollGroup {
 // An event that is not about one die: which tier a value fell into.
 struct TraceEvent {
   Span span;
-  std::string text;
+  std::string text;    // "9 → partial"
+  std::string result;  // "partial"
 };
 
 struct Trace {

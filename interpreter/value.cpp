@@ -80,6 +80,21 @@ std::string describe(const Value& v) {
   throw std::logic_error("unreachable: ValueKind");
 }
 
+namespace {
+// Inside a list or record a string keeps its quotes: [1, "hit"], not [1, hit].
+std::string to_display_nested(const Value& v) {
+  if (const auto* str = v.as_str()) {
+    std::string q = "\"";
+    for (char c : *str) {
+      if (c == '"' || c == '\\') q += '\\';
+      q += c;
+    }
+    return q + "\"";
+  }
+  return to_display(v);
+}
+}  // namespace
+
 std::string to_display(const Value& v) {
   switch (v.kind()) {
     case ValueKind::Int: return fmt::format("{}", *v.as_int());
@@ -91,14 +106,14 @@ std::string to_display(const Value& v) {
     }
     case ValueKind::List: {
       std::string s = "[";
-      for (const auto& i : *v.as_list()) s += (s.size() > 1 ? ", " : "") + to_display(i);
+      for (const auto& i : *v.as_list()) s += (s.size() > 1 ? ", " : "") + to_display_nested(i);
       return s + "]";
     }
     case ValueKind::Record: {
       const auto& r = *v.as_record();
       std::string s = "{";
       for (std::size_t i = 0; i < r.names.size(); ++i) {
-        s += (i ? ", " : "") + r.names[i] + ": " + to_display(r.values[i]);
+        s += (i ? ", " : "") + r.names[i] + ": " + to_display_nested(r.values[i]);
       }
       return s + "}";
     }

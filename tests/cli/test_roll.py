@@ -46,7 +46,7 @@ check("seed", a == b and a, f"{a!r} vs {b!r}")
 expect(["roll", "3d6 + 1", "--min"], 0, "3d6 + 1 → [1 1 1] + 1 = 4\n")
 expect(["roll", "3d6 + 1", "--max"], 0, "3d6 + 1 → [6 6 6] + 1 = 19\n")
 # Unused scripted dice are pointed out.
-expect(["roll", "1d6", "--dice", "3,4"], 0, "1d6 → 3 = 3\n", "1 of the scripted dice were not used")
+expect(["roll", "1d6", "--dice", "3,4"], 0, "1d6 → 3 = 3\n", "note: 1 scripted die was not used")
 
 # Malformed input: a one-line error with position and caret on stderr, exit 1.
 cases = [

@@ -119,7 +119,12 @@ INSTANTIATE_TEST_SUITE_P(Expressions, ParserTest, ::testing::Values(
     ParseCase{"(1 + 2", "", "<input>:1:7: error: expected ')', found end of input [UnclosedDelimiter]"},
     ParseCase{"3 +", "", "<input>:1:4: error: expected an expression after the operator, found end of input [ExpectedExpression]"},
     ParseCase{"if x then 1", "", "<input>:1:12: error: expected 'else' ('if' always needs both branches), found end of input [ExpectedToken]"},
-    ParseCase{"let in = 3", "", "<input>:1:5: error: expected a name after 'let', found 'in' [ExpectedToken]"},
+    ParseCase{"let in = 3", "", "<input>:1:5: error: 'in' is a reserved word and cannot be used as a name [ReservedWord]"},
+    ParseCase{"fn f(d4) = d4", "", "<input>:1:6: error: 'd4' is a reserved word and cannot be used as a name [ReservedWord]"},
+    ParseCase{"4d6 keep 3", "", "<input>:1:10: error: say which dice: 'highest N' or 'lowest N' for N dice, '=N' for the dice showing N [AmbiguousKeep]"},
+    ParseCase{"{a 1}", "", "<input>:1:4: error: expected ':', found '1' [ExpectedToken]"},
+    ParseCase{"[1, 2,]", "[1, 2]", ""},
+    ParseCase{"sort([3, 1]) + clamp(7, 1, 5)", "(sort([3, 1]) + clamp(7, 1, 5))", ""},
     ParseCase{"\"open", "", "<input>:1:6: error: unterminated string (strings end with '\"' on the same line), found end of input [UnterminatedString]"},
     ParseCase{"99999999999999999999", "", "<input>:1:1: error: the number 99999999999999999999 is too large (numbers are 64-bit integers) [IntegerTooLarge]"},
     ParseCase{"", "", "<input>:1:1: error: expected an expression [ExpectedExpression]"}));

@@ -52,7 +52,11 @@ INSTANTIATE_TEST_SUITE_P(Explode, Semantics, ::testing::Values(
     Case{"1d6!p", {6, 6, 1}, "11"},
     // Left to right: explode then keep, or keep then explode.
     Case{"3d6!kh2", {6, 1, 2, 4}, "10"},
-    Case{"3d6kh2!", {6, 1, 2, 4}, "12"}));
+    Case{"3d6kh2!", {6, 1, 2, 4}, "12"},
+    // Explode looks at the face a die shows now: raised to 6 by clamp, it explodes;
+    // compounded past 6, it no longer shows a 6.
+    Case{"2d6 clamp min 6 explode 6", {1, 6, 2, 3}, "17"},
+    Case{"d6!! explode", {6, 4}, "10"}));
 
 INSTANTIATE_TEST_SUITE_P(Reroll, Semantics, ::testing::Values(
     Case{"2d6r", {1, 4, 1, 3}, "7"},
@@ -99,6 +103,9 @@ INSTANTIATE_TEST_SUITE_P(OtherPoolOps, Semantics, ::testing::Values(
     Case{"7d6u", {1, 2, 3, 4, 5, 6, 1}, "error: NeverStops: 7 dice cannot all differ: a d6 has only 6 different faces"},
     Case{"faces(4d6 clamp min 2 max 5)", {1, 6, 3, 2}, "[2, 5, 3, 2]"},
     Case{"4d6min3", {1, 6, 3, 2}, "15"},
+    // unique rerolls the duplicate d2 although the d6s could not help it.
+    Case{"faces(concat(3d6, 2d2) unique)", {3, 4, 5, 1, 1, 2}, "[3, 4, 5, 1, 2]"},
+    Case{"2d1000000 unique", {5, 5, 7}, "12"},
     Case{"3 keep highest 1", {}, "error: TypeMismatch: 'keep' applies to a pool of dice, got the number 3"}));
 
 INSTANTIATE_TEST_SUITE_P(Arithmetic, Semantics, ::testing::Values(
@@ -116,6 +123,7 @@ INSTANTIATE_TEST_SUITE_P(Arithmetic, Semantics, ::testing::Values(
     Case{"9223372036854775807 + 1", {}, "error: IntegerOverflow: integer overflow: the result does not fit in 64 bits"},
     Case{"-(0 - 9223372036854775807 - 1)", {}, "error: IntegerOverflow: integer overflow: the result does not fit in 64 bits"},
     Case{"3037000500 * 3037000500", {}, "error: IntegerOverflow: integer overflow: the result does not fit in 64 bits"},
+    Case{"2d{9223372036854775807}", {9223372036854775807, 9223372036854775807}, "error: IntegerOverflow: integer overflow: the pool's total does not fit in 64 bits"},
     Case{"2d6 + 3", {3, 4}, "10"},
     Case{"3d6 == 10", {3, 3, 4}, "true"}));
 
@@ -148,7 +156,10 @@ INSTANTIATE_TEST_SUITE_P(Collections, Semantics, ::testing::Values(
     Case{"concat([1], [2, 3])", {}, "[1, 2, 3]"},
     Case{"sum(concat(2d6, 1d8))", {1, 2, 8}, "11"},
     Case{"range(1, 3)", {}, "[1, 2, 3]"},
-    Case{"max(3d6)", {1, 6, 2}, "6"}));
+    Case{"max(3d6)", {1, 6, 2}, "6"},
+    Case{"[1, \"hit\", {a: \"x\"}]", {}, "[1, \"hit\", {a: \"x\"}]"},
+    Case{"sort([3, 1, 2])", {}, "[1, 2, 3]"},
+    Case{"clamp(7, 1, 5)", {}, "5"}));
 
 INSTANTIATE_TEST_SUITE_P(Tiers, Semantics, ::testing::Values(
     Case{"2d6 + 1 tiers { <=6: miss, 7..9: partial, >=10: hit }", {2, 3}, "miss"},
@@ -171,6 +182,33 @@ INSTANTIATE_TEST_SUITE_P(Loops, Semantics, ::testing::Values(
 TEST(Breakdown, ShowsEachRollInPlace) {
   EXPECT_EQ(breakdown("4d6kh3 + 2", {4, 4, 6, 3}), "4d6kh3 + 2 → [4 4 6 ~3~] + 2 = 16");
   EXPECT_EQ(breakdown("2d20kh1 + d4", {3, 17, 2}), "2d20kh1 + d4 → [~3~ 17] + [2] = 19");
+}
+
+TEST(Breakdown, MarksOnlyWhatTheLastCountCounted) {
+  EXPECT_EQ(breakdown("4d6 under 4 count >=3", {6, 4, 1, 3}), "4d6 under 4 count >=3 → ~6~ 4* 1 3* = 2");
+}
+
+TEST(Breakdown, ShowsADroppedExplosionDie) {
+  EXPECT_EQ(breakdown("3d6!kh1", {6, 5, 1, 4}), "3d6!kh1 → 6! ~5~ ~1~ ~+4~ = 6");
+}
+
+TEST(Breakdown, ShowsTheTierReachedInsideLet) {
+  EXPECT_EQ(breakdown("let stat = 1 in 2d6 + stat tiers { <=6: miss, else: hit }", {4, 5}),
+            "let stat = 1 in 2d6 + stat tiers { <=6: miss, else: hit } → let stat = 1 in [4 5] + stat tiers { "
+            "<=6: miss, else: hit } = 10 → hit");
+}
+
+TEST(Breakdown, ShowsAnEmptyRoll) { EXPECT_EQ(breakdown("0d6", {}), "0d6 → [] = 0"); }
+
+TEST(Limits, HugeDiceDoNotMakeChecksSlow) {
+  // Each of these once took seconds: the checks visited every face of every die.
+  EngineOptions o;
+  for (std::string_view src : {"5000d1000000 explode <=999999", "5000d1000000 reroll <=999999 once"}) {
+    Engine engine(o);
+    RandomDice dice(1);
+    const Outcome out = engine.roll(src, dice);
+    EXPECT_TRUE(out.ok() || out.error->code == DiagCode::DiceLimitExceeded) << src;
+  }
 }
 
 TEST(Breakdown, ShowsRerollsAndTheirReplacements) {
