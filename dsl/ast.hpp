@@ -155,6 +155,7 @@ struct Expr {
                             Call, ListLit, RecordLit, Index, Field, Tiers, Repeat, For, Loop>;
   Kind kind;
   Span span;
+  std::uint32_t depth = 1;  // levels of nodes from here down, leaves being 1
 };
 
 // `fn name(a, b) = body` at the top level of a program.

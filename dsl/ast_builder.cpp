@@ -16,9 +16,78 @@ using ast::ExprPtr;
 
 constexpr std::int64_t max_face_range = 10'000;
 
+std::uint32_t depth_of(const ast::ExprPtr& e) { return e ? e->depth : 0; }
+std::uint32_t depth_of(const std::optional<ast::Cond>& c) { return c ? depth_of(c->value) : 0; }
+
+// The depth of a node's deepest child.
+std::uint32_t child_depth(const ast::Expr::Kind& kind) {
+  return std::visit(
+      [](const auto& k) -> std::uint32_t {
+        using T = std::decay_t<decltype(k)>;
+        auto most = [](std::initializer_list<std::uint32_t> ds) { return std::max(ds); };
+        auto of_all = [](const std::vector<ast::ExprPtr>& es) {
+          std::uint32_t d = 0;
+          for (const auto& e : es) d = std::max(d, depth_of(e));
+          return d;
+        };
+        if constexpr (std::is_same_v<T, ast::Dice>) {
+          return most({depth_of(k.count), depth_of(k.sides)});
+        } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
+          const std::uint32_t op = std::visit(
+              [](const auto& o) -> std::uint32_t {
+                using O = std::decay_t<decltype(o)>;
+                if constexpr (std::is_same_v<O, ast::Explode>) return std::max(depth_of(o.cond), depth_of(o.limit));
+                else if constexpr (std::is_same_v<O, ast::Reroll>) return depth_of(o.cond);
+                else if constexpr (std::is_same_v<O, ast::Keep>) return std::max(depth_of(o.count), depth_of(o.cond));
+                else if constexpr (std::is_same_v<O, ast::Count>)
+                  return std::max({depth_of(o.success.value), depth_of(o.fail), depth_of(o.twice)});
+                else if constexpr (std::is_same_v<O, ast::Under>) return depth_of(o.target);
+                else if constexpr (std::is_same_v<O, ast::Cancel>) return depth_of(o.by);
+                else if constexpr (std::is_same_v<O, ast::Clamp>) return std::max(depth_of(o.low), depth_of(o.high));
+                else return 0;
+              },
+              k.op);
+          return std::max(op, depth_of(k.pool));
+        } else if constexpr (std::is_same_v<T, ast::Unary>) {
+          return depth_of(k.operand);
+        } else if constexpr (std::is_same_v<T, ast::Binary>) {
+          return most({depth_of(k.lhs), depth_of(k.rhs)});
+        } else if constexpr (std::is_same_v<T, ast::If>) {
+          return most({depth_of(k.cond), depth_of(k.then_), depth_of(k.else_)});
+        } else if constexpr (std::is_same_v<T, ast::Let>) {
+          return most({depth_of(k.value), depth_of(k.body)});
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          return of_all(k.args);
+        } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+          return of_all(k.items);
+        } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
+          return of_all(k.values);
+        } else if constexpr (std::is_same_v<T, ast::Index>) {
+          return most({depth_of(k.object), depth_of(k.index)});
+        } else if constexpr (std::is_same_v<T, ast::Field>) {
+          return depth_of(k.object);
+        } else if constexpr (std::is_same_v<T, ast::Tiers>) {
+          std::uint32_t d = depth_of(k.subject);
+          for (const auto& t : k.tiers) {
+            d = std::max({d, depth_of(t.test.low), depth_of(t.test.high), depth_of(t.result)});
+          }
+          return d;
+        } else if constexpr (std::is_same_v<T, ast::Repeat>) {
+          return most({depth_of(k.count), depth_of(k.body)});
+        } else if constexpr (std::is_same_v<T, ast::For>) {
+          return most({depth_of(k.list), depth_of(k.body)});
+        } else if constexpr (std::is_same_v<T, ast::Loop>) {
+          return most({depth_of(k.init), depth_of(k.cond), depth_of(k.next)});
+        } else {
+          return 0;  // literals and names
+        }
+      },
+      kind);
+}
+
 class Builder {
  public:
-  explicit Builder(const SourceFile& file) : file_(file) {}
+  Builder(const SourceFile& file, std::size_t max_depth) : file_(file), max_depth_(max_depth) {}
 
   std::unique_ptr<ast::Program> program(const Node& root) {
     auto prog = std::make_unique<ast::Program>();
@@ -47,6 +116,7 @@ class Builder {
 
  private:
   const SourceFile& file_;
+  std::size_t max_depth_;
 
   Span span(const Node& n) const {
     return file_.span(static_cast<std::uint32_t>(n.m_begin.byte), static_cast<std::uint32_t>(n.m_end.byte));
@@ -58,7 +128,19 @@ class Builder {
 
   template <class T>
   ExprPtr make(T kind, Span s) const {
-    return std::make_unique<ast::Expr>(ast::Expr{std::move(kind), s});
+    // Long chains (`1+1+…`, `.a.a.a`, `3d6!!!!…`) nest the tree as deeply as
+    // brackets do; every pass recurses over it, so its depth is bounded too.
+    auto e = std::make_unique<ast::Expr>(ast::Expr{std::move(kind), s});
+    const std::uint32_t depth = child_depth(e->kind) + 1;
+    if (depth > max_depth_) {
+      throw detail::BuildError{Diagnostic(
+          DiagCode::NestingTooDeep, s,
+          fmt::format("expression is nested more than {} levels deep, counting each operator of a chain "
+                      "(max_nesting × 4)",
+                      max_depth_))};
+    }
+    e->depth = depth;
+    return e;
   }
 
   std::int64_t integer_value(const Node& n) const {
@@ -144,11 +226,14 @@ class Builder {
         if (f->is_type<g::face_range>()) {
           const std::int64_t lo = signed_value(*f->children.at(0));
           const std::int64_t hi = signed_value(*f->children.at(1));
-          if (hi < lo || hi - lo >= max_face_range) {
+          // Neither the width nor the loop may overflow at the ends of int64.
+          if (hi < lo || static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) >=
+                             static_cast<std::uint64_t>(max_face_range)) {
             fail(DiagCode::InvalidDie, *f,
                  fmt::format("a face range must go upwards and hold at most {} faces", max_face_range));
           }
-          for (std::int64_t v = lo; v <= hi; ++v) d.faces.push_back(v);
+          for (std::int64_t v = lo; v < hi; ++v) d.faces.push_back(v);
+          d.faces.push_back(hi);
         } else {
           d.faces.push_back(signed_value(*f));
         }
@@ -449,8 +534,9 @@ class Builder {
 
 }  // namespace
 
-std::unique_ptr<ast::Program> build_ast(const pegtl::parse_tree::node& root, const SourceFile& file) {
-  return Builder(file).program(root);
+std::unique_ptr<ast::Program> build_ast(const pegtl::parse_tree::node& root, const SourceFile& file,
+                                        std::size_t max_depth) {
+  return Builder(file, max_depth).program(root);
 }
 
 }  // namespace alea

@@ -207,7 +207,8 @@ const std::vector<std::string>& keywords() {
   return words;
 }
 
-std::unique_ptr<ast::Program> build_ast(const pegtl::parse_tree::node& root, const SourceFile& file);
+std::unique_ptr<ast::Program> build_ast(const pegtl::parse_tree::node& root, const SourceFile& file,
+                                        std::size_t max_depth);
 
 ParseResult parse(const SourceFile& file, const ParseOptions& options) {
   ParseResult result;
@@ -229,7 +230,7 @@ ParseResult parse(const SourceFile& file, const ParseOptions& options) {
                                       "expected an expression");
       return result;
     }
-    result.program = build_ast(*root, file);
+    result.program = build_ast(*root, file, 4 * options.max_nesting);
     if (result.program->statements.empty() && !result.program->main) {
       const auto end = static_cast<std::uint32_t>(text.size());
       Diagnostic d(DiagCode::ExpectedExpression, file.span(end, end), "expected an expression");

@@ -127,12 +127,14 @@ Value b_faces(BuiltinCall& c) {
 
 Value b_range(BuiltinCall& c) {
   const std::int64_t a = int_arg(c, 0, "range"), b = int_arg(c, 1, "range");
-  if (b >= a) {
-    const std::uint64_t n = static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a) + 1;
-    c.ev.check_size(n > SIZE_MAX / 2 ? SIZE_MAX / 2 : static_cast<std::size_t>(n), c.span);
-  }
   std::vector<Value> out;
-  for (std::int64_t i = a; i <= b; ++i) out.emplace_back(i);
+  if (b >= a) {  // unsigned width and a loop that stops before b: nothing overflows at int64's ends
+    const std::uint64_t width = static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a);
+    c.ev.check_size(width >= SIZE_MAX / 2 ? SIZE_MAX / 2 : static_cast<std::size_t>(width) + 1,
+                    c.span);
+    for (std::int64_t i = a; i < b; ++i) out.emplace_back(i);
+    out.emplace_back(b);
+  }
   return make_list(std::move(out));
 }
 

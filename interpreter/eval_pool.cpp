@@ -215,7 +215,10 @@ class PoolOps {
           rec(parent.id).face = parent.face;
           if (t(kind_of(id), f)) next.push_back({a.pos, id});
         } else {
-          const std::int64_t face = x.mode == ast::ExplodeMode::Penetrate ? f - 1 : f;
+          std::int64_t face = f;
+          if (x.mode == ast::ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &face)) {
+            fail(DiagCode::IntegerOverflow, span_, "integer overflow while penetrating");
+          }
           rec(id).face = face;
           out.dice.push_back({face, id});
           if (t(kind_of(id), f)) next.push_back({out.dice.size() - 1, id});

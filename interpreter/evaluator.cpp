@@ -483,7 +483,14 @@ Value Evaluator::eval(const ast::Expr& e) {
     std::int64_t& d;
     ~Leave() { --d; }
   } leave{depth_};
-  return std::visit([&](const auto& k) { return node(k, e); }, e.kind);
+  Value v = std::visit([&](const auto& k) { return node(k, e); }, e.kind);
+  // Every value passes here, so none nests deeper than the limit; printing,
+  // comparing and freeing values recurse through that nesting.
+  if (v.depth() > limits_.max_value_depth) {
+    fail(DiagCode::SizeLimitExceeded, e.span,
+         fmt::format("values nest more than {} levels deep (max_value_depth)", limits_.max_value_depth));
+  }
+  return v;
 }
 
 void Evaluator::run_program(const ast::Program& program, std::optional<Value>& value,

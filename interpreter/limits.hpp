@@ -17,6 +17,7 @@ struct Limits {
   std::int64_t max_call_depth = 64;           // nested calls of user functions
   std::int64_t max_steps = 1'000'000;         // expression nodes evaluated
   std::int64_t max_collection_size = 10'000;  // items in one list or record
+  std::int64_t max_value_depth = 100;         // lists and records nested in one another
 };
 
 }  // namespace alea

@@ -1,6 +1,7 @@
 // interpreter/value.cpp — equality, totals and display of values.
 #include "interpreter/value.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
@@ -122,11 +123,15 @@ std::string to_display(const Value& v) {
 }
 
 Value make_list(std::vector<Value> items) {
-  return Value(std::make_shared<const std::vector<Value>>(std::move(items)));
+  auto l = std::make_shared<ListData>();
+  for (const auto& i : items) l->depth = std::max(l->depth, i.depth() + 1);
+  static_cast<std::vector<Value>&>(*l) = std::move(items);
+  return Value(ListPtr(std::move(l)));
 }
 
 Value make_record(std::vector<std::string> names, std::vector<Value> values) {
   auto r = std::make_shared<RecordData>();
+  for (const auto& v : values) r->depth = std::max(r->depth, v.depth() + 1);
   r->names = std::move(names);
   r->values = std::move(values);
   return Value(RecordPtr(std::move(r)));

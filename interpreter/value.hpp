@@ -30,11 +30,16 @@ class Value;
 struct RecordData {
   std::vector<std::string> names;  // in the order written
   std::vector<Value> values;
+  std::uint32_t depth = 1;  // 1 + the depth of its deepest value
+};
+// The items of a list, with how deeply values nest inside it.
+struct ListData : std::vector<Value> {
+  std::uint32_t depth = 1;  // 1 + the depth of its deepest item
 };
 
 using StrPtr = std::shared_ptr<const std::string>;
 using PoolPtr = std::shared_ptr<const PoolData>;
-using ListPtr = std::shared_ptr<const std::vector<Value>>;
+using ListPtr = std::shared_ptr<const ListData>;
 using RecordPtr = std::shared_ptr<const RecordData>;
 
 enum class ValueKind { Int, Bool, Str, Pool, List, Record };
@@ -72,6 +77,12 @@ class Value {
   [[nodiscard]] const RecordData* as_record() const {
     auto p = std::get_if<RecordPtr>(&v_);
     return p ? p->get() : nullptr;
+  }
+  // How deeply lists and records nest in this value: 0 for anything else.
+  [[nodiscard]] std::uint32_t depth() const {
+    if (const auto* l = std::get_if<ListPtr>(&v_)) return (*l)->depth;
+    if (const auto* r = std::get_if<RecordPtr>(&v_)) return (*r)->depth;
+    return 0;
   }
   // The field `name` of a record, or null.
   [[nodiscard]] const Value* field(std::string_view name) const;

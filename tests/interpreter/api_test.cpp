@@ -84,11 +84,31 @@ TEST(Engine, HostileInputEndsInADiagnosticQuickly) {
   for (std::string_view src : {"9999999d9999999", "9999999d6", "1d1 explode 1", "1d1!", "loop x = 0 while true { x }",
                                "fn f(x) = f(x) + f(x)\nf(1)", "repeat 10000 { repeat 10000 { 1 } }",
                                "fn f(n) = if n == 0 then [1] else concat(f(n - 1), f(n - 1))\nf(30)",
-                               "range(1, 100000000)"}) {
+                               "range(1, 100000000)",
+                               // values nested 50,000 deep once crashed the printer and the destructor
+                               "fn w(v, k) = (loop x = {n: 0, v: v} until x.n >= k { {n: x.n + 1, v: [x.v]} }).v\n"
+                               "(loop y = {n: 0, v: []} until y.n >= 20 { {n: y.n + 1, v: w(y.v, 2500)} }).v"}) {
     Outcome o = engine.roll(src, 1);
     ASSERT_FALSE(o.ok()) << src;
     EXPECT_FALSE(render_text(*o.error).empty());
   }
+}
+
+TEST(Engine, LongOperatorChainsEndInADiagnosticNotADeepTree) {
+  std::string chain = "1";
+  for (int i = 0; i < 30'000; ++i) chain += "+1";
+  Outcome o = Engine().roll(chain, 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::NestingTooDeep);
+  std::string fine = "1";
+  for (int i = 0; i < 700; ++i) fine += "+1";
+  EXPECT_EQ(to_display(*Engine().roll(fine, 1).value), "701");
+}
+
+TEST(Engine, ValuesNestOnlySoDeep) {
+  Outcome o = Engine().roll("loop x = [] until len(str(x)) > 1000 { [x] }", 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->message, "values nest more than 100 levels deep (max_value_depth)");
 }
 
 TEST(Session, KeepsVariablesAndFunctionsBetweenInputs) {
