@@ -1,6 +1,8 @@
 // dsl/parser.cpp — runs the PEGTL grammar and turns its errors into Diagnostics.
 #include "dsl/parser.hpp"
 
+#include <cctype>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>

@@ -5,6 +5,7 @@
 //   5d10>=8 → 9* 2 8* 10* 1 = 3      x*    success;   x**  counts twice;  x_  failure
 //   2d6r1 → ~1~→5 3 = 8              a→b   rerolled (or clamped) from a to b
 //   3d6!! → 6!+6!+2 3 1 = 18         compounding rolls joined with +
+#include <cctype>
 #include <map>
 
 #include <fmt/format.h>
