@@ -23,11 +23,21 @@ alea_install_packages() {
 }
 
 # alea_build DIR TARGET [cmake args...]: configures DIR once, then builds TARGET incrementally.
+# The first build shows its progress; later ones stay quiet unless they fail.
 alea_build() {
   local dir="$1" target="$2"; shift 2
   if [ ! -f "$dir/CMakeCache.txt" ]; then
-    alea_log "configuring $dir"
+    alea_log "configuring and building $dir (the first build takes a few minutes)"
     cmake -S "$ALEA_ROOT" -B "$dir" -G Ninja "$@" >&2 || return 1
+    cmake --build "$dir" --target "$target" -- -j"$(nproc)" >&2 || return 1
+    return 0
   fi
-  cmake --build "$dir" --target "$target" -- -j"$(nproc)" >&2 || return 1
+  local log
+  log="$(mktemp)"
+  if ! cmake --build "$dir" --target "$target" -- -j"$(nproc)" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
 }
