@@ -248,7 +248,7 @@ class PoolOps {
     for (std::int64_t round = 0; !active.empty(); ++round) {
       if (round == cap) {
         if (r.once) break;
-        fail(DiagCode::ExplosionLimitExceeded, span_,
+        fail(DiagCode::RerollLimitExceeded, span_,
              fmt::format("a die was rerolled {} times in a row (max_rerolls)", cap));
       }
       std::vector<Active> next;
@@ -397,7 +397,7 @@ class PoolOps {
         }
       }
       if (round == ev_.limits().max_rerolls) {
-        fail(DiagCode::ExplosionLimitExceeded, span_,
+        fail(DiagCode::RerollLimitExceeded, span_,
              fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", round));
       }
       reroll_all(out, dupes);

@@ -200,6 +200,14 @@ TEST(Breakdown, ShowsTheTierReachedInsideLet) {
 
 TEST(Breakdown, ShowsAnEmptyRoll) { EXPECT_EQ(breakdown("0d6", {}), "0d6 → [] = 0"); }
 
+TEST(Limits, RerollingForeverEndsAtTheRerollLimit) {
+  ExtremeDice lowest(ExtremeDice::End::Min);  // every reroll shows 1 again
+  const Outcome o = Engine().roll("2d6 reroll <=5", lowest);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::RerollLimitExceeded);
+  EXPECT_EQ(o.error->message, "a die was rerolled 100 times in a row (max_rerolls)");
+}
+
 TEST(Limits, HugeDiceDoNotMakeChecksSlow) {
   // Each of these once took seconds: the checks visited every face of every die.
   EngineOptions o;
