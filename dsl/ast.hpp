@@ -41,6 +41,7 @@ struct StrLit { std::string value; };
 struct Name {
   std::string name;
   std::int32_t slot = -1;  // >= 0: local slot; -1: free name
+  std::string near_local;  // for a free name: a local in scope it may be a typo of
 };
 
 enum class DieShape { Sides, Percent, Fudge, Faces };

@@ -168,7 +168,7 @@ class Builder {
     const std::string_view text = n.string_view();
     const Span whole = span(n);
     std::size_t dot = text.find('.');
-    ExprPtr e = make(ast::Name{std::string(text.substr(0, dot)), -1},
+    ExprPtr e = make(ast::Name{std::string(text.substr(0, dot)), -1, {}},
                      file_.span(whole.begin, whole.begin + static_cast<std::uint32_t>(std::min(dot, text.size()))));
     while (dot != std::string_view::npos) {
       const std::size_t next = text.find('.', dot + 1);
@@ -443,7 +443,7 @@ class Builder {
     if (n.is_type<g::string_body>()) return make(ast::StrLit{unescape(n.string_view())}, file_.span(s.begin - 1, s.end + 1));
     if (n.is_type<g::true_lit>()) return make(ast::BoolLit{true}, s);
     if (n.is_type<g::false_lit>()) return make(ast::BoolLit{false}, s);
-    if (n.is_type<g::name_ref>()) return make(ast::Name{n.string(), -1}, s);
+    if (n.is_type<g::name_ref>()) return make(ast::Name{n.string(), -1, {}}, s);
     if (n.is_type<g::name_path>()) return name_path(n);
     if (n.is_type<g::arg>()) return arg(n);
     if (n.is_type<g::counted_dice>() || n.is_type<g::named_dice>() || n.is_type<g::single_dice>() ||

@@ -161,6 +161,12 @@ class Resolver {
           using T = std::decay_t<decltype(k)>;
           if constexpr (std::is_same_v<T, ast::Name>) {
             k.slot = lookup(k.name);
+            if (k.slot < 0 && !scope_.empty()) {
+              // A free name is looked up at run time; if that fails, this is the hint.
+              std::vector<std::string> locals;
+              for (const auto& entry : scope_) locals.push_back(entry.first);
+              k.near_local = closest_name(k.name, locals);
+            }
           } else if constexpr (std::is_same_v<T, ast::Dice>) {
             opt(k.count);
             opt(k.sides);

@@ -137,6 +137,7 @@ Value Evaluator::lookup(const ast::Name& n, Span span) {
   if (const Value* v = bindings_.find(n.name)) return *v;
   std::vector<std::string> names = bindings_.names();
   for (const auto& g : globals_) names.push_back(g.first);
+  if (!n.near_local.empty()) names.push_back(n.near_local);
   Diagnostic d(DiagCode::UnknownName, span, fmt::format("unknown name '{}'", n.name));
   if (auto near = closest_name(n.name, names); !near.empty()) {
     d.note({}, fmt::format("did you mean '{}'?", near));

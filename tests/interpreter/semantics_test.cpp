@@ -200,6 +200,13 @@ TEST(Breakdown, ShowsTheTierReachedInsideLet) {
 
 TEST(Breakdown, ShowsAnEmptyRoll) { EXPECT_EQ(breakdown("0d6", {}), "0d6 → [] = 0"); }
 
+TEST(Errors, SuggestANameInScopeForATypo) {
+  const Outcome o = roll("let strength = 3 in strenght + 1", {});
+  ASSERT_FALSE(o.ok());
+  ASSERT_EQ(o.error->notes.size(), 1u);
+  EXPECT_EQ(o.error->notes[0].message, "did you mean 'strength'?");
+}
+
 TEST(Limits, RerollingForeverEndsAtTheRerollLimit) {
   ExtremeDice lowest(ExtremeDice::End::Min);  // every reroll shows 1 again
   const Outcome o = Engine().roll("2d6 reroll <=5", lowest);
