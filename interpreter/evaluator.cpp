@@ -349,12 +349,11 @@ template <>
 Value Evaluator::node(const ast::Index& k, const ast::Expr&) {
   const Value obj = eval(*k.object);
   const Value idx = eval(*k.index);
-  if (const auto* r = obj.as_record()) {
+  if (obj.as_record()) {
     const std::string* name = idx.as_str();
     if (!name) fail(DiagCode::TypeMismatch, k.index->span, fmt::format("a record is indexed by a field name, got {}", describe(idx)));
     if (const Value* f = obj.field(*name)) return *f;
     fail(DiagCode::UnknownField, k.index->span, fmt::format("the record has no field '{}'", *name));
-    (void)r;
   }
   const std::int64_t i = to_int(idx, k.index->span, "an index");
   std::size_t size = 0;
