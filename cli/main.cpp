@@ -81,9 +81,7 @@ int run_roll(const RollArgs& a, const std::string& source, const std::string& na
     outcome = engine.run(compiled.program, {}, *dice);
   }
   if (a.json) {
-    std::string doc = alea::render_json(outcome, source);
-    if (seed) doc.insert(doc.size() - 1, fmt::format(",\"seed\":{}", *seed));
-    fmt::print("{}\n", doc);
+    fmt::print("{}\n", alea::render_json(outcome, source, seed));
   }
   if (!outcome.ok()) {
     const alea::Diagnostics all = compiled.ok() ? alea::Diagnostics{*outcome.error} : compiled.diagnostics;

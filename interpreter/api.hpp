@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -97,7 +98,9 @@ class Session {
 // The dice and the result as one line, e.g. "4d6kh3 → 4 4 6 ~3~ = 14"; further
 // lines follow when dice were rolled inside functions or loops.
 [[nodiscard]] std::string render_breakdown(const Outcome& outcome);
-// The outcome as one JSON document: value, dice, events, or the error.
-[[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression);
+// The outcome as one JSON document: value, dice, events, or the error; with the
+// seed the dice came from, when there was one, so that a roll can be replayed.
+[[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression,
+                                      std::optional<std::uint64_t> seed = std::nullopt);
 
 }  // namespace alea

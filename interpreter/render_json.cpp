@@ -1,6 +1,6 @@
 // interpreter/render_json.cpp — an Outcome as one JSON document for tools.
 //
-// {"expression": "4d6kh3", "ok": true, "value": 14,
+// {"expression": "4d6kh3", "ok": true, "value": 14, "seed": 42 (only for random dice),
 //  "dice": [{"id": 0, "die": "d6", "face": 4, "rolled": 4, "fate": "kept", "origin": "rolled",
 //            "marks": [], "parent": null, "partner": null, "roll": "4d6", "by": null}, …],
 //  "events": []}
@@ -78,9 +78,10 @@ std::string_view origin_name(DieOrigin o) {
   throw std::logic_error("unreachable: DieOrigin");
 }
 
-std::string render_json(const Outcome& o, std::string_view expression) {
+std::string render_json(const Outcome& o, std::string_view expression, std::optional<std::uint64_t> seed) {
   json doc;
   doc["expression"] = std::string(expression);
+  if (seed) doc["seed"] = *seed;
   doc["ok"] = o.ok();
   if (o.ok()) {
     doc["value"] = o.value ? value_json(*o.value) : json(nullptr);
