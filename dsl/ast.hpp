@@ -35,6 +35,9 @@ struct Cond {
 struct IntLit { std::int64_t value = 0; };
 struct BoolLit { bool value = false; };
 struct StrLit { std::string value; };
+struct NoneLit {};
+
+struct Constant;
 
 // How a name was resolved: a slot in the current call frame, or looked up by
 // name at run time (program-level `let`s first, then the host's bindings).
@@ -42,6 +45,7 @@ struct Name {
   std::string name;
   std::int32_t slot = -1;  // >= 0: local slot; -1: free name
   std::string near_local;  // for a free name: a local in scope it may be a typo of
+  const Constant* constant = nullptr;  // a ruleset's constant, table or parameter
 };
 
 enum class DieShape { Sides, Percent, Fudge, Faces };
@@ -81,6 +85,8 @@ struct Under { ExprPtr target; };
 struct Cancel {
   ExprPtr by;  // the cancelling pool
   CmpOp op = CmpOp::Le;
+  bool combine = false;         // leftover cancellers join forces (`combine`)
+  std::optional<Cond> except;   // dice that a combination never cancels (`except 6`)
 };
 struct Sort { bool descending = false; };
 struct Unique {};
@@ -106,12 +112,19 @@ struct Let {
 
 enum class CallTarget { Unresolved, Builtin, User };
 struct Call {
-  std::string name;
-  std::vector<ExprPtr> args;
+  std::string name;               // `check`, or `ruleset.check` for a ruleset's mechanic
+  std::vector<ExprPtr> args;      // as written
+  std::vector<std::string> arg_names;  // parallel to args; "" for a positional argument
+  std::vector<Span> arg_name_spans;    // parallel to args; empty span for a positional argument
   Span name_span;
   CallTarget target = CallTarget::Unresolved;
   std::int32_t builtin = -1;      // index into the builtin table
   const FnDef* fn = nullptr;      // user function (may live in another program)
+  // For a user function, set by the resolver, parallel to args: the parameter
+  // each argument binds (>= 0), or -1 when it sets a ruleset parameter instead
+  // (then `sets` holds which).
+  std::vector<std::int32_t> arg_param;
+  std::vector<const Constant*> sets;
 };
 
 struct ListLit { std::vector<ExprPtr> items; };
@@ -152,20 +165,54 @@ struct Loop {
 };
 
 struct Expr {
-  using Kind = std::variant<IntLit, BoolLit, StrLit, Name, Dice, PoolOp, Unary, Binary, If, Let,
+  using Kind = std::variant<IntLit, BoolLit, StrLit, NoneLit, Name, Dice, PoolOp, Unary, Binary, If, Let,
                             Call, ListLit, RecordLit, Index, Field, Tiers, Repeat, For, Loop>;
   Kind kind;
   Span span;
   std::uint32_t depth = 1;  // levels of nodes from here down, leaves being 1
 };
 
-// `fn name(a, b) = body` at the top level of a program.
+// The values a parameter, a ruleset parameter or a result field admits.
+struct TypeSpec {
+  enum Kind { Any, Int, Bool, Str, Label, List, Record, Pool } kind = Any;
+  bool optional = false;                 // `int?`: none is admitted too
+  std::optional<std::int64_t> min, max;  // Int
+  std::vector<std::string> choices;      // Str/Label; empty: any text
+};
+
+// What a function promises to return: a record with these fields, checked at
+// run time (a ruleset's mechanic); or, with no fields, a value of `returns`.
+struct ResultSpec {
+  std::vector<std::string> fields;
+  std::vector<TypeSpec> types;     // parallel to fields
+  std::vector<Span> spans;         // parallel to fields: where each is declared
+  std::optional<TypeSpec> returns;
+  Span span;
+};
+
+// `fn name(a, b = 1) = body` at the top level of a program, or a ruleset's mechanic.
 struct FnDef {
   std::string name;
   std::vector<std::string> params;
+  std::vector<ExprPtr> defaults;        // parallel to params; null: the argument is required
+  std::vector<std::optional<TypeSpec>> types;  // parallel to params or empty: unchecked
+  std::vector<Span> param_spans;        // parallel to params
   ExprPtr body;
   Span span;
   std::int32_t frame_size = 0;  // slots: parameters first, then locals
+  std::optional<ResultSpec> result;
+  // The ruleset parameters a call of this function may set by name.
+  std::vector<const Constant*> settable;
+};
+
+// A ruleset's constant, table or parameter: a name with a fixed value (a
+// literal built from YAML), which a call may override when it is a parameter.
+struct Constant {
+  std::string name;
+  ExprPtr value;
+  Span span;
+  bool parameter = false;
+  std::optional<TypeSpec> type;
 };
 
 // `let name = value` at the top level: a program-level variable.
@@ -180,11 +227,14 @@ using Statement = std::variant<FnDef, GlobalLet>;
 // One parsed source: statements in order, then an optional final expression.
 struct Program {
   std::vector<Statement> statements;
+  std::vector<std::unique_ptr<Constant>> constants;  // a ruleset's; visible to its functions
   ExprPtr main;                  // null when the source has only definitions
   std::int32_t frame_size = 0;   // slots used by the top-level lets and the main expression
 };
 
 [[nodiscard]] std::string_view spelling(CmpOp op);
 [[nodiscard]] std::string_view spelling(BinOp op);
+// `int`, `int?`, `label` …, as written in a ruleset.
+[[nodiscard]] std::string type_name(const TypeSpec& t);
 
 }  // namespace alea::ast

@@ -42,7 +42,7 @@ std::uint32_t child_depth(const ast::Expr::Kind& kind) {
                 else if constexpr (std::is_same_v<O, ast::Count>)
                   return std::max({depth_of(o.success.value), depth_of(o.fail), depth_of(o.twice)});
                 else if constexpr (std::is_same_v<O, ast::Under>) return depth_of(o.target);
-                else if constexpr (std::is_same_v<O, ast::Cancel>) return depth_of(o.by);
+                else if constexpr (std::is_same_v<O, ast::Cancel>) return std::max(depth_of(o.by), depth_of(o.except));
                 else if constexpr (std::is_same_v<O, ast::Clamp>) return std::max(depth_of(o.low), depth_of(o.high));
                 else return 0;
               },
@@ -96,9 +96,15 @@ class Builder {
         ast::FnDef fn;
         fn.span = span(*c);
         for (const auto& part : c->children) {
-          if (part->is_type<g::fn_name>()) fn.name = part->string();
-          else if (part->is_type<g::param>()) fn.params.push_back(part->string());
-          else fn.body = expr(*part);
+          if (part->is_type<g::fn_name>()) {
+            fn.name = part->string();
+          } else if (part->is_type<g::param>()) {
+            fn.params.push_back(part->children.at(0)->string());
+            fn.param_spans.push_back(span(*part->children[0]));
+            fn.defaults.push_back(part->children.size() > 1 ? expr(*part->children[1]) : nullptr);
+          } else {
+            fn.body = expr(*part);
+          }
         }
         prog->statements.emplace_back(std::move(fn));
       } else if (c->is_type<g::global_let>()) {
@@ -366,7 +372,12 @@ class Builder {
     }
     if (n.is_type<g::w_under>()) return pool_op(std::move(pool), ast::Under{arg(*ch.at(0))}, n);
     if (n.is_type<g::w_cancel>()) {
-      return pool_op(std::move(pool), ast::Cancel{arg(*ch.at(0)), cmp_op(ch.at(1)->string_view())}, n);
+      ast::Cancel c{arg(*ch.at(0)), cmp_op(ch.at(1)->string_view()), false, std::nullopt};
+      for (std::size_t i = 2; i < ch.size(); ++i) {
+        if (ch[i]->is_type<g::combine_word>()) c.combine = true;
+        else c.except = cond(*ch[i]->children.at(0));
+      }
+      return pool_op(std::move(pool), std::move(c), n);
     }
     if (n.is_type<g::w_sort>()) return pool_op(std::move(pool), ast::Sort{!ch.empty()}, n);
     if (n.is_type<g::w_unique>()) return pool_op(std::move(pool), ast::Unique{}, n);
@@ -443,6 +454,7 @@ class Builder {
     if (n.is_type<g::string_body>()) return make(ast::StrLit{unescape(n.string_view())}, file_.span(s.begin - 1, s.end + 1));
     if (n.is_type<g::true_lit>()) return make(ast::BoolLit{true}, s);
     if (n.is_type<g::false_lit>()) return make(ast::BoolLit{false}, s);
+    if (n.is_type<g::none_lit>() || n.is_type<g::none_arg>()) return make(ast::NoneLit{}, s);
     if (n.is_type<g::name_ref>()) return make(ast::Name{n.string(), -1, {}}, s);
     if (n.is_type<g::name_path>()) return name_path(n);
     if (n.is_type<g::arg>()) return arg(n);
@@ -497,7 +509,17 @@ class Builder {
       ast::Call c;
       c.name = ch.at(0)->string();
       c.name_span = span(*ch[0]);
-      for (std::size_t i = 1; i < ch.size(); ++i) c.args.push_back(expr(*ch[i]));
+      for (std::size_t i = 1; i < ch.size(); ++i) {
+        if (ch[i]->is_type<g::named_arg>()) {
+          c.arg_names.push_back(ch[i]->children.at(0)->string());
+          c.arg_name_spans.push_back(span(*ch[i]->children[0]));
+          c.args.push_back(expr(*ch[i]->children.at(1)));
+        } else {
+          c.arg_names.emplace_back();
+          c.arg_name_spans.emplace_back();
+          c.args.push_back(expr(*ch[i]));
+        }
+      }
       return make(std::move(c), s);
     }
     if (n.is_type<g::if_expr>()) {

@@ -21,7 +21,7 @@ enum class DiagCode {
 #undef ALEA_DIAGNOSTIC
 };
 
-enum class Phase { Parse, Resolve, Eval };
+enum class Phase { Parse, Resolve, Eval, Ruleset };
 
 [[nodiscard]] std::string_view code_name(DiagCode code);
 [[nodiscard]] Phase code_phase(DiagCode code);

@@ -94,6 +94,7 @@ ALEA_KW(kw_count, "count");    ALEA_KW(kw_fail, "fail");       ALEA_KW(kw_double
 ALEA_KW(kw_under, "under");    ALEA_KW(kw_cancel, "cancel");   ALEA_KW(kw_sort, "sort");
 ALEA_KW(kw_unique, "unique");  ALEA_KW(kw_clamp, "clamp");     ALEA_KW(kw_asc, "asc");
 ALEA_KW(kw_desc, "desc");      ALEA_KW(kw_min, "min");         ALEA_KW(kw_max, "max");
+ALEA_KW(kw_none, "none");      ALEA_KW(kw_combine, "combine"); ALEA_KW(kw_except, "except");
 #undef ALEA_KW
 
 // `min` and `max` are also builtin function names, so they are not reserved.
@@ -101,7 +102,8 @@ struct keyword : sor<kw_let, kw_in, kw_fn, kw_if, kw_then, kw_else, kw_and, kw_o
                      kw_true, kw_false, kw_tiers, kw_repeat, kw_for, kw_loop, kw_until, kw_while,
                      kw_keep, kw_drop, kw_highest, kw_lowest, kw_explode, kw_compound,
                      kw_penetrate, kw_reroll, kw_once, kw_limit, kw_count, kw_fail, kw_double,
-                     kw_under, kw_cancel, kw_sort, kw_unique, kw_clamp, kw_asc, kw_desc> {};
+                     kw_under, kw_cancel, kw_sort, kw_unique, kw_clamp, kw_asc, kw_desc,
+                     kw_none, kw_combine, kw_except> {};
 
 // A word that reads as a die (`d6`, `d20x`, `dF`) is never a name (language.md §4.3).
 struct die_like     : seq<one<'d'>, sor<pegtl::digit, seq<one<'F'>, not_at<ident_other>>>> {};
@@ -143,7 +145,8 @@ struct count_num    : integer {};
 struct count_name   : seq<name_path, blank> {};     // `pool d12`: a name, blanks, then a die
 
 // An argument written after a modifier: a number, a name or a parenthesised expression.
-struct arg          : sor<signed_int, parens, name_path> {};
+struct none_arg     : kw_none {};
+struct arg          : sor<signed_int, parens, none_arg, name_path> {};
 struct cmp_op       : sor<string<'>', '='>, string<'<', '='>, string<'<', '>'>, string<'!', '='>,
                           string<'=', '='>, one<'>'>, one<'<'>, one<'='>> {};
 struct bare_arg     : sor<integer, parens> {};
@@ -202,7 +205,10 @@ struct count_extras : star<ws, sor<fail_clause, double_clause>> {};  // in eithe
 struct w_count      : if_must<kw_count, ws, word_cond, count_extras> {};
 struct w_under      : if_must<kw_under, ws, arg> {};
 struct cancel_op    : cmp_op {};
-struct w_cancel     : if_must<kw_cancel, ws, arg, ws, cancel_op> {};
+struct except_clause: if_must<kw_except, ws, word_cond> {};
+struct combine_word : kw_combine {};
+struct cancel_head  : if_must<kw_cancel, ws, arg, ws, cancel_op> {};
+struct w_cancel     : seq<cancel_head, opt<ws, combine_word, opt<ws, except_clause>>> {};
 struct sort_desc    : kw_desc {};
 struct w_sort       : seq<kw_sort, opt<ws, sor<kw_asc, sort_desc>>> {};
 struct w_unique     : kw_unique {};
@@ -223,12 +229,17 @@ struct record_field : if_must<field_name, ws, one<':'>, ws, expression> {};
 struct close_brace  : one<'}'> {};
 struct record_items : opt<list<record_field, comma>, trailing_comma, ws> {};
 struct record_lit   : if_must<one<'{'>, ws, record_items, close_brace> {};
-struct call_items   : opt<list<expression, comma>, ws> {};
+struct arg_name     : identifier {};
+struct named_arg    : seq<arg_name, ws, one<':'>, ws, must<expression>> {};   // `red: 1`
+struct call_arg     : sor<named_arg, expression> {};
+struct call_items   : opt<list<call_arg, comma>, ws> {};
 struct call_args    : if_must<one<'('>, ws, call_items, close_paren> {};
-struct call_name    : sor<identifier, kw_sort, kw_clamp> {};  // the builtins sort() and clamp()
+// `check(…)`, a ruleset's mechanic `heroes_mythos.check(…)`, the builtins sort() and clamp().
+struct call_name    : sor<seq<identifier, opt<one<'.'>, identifier>>, kw_sort, kw_clamp> {};
 struct call         : seq<call_name, call_args> {};
 struct name_ref     : identifier {};
 struct true_lit     : kw_true {};
+struct none_lit     : kw_none {};
 struct false_lit    : kw_false {};
 
 struct if_expr      : if_must<kw_if, ws, expression, ws, kw_then, ws, expression, ws, kw_else, ws,
@@ -246,7 +257,7 @@ struct loop_expr    : if_must<kw_loop, ws, loop_var, ws, one<'='>, ws, expressio
                               expression, ws, block> {};
 
 struct primary      : sor<counted_dice, named_dice, single_dice, paren_group, integer,
-                          string_lit, true_lit, false_lit, list_lit,
+                          string_lit, true_lit, false_lit, none_lit, list_lit,
                           record_lit, if_expr, let_expr, repeat_expr, for_expr, loop_expr, call,
                           name_ref> {};
 
@@ -291,7 +302,8 @@ struct expression   : nested<disjunction> {};
 
 // ---- programs -----------------------------------------------------------------
 struct fn_name      : new_name<identifier> {};
-struct param        : new_name<identifier> {};
+struct param_name   : new_name<identifier> {};
+struct param        : seq<param_name, opt<ws, one<'='>, ws, must<expression>>> {};  // `red = 0`
 struct param_items  : opt<list<param, comma>, ws> {};
 struct params       : if_must<one<'('>, ws, param_items, close_paren> {};
 struct fn_def       : if_must<kw_fn, ws, fn_name, ws, params, ws, one<'='>, ws, expression> {};

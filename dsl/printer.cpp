@@ -18,6 +18,21 @@ std::string_view spelling(CmpOp op) {
   throw std::logic_error("unreachable: CmpOp");
 }
 
+std::string type_name(const TypeSpec& t) {
+  std::string base;
+  switch (t.kind) {
+    case TypeSpec::Any: base = "any"; break;
+    case TypeSpec::Int: base = "int"; break;
+    case TypeSpec::Bool: base = "bool"; break;
+    case TypeSpec::Str: base = "string"; break;
+    case TypeSpec::Label: base = "label"; break;
+    case TypeSpec::List: base = "list"; break;
+    case TypeSpec::Record: base = "record"; break;
+    case TypeSpec::Pool: base = "pool"; break;
+  }
+  return t.optional ? base + "?" : base;
+}
+
 std::string_view spelling(BinOp op) {
   switch (op) {
     case BinOp::Add: return "+";
@@ -61,7 +76,7 @@ std::string cond(const ast::Cond& c) { return fmt::format("{}{}", ast::spelling(
 // Modifier arguments must be a number, a name or a parenthesised expression.
 std::string arg(const ast::Expr& e) {
   if (const auto* i = std::get_if<ast::IntLit>(&e.kind)) return fmt::format("{}", i->value);
-  if (std::holds_alternative<ast::Name>(e.kind)) return print(e);
+  if (std::holds_alternative<ast::Name>(e.kind) || std::holds_alternative<ast::NoneLit>(e.kind)) return print(e);
   return "(" + print(e) + ")";
 }
 
@@ -95,7 +110,10 @@ std::string pool_op(const ast::PoolOpKind& op) {
         } else if constexpr (std::is_same_v<T, ast::Under>) {
           return "under " + arg(*k.target);
         } else if constexpr (std::is_same_v<T, ast::Cancel>) {
-          return fmt::format("cancel {}{}", arg(*k.by), ast::spelling(k.op));
+          std::string s = fmt::format("cancel {}{}", arg(*k.by), ast::spelling(k.op));
+          if (k.combine) s += " combine";
+          if (k.except) s += " except " + cond(*k.except);
+          return s;
         } else if constexpr (std::is_same_v<T, ast::Sort>) {
           return k.descending ? "sort desc" : "sort";
         } else if constexpr (std::is_same_v<T, ast::Unique>) {
@@ -141,6 +159,8 @@ std::string print(const ast::Expr& e) {
           return k.value ? "true" : "false";
         } else if constexpr (std::is_same_v<T, ast::StrLit>) {
           return quote(k.value);
+        } else if constexpr (std::is_same_v<T, ast::NoneLit>) {
+          return "none";
         } else if constexpr (std::is_same_v<T, ast::Name>) {
           return k.name;
         } else if constexpr (std::is_same_v<T, ast::Dice>) {
@@ -167,7 +187,13 @@ std::string print(const ast::Expr& e) {
         } else if constexpr (std::is_same_v<T, ast::Let>) {
           return fmt::format("(let {} = {} in {})", k.name, print(*k.value), print(*k.body));
         } else if constexpr (std::is_same_v<T, ast::Call>) {
-          return fmt::format("{}({})", k.name, join(k.args));
+          std::string args;
+          for (std::size_t i = 0; i < k.args.size(); ++i) {
+            if (i) args += ", ";
+            if (i < k.arg_names.size() && !k.arg_names[i].empty()) args += k.arg_names[i] + ": ";
+            args += print(*k.args[i]);
+          }
+          return fmt::format("{}({})", k.name, args);
         } else if constexpr (std::is_same_v<T, ast::ListLit>) {
           return "[" + join(k.items) + "]";
         } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
@@ -203,7 +229,10 @@ std::string print(const ast::Program& p) {
   for (const auto& st : p.statements) {
     if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
       std::string params;
-      for (const auto& q : fn->params) params += (params.empty() ? "" : ", ") + q;
+      for (std::size_t i = 0; i < fn->params.size(); ++i) {
+        params += (i ? ", " : "") + fn->params[i];
+        if (i < fn->defaults.size() && fn->defaults[i]) params += " = " + print(*fn->defaults[i]);
+      }
       s += fmt::format("fn {}({}) = {}\n", fn->name, params, print(*fn->body));
     } else {
       const auto& let = std::get<ast::GlobalLet>(st);

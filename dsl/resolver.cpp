@@ -30,7 +30,8 @@ class Resolver {
   Resolver(const ResolveContext& context, Diagnostics& out) : ctx_(context), out_(out) {}
 
   void program(ast::Program& p) {
-    for (const ast::FnDef* f : ctx_.imported) functions_[f->name] = f;
+    for (const auto& f : ctx_.imported) functions_[f.name] = f.fn;
+    for (auto& c : p.constants) constants_[c->name] = c.get();
     for (auto& s : p.statements) {
       if (auto* fn = std::get_if<ast::FnDef>(&s)) declare(*fn);
     }
@@ -38,6 +39,14 @@ class Resolver {
       if (auto* fn = std::get_if<ast::FnDef>(&s)) {
         begin_frame();
         for (const auto& param : fn->params) bind(param);
+        // A default sees the parameters before its own.
+        for (std::size_t i = 0; i < fn->defaults.size(); ++i) {
+          if (!fn->defaults[i]) continue;
+          auto all = scope_;
+          scope_.resize(i);
+          expr(*fn->defaults[i]);
+          scope_ = std::move(all);
+        }
         expr(*fn->body);
         fn->frame_size = frame_size_;
       }
@@ -55,6 +64,7 @@ class Resolver {
   Diagnostics& out_;
   std::unordered_map<std::string, const ast::FnDef*> functions_;
   std::unordered_map<std::string, const ast::FnDef*> local_functions_;
+  std::unordered_map<std::string, const ast::Constant*> constants_;
   std::vector<std::pair<std::string, std::int32_t>> scope_;
   std::int32_t frame_size_ = 0;
 
@@ -120,6 +130,13 @@ class Resolver {
       const auto& sig = (*ctx_.builtins)[b];
       c.target = ast::CallTarget::Builtin;
       c.builtin = b;
+      for (std::size_t i = 0; i < c.arg_names.size(); ++i) {
+        if (!c.arg_names[i].empty()) {
+          out_.emplace_back(DiagCode::UnknownArgument, c.arg_name_spans[i],
+                            fmt::format("the builtin '{}' takes no named arguments", c.name));
+          return;
+        }
+      }
       if (argc < sig.min_args || (sig.max_args >= 0 && argc > sig.max_args)) {
         const std::string want = sig.max_args < 0 ? fmt::format("at least {}", sig.min_args)
                                  : sig.min_args == sig.max_args
@@ -134,13 +151,7 @@ class Resolver {
     if (auto it = functions_.find(c.name); it != functions_.end()) {
       c.target = ast::CallTarget::User;
       c.fn = it->second;
-      const int want = static_cast<int>(c.fn->params.size());
-      if (argc != want) {
-        out_.emplace_back(DiagCode::WrongArgumentCount, span,
-                          fmt::format("'{}' takes {} argument{}, got {}", c.name, want,
-                                      want == 1 ? "" : "s", argc))
-            .note(c.fn->span, fmt::format("'{}' is defined here", c.name));
-      }
+      bind_arguments(c, span);
       return;
     }
     std::vector<std::string> names;
@@ -155,12 +166,115 @@ class Resolver {
     }
   }
 
+  // Matches a user function's arguments to its parameters: positional ones in
+  // order, then named ones by name; the rest take their defaults.
+  void bind_arguments(ast::Call& c, const Span& span) {
+    const ast::FnDef& fn = *c.fn;
+    const std::size_t n = fn.params.size();
+    std::vector<bool> bound(n, false);
+    c.arg_param.assign(c.args.size(), -1);
+    c.sets.assign(c.args.size(), nullptr);
+    std::size_t positional = 0;
+    bool seen_named = false;
+    bool ok = true;
+    for (std::size_t i = 0; i < c.args.size(); ++i) {
+      const std::string& name = i < c.arg_names.size() ? c.arg_names[i] : std::string();
+      if (name.empty()) {
+        if (seen_named) {
+          out_.emplace_back(DiagCode::UnknownArgument, c.args[i]->span,
+                            "a positional argument cannot follow a named one");
+          ok = false;
+          continue;
+        }
+        if (positional >= n) {
+          out_.emplace_back(DiagCode::WrongArgumentCount, span,
+                            fmt::format("'{}' takes {} argument{}, got {}", c.name, n, n == 1 ? "" : "s",
+                                        c.args.size()))
+              .note(fn.span, fmt::format("'{}' is defined here", c.name));
+          return;
+        }
+        bound[positional] = true;
+        c.arg_param[i] = static_cast<std::int32_t>(positional++);
+        continue;
+      }
+      seen_named = true;
+      const Span at = c.arg_name_spans[i];
+      auto p = std::find(fn.params.begin(), fn.params.end(), name);
+      if (p != fn.params.end()) {
+        const auto k = static_cast<std::size_t>(p - fn.params.begin());
+        if (bound[k]) {
+          out_.emplace_back(DiagCode::DuplicateArgument, at,
+                            fmt::format("argument '{}' is given twice", name));
+          ok = false;
+          continue;
+        }
+        bound[k] = true;
+        c.arg_param[i] = static_cast<std::int32_t>(k);
+        continue;
+      }
+      auto q = std::find_if(fn.settable.begin(), fn.settable.end(),
+                            [&](const ast::Constant* k) { return k->name == name; });
+      if (q != fn.settable.end()) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (c.sets[j] == *q) {
+            out_.emplace_back(DiagCode::DuplicateArgument, at,
+                              fmt::format("argument '{}' is given twice", name));
+            ok = false;
+          }
+        }
+        c.sets[i] = *q;
+        continue;
+      }
+      std::vector<std::string> names = fn.params;
+      for (const auto* k : fn.settable) names.push_back(k->name);
+      auto& d = out_.emplace_back(DiagCode::UnknownArgument, at,
+                                  fmt::format("'{}' has no parameter '{}'", c.name, name));
+      if (auto near = closest_name(name, names); !near.empty()) {
+        d.note({}, fmt::format("did you mean '{}'?", near));
+      } else {
+        d.note({}, fmt::format("its parameters are: {}", names.empty() ? "none" : join_names(names)));
+      }
+      ok = false;
+    }
+    if (!ok) return;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!bound[k] && !(k < fn.defaults.size() && fn.defaults[k])) {
+        out_.emplace_back(DiagCode::MissingArgument, span,
+                          fmt::format("'{}' needs the argument '{}'", c.name, fn.params[k]))
+            .note(k < fn.param_spans.size() ? fn.param_spans[k] : fn.span,
+                  fmt::format("'{}' is declared here", fn.params[k]));
+      }
+    }
+  }
+
+  static std::string join_names(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  }
+
   void expr(ast::Expr& e) {
     std::visit(
         [&](auto& k) {
           using T = std::decay_t<decltype(k)>;
           if constexpr (std::is_same_v<T, ast::Name>) {
             k.slot = lookup(k.name);
+            if (k.slot < 0) {
+              if (auto c = constants_.find(k.name); c != constants_.end()) {
+                k.constant = c->second;
+                return;
+              }
+            }
+            if (k.slot < 0 && ctx_.free_names_are_errors) {
+              std::vector<std::string> known;
+              for (const auto& entry : scope_) known.push_back(entry.first);
+              for (const auto& [name, c] : constants_) known.push_back(name);
+              auto& d = out_.emplace_back(DiagCode::UnknownName, e.span, fmt::format("unknown name '{}'", k.name));
+              if (auto near = closest_name(k.name, known); !near.empty()) {
+                d.note({}, fmt::format("did you mean '{}'?", near));
+              }
+              return;
+            }
             if (k.slot < 0 && !scope_.empty()) {
               // A free name is looked up at run time; if that fails, this is the hint.
               std::vector<std::string> locals;
@@ -247,6 +361,7 @@ class Resolver {
             expr(*k.target);
           } else if constexpr (std::is_same_v<T, ast::Cancel>) {
             expr(*k.by);
+            if (k.except) cond(*k.except);
           } else if constexpr (std::is_same_v<T, ast::Clamp>) {
             opt(k.low);
             opt(k.high);

@@ -19,11 +19,21 @@ struct BuiltinSignature {
   int max_args = 0;  // -1: any number
 };
 
+// A function defined elsewhere and visible here under `name` (`check`, or
+// `heroes_mythos.check` for a ruleset's mechanic).
+struct ImportedFn {
+  std::string name;
+  const ast::FnDef* fn = nullptr;
+};
+
 struct ResolveContext {
   const std::vector<BuiltinSignature>* builtins = nullptr;  // index = builtin id
-  // Functions defined elsewhere and visible here (earlier REPL lines, the stdlib),
-  // later entries hiding earlier ones of the same name.
-  std::vector<const ast::FnDef*> imported;
+  // Functions defined elsewhere and visible here (earlier REPL lines, the stdlib,
+  // rulesets), later entries hiding earlier ones of the same name.
+  std::vector<ImportedFn> imported;
+  // In a ruleset every name must be a local, a parameter or one of the
+  // program's constants; elsewhere a free name is the host's to bind at run time.
+  bool free_names_are_errors = false;
 };
 
 [[nodiscard]] Diagnostics resolve(ast::Program& program, const ResolveContext& context);

@@ -2,11 +2,93 @@
 #include "interpreter/api.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "dsl/resolver.hpp"
 #include "interpreter/builtins.hpp"
+#include "interpreter/ruleset_loader.hpp"
+#include "interpreter/stdlib.hpp"
 
 namespace alea {
+
+namespace {
+
+void add_functions(const CompiledProgram& prog, std::vector<ImportedFn>& out, std::string_view prefix = {}) {
+  for (const auto& st : prog.ast->statements) {
+    if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
+      out.push_back({prefix.empty() ? fn->name : fmt::format("{}.{}", prefix, fn->name), fn});
+    }
+  }
+}
+
+}  // namespace
+
+// The stdlib files are compiled in name order; each sees the ones before it.
+Engine::Engine(EngineOptions options) : options_(std::move(options)) {
+  for (const auto& src : stdlib_sources()) {
+    Compiled c = compile(src.text, std::string("stdlib/") + std::string(src.name), stdlib_);
+    if (!c.ok()) {
+      throw std::logic_error("the embedded stdlib does not compile: " + render_text(c.diagnostics));
+    }
+    for (const auto& st : c.program->ast->statements) {
+      if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
+        if (fn->name.empty() || fn->name[0] != '_') {
+          stdlib_functions_.push_back({fn->name, fn->params, std::string(src.name)});
+        }
+      }
+    }
+    stdlib_.push_back(std::move(c.program));
+  }
+}
+
+Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,
+                                      std::optional<std::string> expected_name) {
+  RulesetLoadOptions opts;
+  opts.parse = options_.parse;
+  for (const auto& p : stdlib_) add_functions(*p, opts.imports);
+  opts.import_programs = stdlib_;
+  opts.expected_name = std::move(expected_name);
+  RulesetLoad load = load_ruleset(std::string(yaml), std::move(shown_as), opts);
+  if (!load.ruleset) return std::move(load.diagnostics);
+  auto same = std::find_if(rulesets_.begin(), rulesets_.end(),
+                           [&](const auto& r) { return r->ident == load.ruleset->ident; });
+  if (same != rulesets_.end()) *same = std::move(load.ruleset);
+  else rulesets_.push_back(std::move(load.ruleset));
+  return {};
+}
+
+Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::string shown_as) {
+  if (shown_as.empty()) shown_as = file.string();
+  std::ifstream in(file, std::ios::binary);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(file, ec)) {
+    auto src = SourceFile::make(shown_as, "");
+    Diagnostics out;
+    out.emplace_back(DiagCode::RulesetNotFound, src->span(0, 0), fmt::format("cannot read the ruleset file '{}'", shown_as));
+    return out;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_ruleset_text(text.str(), std::move(shown_as), file.stem().string());
+}
+
+const Ruleset* Engine::find_ruleset(std::string_view name) const {
+  const std::string ident = ruleset_ident(name);
+  for (const auto& r : rulesets_) {
+    if (r->ident == ident) return r.get();
+  }
+  return nullptr;
+}
+
+std::vector<const Ruleset*> Engine::rulesets() const {
+  std::vector<const Ruleset*> out;
+  for (const auto& r : rulesets_) out.push_back(r.get());
+  return out;
+}
 
 Compiled Engine::compile(std::string_view source, std::string name, Imports imports) const {
   Compiled out;
@@ -18,11 +100,9 @@ Compiled Engine::compile(std::string_view source, std::string name, Imports impo
   }
   ResolveContext ctx;
   ctx.builtins = &builtin_signatures();
-  for (const auto& prog : imports) {
-    for (const auto& st : prog->ast->statements) {
-      if (const auto* fn = std::get_if<ast::FnDef>(&st)) ctx.imported.push_back(fn);
-    }
-  }
+  for (const auto& prog : stdlib_) add_functions(*prog, ctx.imported);
+  for (const auto& r : rulesets_) add_functions(*r->program, ctx.imported, r->ident);
+  for (const auto& prog : imports) add_functions(*prog, ctx.imported);
   Diagnostics problems = resolve(*parsed.program, ctx);
   if (!problems.empty()) {
     out.diagnostics = std::move(problems);
@@ -32,6 +112,8 @@ Compiled Engine::compile(std::string_view source, std::string name, Imports impo
   prog->source = std::move(file);
   prog->ast = std::move(parsed.program);
   prog->imports.assign(imports.begin(), imports.end());
+  prog->imports.insert(prog->imports.end(), stdlib_.begin(), stdlib_.end());
+  for (const auto& r : rulesets_) prog->imports.push_back(r->program);
   out.program = std::move(prog);
   return out;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
@@ -26,6 +27,7 @@
 #include "interpreter/evaluator.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/program.hpp"
+#include "interpreter/ruleset.hpp"
 #include "interpreter/value.hpp"
 
 namespace alea {
@@ -44,15 +46,36 @@ struct Compiled {
 
 using Imports = std::span<const std::shared_ptr<const CompiledProgram>>;
 
+// A function of the standard library, for completion and `:help`.
+struct StdlibFunction {
+  std::string name;
+  std::vector<std::string> params;
+  std::string file;  // "pools.alea"
+};
+
 class Engine {
  public:
-  Engine() = default;
-  explicit Engine(EngineOptions options) : options_(std::move(options)) {}
+  Engine() : Engine(EngineOptions{}) {}
+  explicit Engine(EngineOptions options);
 
   [[nodiscard]] const EngineOptions& options() const { return options_; }
 
+  // Loads a ruleset; its mechanics become callable as `ident.mechanic`
+  // (`heroes_mythos.check`). Returns every problem found; on any problem
+  // nothing is loaded. A ruleset of the same name replaces the one loaded
+  // before. Loading is not thread-safe: load first, then share the Engine.
+  [[nodiscard]] Diagnostics load_ruleset_file(const std::filesystem::path& file,
+                                              std::string shown_as = "");
+  [[nodiscard]] Diagnostics load_ruleset_text(std::string_view yaml, std::string shown_as,
+                                              std::optional<std::string> expected_name = std::nullopt);
+  // A loaded ruleset by name ("heroes-mythos" or "heroes_mythos"), or null.
+  [[nodiscard]] const Ruleset* find_ruleset(std::string_view name) const;
+  [[nodiscard]] std::vector<const Ruleset*> rulesets() const;
+  [[nodiscard]] const std::vector<StdlibFunction>& stdlib_functions() const { return stdlib_functions_; }
+
   // Parses and resolves `source`. `name` is shown in diagnostics ("<input>",
-  // a file name). `imports` are programs whose functions `source` may call.
+  // a file name). It may call the stdlib, the loaded rulesets' mechanics, and
+  // the functions of `imports`.
   [[nodiscard]] Compiled compile(std::string_view source, std::string name = "<input>",
                                  Imports imports = {}) const;
 
@@ -67,6 +90,9 @@ class Engine {
 
  private:
   EngineOptions options_;
+  std::vector<std::shared_ptr<const CompiledProgram>> stdlib_;
+  std::vector<StdlibFunction> stdlib_functions_;
+  std::vector<std::shared_ptr<const Ruleset>> rulesets_;
 };
 
 // Variables and functions that persist from one input to the next, as in the

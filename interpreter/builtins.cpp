@@ -151,6 +151,12 @@ Value b_contains(BuiltinCall& c) {
 }
 
 Value b_sort(BuiltinCall& c) {
+  if (const auto* p = c.args[0].as_pool()) {  // a pool's faces
+    std::vector<std::int64_t> faces;
+    for (const auto& d : p->dice) faces.push_back(d.face);
+    std::sort(faces.begin(), faces.end());
+    return make_list(std::vector<Value>(faces.begin(), faces.end()));
+  }
   std::vector<Value> l = list_arg(c, 0, "sort");
   std::vector<std::int64_t> keys;
   for (const auto& v : l) keys.push_back(c.ev.to_int(v, c.arg_span(0), "an item given to 'sort'"));
@@ -236,6 +242,81 @@ Value b_with(BuiltinCall& c) {
 
 Value b_str(BuiltinCall& c) { return Value(to_display(c.args[0])); }
 
+// Adds "label: value" to the breakdown and gives the value back.
+Value b_note(BuiltinCall& c) {
+  const std::string label = c.args[0].as_str() ? *c.args[0].as_str() : to_display(c.args[0]);
+  const std::string value = to_display(c.args[1]);
+  c.ev.add_note(c.span, fmt::format("{}: {}", label, value), value);
+  return c.args[1];
+}
+
+__extension__ using wide = __int128;  // sums of int64 items, without overflow
+
+// The fewest items whose sum reaches `target`; among those, the smallest sum,
+// then the largest items first. {used, leftover}, both largest first, or none
+// when all the items together fall short.
+Value b_cover(BuiltinCall& c) {
+  std::vector<Value> one{c.args[0]};
+  BuiltinCall items{c.ev, one, c.arg_exprs, c.span};
+  std::vector<std::int64_t> xs = numbers(items, "cover");
+  const std::int64_t target = int_arg(c, 1, "cover");
+  std::sort(xs.begin(), xs.end(), std::greater<>());
+  // The k largest make the largest sum of any k items, so the fewest is a prefix's length.
+  std::size_t k = 0;
+  wide prefix = 0;
+  while (prefix < target && k < xs.size()) prefix += xs[k++];
+  if (prefix < target) return NoneValue{};
+  // Equal items form groups; take counts of the larger items first, so the
+  // first subset found with a given sum is the lexicographically largest.
+  struct Group {
+    std::int64_t value;
+    std::size_t count;
+  };
+  std::vector<Group> groups;
+  for (auto x : xs) {
+    if (!groups.empty() && groups.back().value == x) ++groups.back().count;
+    else groups.push_back({x, 1});
+  }
+  std::vector<std::size_t> first(groups.size() + 1, 0);  // index in xs where group g starts
+  for (std::size_t g = 0; g < groups.size(); ++g) first[g + 1] = first[g] + groups[g].count;
+  std::vector<wide> sums(xs.size() + 1, 0);  // sums[i] = xs[0] + … + xs[i-1]
+  for (std::size_t i = 0; i < xs.size(); ++i) sums[i + 1] = sums[i] + xs[i];
+  std::vector<std::size_t> take(groups.size(), 0), best_take;
+  wide best = 0;
+  bool found = false;
+  std::int64_t visited = 0;
+  auto search = [&](auto&& self, std::size_t g, wide sum, std::size_t n) -> void {
+    if (++visited % 1024 == 0) c.ev.charge(1024, c.span);
+    const std::size_t r = k - n;
+    if (r == 0) {
+      if (sum >= target && (!found || sum < best)) {
+        found = true;
+        best = sum;
+        best_take = take;
+      }
+      return;
+    }
+    const std::size_t from = first[g];
+    if (g == groups.size() || xs.size() - from < r) return;
+    const wide most = sum + sums[from + r] - sums[from];                    // the r largest left
+    const wide least = sum + sums[xs.size()] - sums[xs.size() - r];        // the r smallest left
+    if (most < target || (found && least >= best)) return;
+    for (std::size_t t = std::min(groups[g].count, r) + 1; t-- > 0;) {
+      take[g] = t;
+      self(self, g + 1, sum + static_cast<wide>(groups[g].value) * static_cast<wide>(t), n + t);
+    }
+    take[g] = 0;
+  };
+  search(search, 0, 0, 0);
+  std::vector<Value> used, leftover;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t i = 0; i < groups[g].count; ++i) {
+      (i < best_take[g] ? used : leftover).emplace_back(groups[g].value);
+    }
+  }
+  return make_record({"used", "leftover"}, {make_list(std::move(used)), make_list(std::move(leftover))});
+}
+
 struct Entry {
   BuiltinSignature sig;
   BuiltinFn fn;
@@ -257,7 +338,7 @@ const std::vector<Entry>& table() {
       {{"faces", 1, 1}, b_faces, "faces(pool)", "the faces of a pool's dice, as a list"},
       {{"range", 2, 2}, b_range, "range(a, b)", "the list a, a+1, …, b"},
       {{"contains", 2, 2}, b_contains, "contains(xs, x)", "whether a list (or a pool's faces) holds x"},
-      {{"sort", 1, 1}, b_sort, "sort(xs)", "a list of numbers in ascending order"},
+      {{"sort", 1, 1}, b_sort, "sort(xs)", "a list of numbers (or a pool's faces) in ascending order"},
       {{"reverse", 1, 1}, b_reverse, "reverse(xs)", "a list in reverse order"},
       {{"append", 2, 2}, b_append, "append(xs, x)", "a list with x added at the end"},
       {{"concat", 1, -1}, b_concat, "concat(a, b, …)", "lists joined into one list, or pools into one pool"},
@@ -265,6 +346,8 @@ const std::vector<Entry>& table() {
       {{"has", 2, 2}, b_has, "has(record, \"name\")", "whether a record has a field"},
       {{"with", 3, 3}, b_with, "with(record, \"name\", value)", "a copy of the record with one field set"},
       {{"str", 1, 1}, b_str, "str(x)", "the value as text"},
+      {{"note", 2, 2}, b_note, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
+      {{"cover", 2, 2}, b_cover, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };
   return t;
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "dsl/ast.hpp"
 #include "dsl/diagnostic.hpp"
 #include "interpreter/bindings.hpp"
@@ -43,6 +45,20 @@ class Evaluator {
   const Limits& limits() const { return limits_; }
   Trace& trace() { return trace_; }
   void check_size(std::size_t n, Span span);
+  // Fails unless `v` is of type `t`; `what` names it ("the argument 'red'").
+  void check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what);
+  // Counts `n` steps of work done outside eval() (a search inside an operation).
+  void charge(std::int64_t n, Span span) {
+    steps_ += n;
+    if (steps_ > limits_.max_steps) {
+      fail(DiagCode::StepLimitExceeded, span,
+           fmt::format("evaluation took more than {} steps (max_steps)", limits_.max_steps));
+    }
+  }
+  // Adds a line to the breakdown.
+  void add_note(Span span, std::string text, std::string result) {
+    trace_.events.push_back({span, std::move(text), std::move(result), true});
+  }
   // A pool value; fails if its total would not fit in 64 bits, so that every
   // pool can be used as a number.
   Value make_pool(PoolData pool, Span span);
@@ -63,7 +79,13 @@ class Evaluator {
   template <class T>
   Value node(const T& k, const ast::Expr& e);
   Value lookup(const ast::Name& n, Span span);
-  Value call_user(const ast::Call& c, std::vector<Value> args, Span span);
+  Value constant(const ast::Constant& c);
+  Value call_user(const ast::Call& c, const ast::Expr& e);
+  void check_result(const ast::FnDef& fn, const Value& v);
+  // Ruleset parameters set by the calls in progress, innermost last.
+  std::vector<std::pair<const ast::Constant*, Value>> overrides_;
+  // Constants evaluated so far in this run.
+  std::vector<std::pair<const ast::Constant*, Value>> constants_;
   Value binary(const ast::Binary& b, const ast::Expr& e);
 };
 

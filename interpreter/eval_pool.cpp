@@ -166,8 +166,10 @@ class PoolOps {
 
   Value explode(const ast::Explode& x, PoolData out) {
     const Test t = test(x.cond, true);
-    const bool explicit_limit = x.limit != nullptr;
-    const std::int64_t cap = explicit_limit ? ev_.eval_int(*x.limit, "the explosion limit")
+    // `limit none` is the same as no limit clause.
+    const Value limit_value = x.limit ? ev_.eval(*x.limit) : Value(NoneValue{});
+    const bool explicit_limit = !limit_value.is_none();
+    const std::int64_t cap = explicit_limit ? ev_.to_int(limit_value, x.limit->span, "the explosion limit")
                                             : ev_.limits().max_explosion_depth;
     if (cap < 0) fail(DiagCode::InvalidArgument, x.limit->span, fmt::format("an explosion limit cannot be negative, got {}", cap));
     std::vector<Active> active;
@@ -339,6 +341,7 @@ class PoolOps {
     std::vector<PoolDie> cancellers = by->dice;
     std::stable_sort(cancellers.begin(), cancellers.end(), [](const PoolDie& a, const PoolDie& b) { return a.face > b.face; });
     std::vector<bool> gone(pool.dice.size(), false);
+    std::vector<PoolDie> leftover;  // cancellers that found nothing alone, highest first
     const bool take_highest = c.op == ast::CmpOp::Le || c.op == ast::CmpOp::Lt || c.op == ast::CmpOp::Eq;
     for (const PoolDie& r : cancellers) {
       std::optional<std::size_t> best;
@@ -348,7 +351,10 @@ class PoolOps {
           best = i;
         }
       }
-      if (!best) continue;
+      if (!best) {
+        leftover.push_back(r);
+        continue;
+      }
       gone[*best] = true;
       DieRecord& victim = rec(pool.dice[*best].id);
       victim.fate = DieFate::Cancelled;
@@ -357,12 +363,104 @@ class PoolOps {
       rec(r.id).marks |= MarkCancelling;
       rec(r.id).partner = static_cast<std::int32_t>(pool.dice[*best].id);
     }
+    if (c.combine) combine(c, pool, gone, leftover);
     PoolData result;
     result.successes = pool.successes;
     for (std::size_t i = 0; i < pool.dice.size(); ++i) {
       if (!gone[i]) result.dice.push_back(pool.dice[i]);
     }
     return finish(std::move(result));
+  }
+
+  // The second pass of `cancel … combine`: leftover cancellers join forces.
+  // While some remaining die (not matching `except`) is within reach of their
+  // sum, the highest such die is the target; the cancellers spent are those
+  // with the smallest sum that reaches it (then the fewest, then the largest).
+  void combine(const ast::Cancel& c, const PoolData& pool, std::vector<bool>& gone,
+               std::vector<PoolDie> leftover) {
+    if (c.op != ast::CmpOp::Le && c.op != ast::CmpOp::Lt) {
+      fail(DiagCode::InvalidArgument, span_, "'combine' works with <= or < (cancellers add up to reach a die)");
+    }
+    const std::optional<Test> except = c.except ? std::optional<Test>(test(c.except, true)) : std::nullopt;
+    while (!leftover.empty()) {
+      std::int64_t total = 0;
+      for (const auto& r : leftover) total += r.face;  // faces are at most 10^6, dice at most 10^4
+      std::optional<std::size_t> target;
+      for (std::size_t i = 0; i < pool.dice.size(); ++i) {
+        const std::int64_t f = pool.dice[i].face;
+        if (gone[i] || (except && (*except)(kind_of(pool.dice[i].id), f))) continue;
+        if (!(c.op == ast::CmpOp::Le ? f <= total : f < total)) continue;
+        if (!target || f > pool.dice[*target].face) target = i;
+      }
+      if (!target) return;
+      const std::int64_t need = pool.dice[*target].face + (c.op == ast::CmpOp::Lt ? 1 : 0);
+      const std::vector<std::size_t> used = best_fit(leftover, need);
+      gone[*target] = true;
+      const std::uint32_t victim_id = pool.dice[*target].id;
+      DieRecord& victim = rec(victim_id);
+      victim.fate = DieFate::Cancelled;
+      victim.fate_by = span_;
+      victim.partner = static_cast<std::int32_t>(leftover[used.front()].id);
+      for (std::size_t u : used) {
+        rec(leftover[u].id).marks |= MarkCancelling;
+        rec(leftover[u].id).partner = static_cast<std::int32_t>(victim_id);
+      }
+      for (auto it = used.rbegin(); it != used.rend(); ++it) {
+        leftover.erase(leftover.begin() + static_cast<std::ptrdiff_t>(*it));
+      }
+    }
+  }
+
+  // Indices (ascending) into `dice` (sorted highest first) of the subset with
+  // the smallest sum >= need; ties go to fewer dice, then to the subset whose
+  // faces, highest first, are lexicographically largest. The sum of all the
+  // dice reaches `need`. Searched by counts of each distinct face, so a pool of
+  // many equal dice costs little; every node visited counts as a step.
+  std::vector<std::size_t> best_fit(const std::vector<PoolDie>& dice, std::int64_t need) {
+    struct Group {
+      std::int64_t face;
+      std::size_t first, count;
+    };
+    std::vector<Group> groups;
+    for (std::size_t i = 0; i < dice.size(); ++i) {
+      if (!groups.empty() && groups.back().face == dice[i].face) {
+        ++groups.back().count;
+      } else {
+        groups.push_back({dice[i].face, i, 1});
+      }
+    }
+    std::vector<std::int64_t> rest(groups.size() + 1, 0);  // sum of the groups from g on
+    for (std::size_t g = groups.size(); g-- > 0;) {
+      rest[g] = rest[g + 1] + groups[g].face * static_cast<std::int64_t>(groups[g].count);
+    }
+    std::vector<std::size_t> take(groups.size(), 0), best_take;
+    std::int64_t best_sum = -1;
+    std::size_t best_n = 0;
+    std::int64_t visited = 0;
+    // Larger counts of larger faces are tried first, so among equally good
+    // subsets the first found is the lexicographically largest.
+    auto search = [&](auto&& self, std::size_t g, std::int64_t sum, std::size_t n) -> void {
+      if (++visited % 1024 == 0) ev_.charge(1024, span_);
+      if (best_sum >= 0 && (sum > best_sum || (sum == best_sum && n >= best_n))) return;
+      if (sum >= need) {
+        best_sum = sum;
+        best_n = n;
+        best_take = take;
+        return;
+      }
+      if (g == groups.size() || sum + rest[g] < need) return;
+      for (std::size_t k = groups[g].count + 1; k-- > 0;) {
+        take[g] = k;
+        self(self, g + 1, sum + groups[g].face * static_cast<std::int64_t>(k), n + k);
+      }
+      take[g] = 0;
+    };
+    search(search, 0, 0, 0);
+    std::vector<std::size_t> out;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (std::size_t k = 0; k < best_take[g]; ++k) out.push_back(groups[g].first + k);
+    }
+    return out;
   }
 
   Value sort(const ast::Sort& s, PoolData out) {

@@ -1,6 +1,8 @@
 // interpreter/evaluator.cpp — the tree-walking evaluator: one overload per node kind.
 #include "interpreter/evaluator.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "dsl/printer.hpp"
@@ -129,6 +131,10 @@ template <>
 Value Evaluator::node(const ast::StrLit& k, const ast::Expr&) {
   return Value(k.value);
 }
+template <>
+Value Evaluator::node(const ast::NoneLit&, const ast::Expr&) {
+  return NoneValue{};
+}
 
 Value Evaluator::lookup(const ast::Name& n, Span span) {
   for (auto it = globals_.rbegin(); it != globals_.rend(); ++it) {
@@ -148,6 +154,7 @@ Value Evaluator::lookup(const ast::Name& n, Span span) {
 template <>
 Value Evaluator::node(const ast::Name& k, const ast::Expr& e) {
   if (k.slot >= 0) return stack_[base_ + static_cast<std::size_t>(k.slot)];
+  if (k.constant) return constant(*k.constant);
   return lookup(k, e.span);
 }
 
@@ -278,33 +285,103 @@ Value Evaluator::node(const ast::Let& k, const ast::Expr&) {
   return eval(*k.body);
 }
 
-Value Evaluator::call_user(const ast::Call& c, std::vector<Value> args, Span span) {
+Value Evaluator::constant(const ast::Constant& c) {
+  for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+    if (it->first == &c) return it->second;
+  }
+  for (const auto& [k, v] : constants_) {
+    if (k == &c) return v;
+  }
+  Value v = eval(*c.value);
+  constants_.emplace_back(&c, v);
+  return v;
+}
+
+void Evaluator::check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what) {
+  // A pool stands for its total wherever a number is wanted.
+  if (t.kind == ast::TypeSpec::Int && v.as_pool()) {
+    check_type(t, Value(to_int(v, span, what)), span, what);
+    return;
+  }
+  if (!type_admits(t, v)) {
+    fail(DiagCode::TypeMismatch, span,
+         fmt::format("{} must be {} {}, got {}", what, t.kind == ast::TypeSpec::Int ? "an" : "a",
+                     ast::type_name(t), describe(v)));
+  }
+  if (const auto* i = v.as_int()) {
+    if (t.min && *i < *t.min) {
+      fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be at least {}, got {}", what, *t.min, *i));
+    }
+    if (t.max && *i > *t.max) {
+      fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be at most {}, got {}", what, *t.max, *i));
+    }
+  }
+  if (const auto* str = v.as_str(); str && !t.choices.empty() &&
+      std::find(t.choices.begin(), t.choices.end(), *str) == t.choices.end()) {
+    std::string list;
+    for (const auto& c : t.choices) list += (list.empty() ? "" : ", ") + c;
+    fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be one of {}, got \"{}\"", what, list, *str));
+  }
+}
+
+Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
+  const Span span = e.span;
+  const ast::FnDef& fn = *c.fn;
+  // Arguments in the order written, so dice are drawn left to right.
+  std::vector<Value> args;
+  args.reserve(c.args.size());
+  for (const auto& a : c.args) args.push_back(eval(*a));
   if (call_depth_ >= limits_.max_call_depth) {
     fail(DiagCode::CallDepthExceeded, span,
          fmt::format("calls nested more than {} deep (max_call_depth)", limits_.max_call_depth));
   }
-  const ast::FnDef& fn = *c.fn;
   const std::size_t saved_base = base_;
   const std::size_t new_base = stack_.size();
+  const std::size_t saved_overrides = overrides_.size();
   stack_.resize(new_base + static_cast<std::size_t>(fn.frame_size));
-  for (std::size_t i = 0; i < args.size(); ++i) stack_[new_base + i] = std::move(args[i]);
-  base_ = new_base;
+  std::vector<bool> given(fn.params.size(), false);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::int32_t p = i < c.arg_param.size() ? c.arg_param[i] : static_cast<std::int32_t>(i);
+    if (p >= 0) {
+      const auto k = static_cast<std::size_t>(p);
+      if (k < fn.types.size() && fn.types[k]) {
+        check_type(*fn.types[k], args[i], c.args[i]->span, fmt::format("the argument '{}'", fn.params[k]));
+      }
+      stack_[new_base + k] = std::move(args[i]);
+      given[k] = true;
+    } else if (const ast::Constant* k = c.sets[i]) {
+      if (k->type) check_type(*k->type, args[i], c.args[i]->span, fmt::format("the parameter '{}'", k->name));
+      overrides_.emplace_back(k, std::move(args[i]));
+    }
+  }
   ++call_depth_;
   struct Restore {
     Evaluator& ev;
-    std::size_t base, size;
+    std::size_t base, size, overrides;
     ~Restore() {
       ev.base_ = base;
       ev.stack_.resize(size);
+      ev.overrides_.resize(overrides);
       --ev.call_depth_;
     }
-  } restore{*this, saved_base, new_base};
+  } restore{*this, saved_base, new_base, saved_overrides};
+  base_ = new_base;
   try {
-    return eval(*fn.body);
+    for (std::size_t k = 0; k < fn.params.size(); ++k) {
+      if (given[k]) continue;
+      Value v = eval(*fn.defaults.at(k));
+      if (k < fn.types.size() && fn.types[k]) {
+        check_type(*fn.types[k], v, fn.defaults[k]->span, fmt::format("the default of '{}'", fn.params[k]));
+      }
+      stack_[new_base + k] = std::move(v);
+    }
+    Value result = eval(*fn.body);
+    if (fn.result) check_result(fn, result);
+    return result;
   } catch (EvalError& err) {
     // One note per call site; a recursion shows as one note with its depth.
     auto& notes = err.diagnostic.notes;
-    const std::string text = fmt::format("in a call to '{}'", fn.name);
+    const std::string text = fmt::format("in a call to '{}'", c.name);
     if (!notes.empty() && notes.back().span.begin == span.begin && notes.back().span.file == span.file &&
         notes.back().message.rfind(text, 0) == 0) {
       const auto open = notes.back().message.find('(');
@@ -317,13 +394,45 @@ Value Evaluator::call_user(const ast::Call& c, std::vector<Value> args, Span spa
   }
 }
 
+// A mechanic's value must be the record its ruleset declares.
+void Evaluator::check_result(const ast::FnDef& fn, const Value& v) {
+  const ast::ResultSpec& r = *fn.result;
+  if (r.fields.empty()) {
+    if (r.returns) check_type(*r.returns, v, r.span, fmt::format("the value of '{}'", fn.name));
+    return;
+  }
+  const RecordData* rec = v.as_record();
+  if (!rec) {
+    fail(DiagCode::ResultMismatch, fn.body->span,
+         fmt::format("'{}' must give a record with the fields of its 'result', got {}", fn.name, describe(v)));
+  }
+  for (std::size_t i = 0; i < r.fields.size(); ++i) {
+    const Value* f = v.field(r.fields[i]);
+    if (!f) {
+      Diagnostic d(DiagCode::ResultMismatch, fn.body->span,
+                   fmt::format("'{}' gave a record without the field '{}'", fn.name, r.fields[i]));
+      d.note(r.spans[i], "the field is declared here");
+      throw EvalError{std::move(d)};
+    }
+    check_type(r.types[i], *f, r.spans[i], fmt::format("the result field '{}'", r.fields[i]));
+  }
+  for (const auto& name : rec->names) {
+    if (std::find(r.fields.begin(), r.fields.end(), name) == r.fields.end()) {
+      Diagnostic d(DiagCode::ResultMismatch, fn.body->span,
+                   fmt::format("'{}' gave the field '{}', which its 'result' does not declare", fn.name, name));
+      d.note(r.span, "the result is declared here");
+      throw EvalError{std::move(d)};
+    }
+  }
+}
+
 template <>
 Value Evaluator::node(const ast::Call& k, const ast::Expr& e) {
+  if (k.target == ast::CallTarget::User) return call_user(k, e);
+  if (k.target != ast::CallTarget::Builtin) throw std::logic_error("unreachable: unresolved call");
   std::vector<Value> args;
   args.reserve(k.args.size());
   for (const auto& a : k.args) args.push_back(eval(*a));
-  if (k.target == ast::CallTarget::User) return call_user(k, std::move(args), e.span);
-  if (k.target != ast::CallTarget::Builtin) throw std::logic_error("unreachable: unresolved call");
   BuiltinCall call{*this, args, k.args, e.span};
   return builtin_function(k.builtin)(call);
 }

@@ -17,6 +17,9 @@ struct CompiledProgram {
   std::unique_ptr<ast::Program> ast;
   // Programs whose functions this one calls; kept alive with it.
   std::vector<std::shared_ptr<const CompiledProgram>> imports;
+  // Further sources its spans point into (a ruleset's expressions, each
+  // embedded in the ruleset file).
+  std::vector<std::shared_ptr<const SourceFile>> sources;
 };
 
 }  // namespace alea

@@ -5,6 +5,7 @@
 //   5d10>=8 → 9* 2 8* 10* 1 = 3      x*    success;   x**  counts twice;  x_  failure
 //   2d6r1 → ~1~→5 3 = 8              a→b   rerolled (or clamped) from a to b
 //   3d6!! → 6!+6!+2 3 1 = 18         compounding rolls joined with +
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -91,23 +92,49 @@ class DiceText {
   }
 };
 
-// The cancellations, as "5 cancelled 4" (the canceller first).
+// The cancellations, as "5 cancelled 4" (the canceller first), or "3+2
+// cancelled 5" when cancellers combined.
 std::string cancellations(const Trace& t) {
-  std::string out;
-  for (const auto& d : t.dice) {
-    if (d.fate == DieFate::Cancelled && d.partner != no_die) {
-      out += fmt::format("{}{} cancelled {}", out.empty() ? "" : ", ",
-                         t.dice[static_cast<std::size_t>(d.partner)].face, d.face);
+  std::map<std::size_t, std::vector<std::int64_t>> cancellers;  // victim → faces
+  for (const auto& c : t.dice) {
+    if ((c.marks & MarkCancelling) && c.partner != no_die) {
+      cancellers[static_cast<std::size_t>(c.partner)].push_back(c.face);
     }
+  }
+  std::map<std::size_t, std::string> by_victim;  // "3+2", highest first
+  for (auto& [victim, faces] : cancellers) {
+    std::sort(faces.begin(), faces.end(), std::greater<>());
+    for (auto f : faces) by_victim[victim] += fmt::format("{}{}", by_victim[victim].empty() ? "" : "+", f);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < t.dice.size(); ++i) {
+    const auto& d = t.dice[i];
+    if (d.fate != DieFate::Cancelled || d.partner == no_die) continue;
+    std::string by = by_victim[i];
+    if (by.empty()) by = fmt::format("{}", t.dice[static_cast<std::size_t>(d.partner)].face);
+    out += fmt::format("{}{} cancelled {}", out.empty() ? "" : ", ", by, d.face);
   }
   return out;
 }
 
-// Source text on one line: each line break, with the blanks around it, becomes one space.
+// Source text on one line: each line break, with the blanks around it, becomes
+// one space, and comments are left out.
 std::string one_line(std::string_view text) {
   std::string out;
+  bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
+    if (in_string && text[i] == '\\' && i + 1 < text.size()) {
+      out += text[i];
+      out += text[++i];
+      continue;
+    }
+    if (text[i] == '"') in_string = !in_string;
+    if (text[i] == '#' && !in_string) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
     if (text[i] == '\n' || text[i] == '\r') {
+      in_string = false;
       while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
       while (i + 1 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 1]))) ++i;
       out += ' ';
@@ -185,6 +212,9 @@ std::string render_breakdown(const Outcome& o) {
     }
   }
   if (const std::string c = cancellations(t); !c.empty()) out += "\n  " + c;
+  for (const auto& e : t.events) {
+    if (e.note) out += "\n  " + e.text;
+  }
   return out;
 }
 

@@ -35,6 +35,7 @@ json value_json(const Value& v) {
       for (std::size_t i = 0; i < r.names.size(); ++i) o[r.names[i]] = value_json(r.values[i]);
       return o;
     }
+    case ValueKind::None: return nullptr;
   }
   throw std::logic_error("unreachable: ValueKind");
 }

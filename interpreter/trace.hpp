@@ -57,11 +57,13 @@ struct RollGroup {
   Span chain;  // the dice term and the operations applied to it
 };
 
-// An event that is not about one die: which tier a value fell into.
+// An event that is not about one die: which tier a value fell into, or a
+// line a program asked for with note().
 struct TraceEvent {
   Span span;
-  std::string text;    // "9 → partial"
-  std::string result;  // "partial"
+  std::string text;    // "9 → partial", "extra successes: 2"
+  std::string result;  // "partial", "2"
+  bool note = false;   // from note(): shown on a line of its own
 };
 
 struct Trace {

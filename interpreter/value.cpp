@@ -41,6 +41,7 @@ bool operator==(const Value& a, const Value& b) {
     case ValueKind::Bool: return *a.as_bool() == *b.as_bool();
     case ValueKind::Str: return *a.as_str() == *b.as_str();
     case ValueKind::Pool: return false;  // only when a total overflowed
+    case ValueKind::None: return true;
     case ValueKind::List: return *a.as_list() == *b.as_list();
     case ValueKind::Record: {
       const auto& x = *a.as_record();
@@ -59,6 +60,7 @@ std::string_view kind_name(ValueKind k) {
     case ValueKind::Pool: return "pool";
     case ValueKind::List: return "list";
     case ValueKind::Record: return "record";
+    case ValueKind::None: return "none";
   }
   throw std::logic_error("unreachable: ValueKind");
 }
@@ -77,6 +79,7 @@ std::string describe(const Value& v) {
       return fmt::format("a list of {} item{}", n, n == 1 ? "" : "s");
     }
     case ValueKind::Record: return "a record";
+    case ValueKind::None: return "none";
   }
   throw std::logic_error("unreachable: ValueKind");
 }
@@ -118,8 +121,24 @@ std::string to_display(const Value& v) {
       }
       return s + "}";
     }
+    case ValueKind::None: return "none";
   }
   throw std::logic_error("unreachable: ValueKind");
+}
+
+bool type_admits(const ast::TypeSpec& t, const Value& v) {
+  if (v.is_none()) return t.optional || t.kind == ast::TypeSpec::Any;
+  switch (t.kind) {
+    case ast::TypeSpec::Any: return true;
+    case ast::TypeSpec::Int: return v.as_int() != nullptr;
+    case ast::TypeSpec::Bool: return v.as_bool() != nullptr;
+    case ast::TypeSpec::Str:
+    case ast::TypeSpec::Label: return v.as_str() != nullptr;
+    case ast::TypeSpec::List: return v.as_list() != nullptr;
+    case ast::TypeSpec::Record: return v.as_record() != nullptr;
+    case ast::TypeSpec::Pool: return v.as_pool() != nullptr;
+  }
+  throw std::logic_error("unreachable: TypeSpec");
 }
 
 Value make_list(std::vector<Value> items) {

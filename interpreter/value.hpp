@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "dsl/ast.hpp"
+
 namespace alea {
 
 // One die in a pool: its current face and its record in the Trace.
@@ -42,11 +44,16 @@ using PoolPtr = std::shared_ptr<const PoolData>;
 using ListPtr = std::shared_ptr<const ListData>;
 using RecordPtr = std::shared_ptr<const RecordData>;
 
-enum class ValueKind { Int, Bool, Str, Pool, List, Record };
+enum class ValueKind { Int, Bool, Str, Pool, List, Record, None };
+
+// The value `none`: nothing, no limit.
+struct NoneValue {
+  friend bool operator==(NoneValue, NoneValue) { return true; }
+};
 
 class Value {
  public:
-  using Variant = std::variant<std::int64_t, bool, StrPtr, PoolPtr, ListPtr, RecordPtr>;
+  using Variant = std::variant<std::int64_t, bool, StrPtr, PoolPtr, ListPtr, RecordPtr, NoneValue>;
 
   Value() : v_(std::int64_t{0}) {}
   Value(std::int64_t i) : v_(i) {}  // NOLINT(google-explicit-constructor)
@@ -56,6 +63,8 @@ class Value {
   explicit Value(PoolPtr p) : v_(std::move(p)) {}
   explicit Value(ListPtr l) : v_(std::move(l)) {}
   explicit Value(RecordPtr r) : v_(std::move(r)) {}
+  Value(NoneValue n) : v_(n) {}  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] bool is_none() const { return std::holds_alternative<NoneValue>(v_); }
 
   [[nodiscard]] ValueKind kind() const { return static_cast<ValueKind>(v_.index()); }
   [[nodiscard]] const Variant& variant() const { return v_; }
@@ -101,12 +110,15 @@ class Value {
 // Returns nullopt if the sum overflows.
 [[nodiscard]] std::optional<std::int64_t> pool_total(const PoolData& pool);
 
-// "int", "bool", "string", "pool", "list", "record".
+// "int", "bool", "string", "pool", "list", "record", "none".
 [[nodiscard]] std::string_view kind_name(ValueKind k);
 // "a pool of 3 dice", "the int 5": for error messages.
 [[nodiscard]] std::string describe(const Value& v);
 // The value as a person reads it: 14, true, hit, [1, 2], {result: 14, success: true}.
 [[nodiscard]] std::string to_display(const Value& v);
+
+// Whether `v` is of the kind `t` names (bounds and choices are not checked).
+[[nodiscard]] bool type_admits(const ast::TypeSpec& t, const Value& v);
 
 Value make_list(std::vector<Value> items);
 Value make_record(std::vector<std::string> names, std::vector<Value> values);

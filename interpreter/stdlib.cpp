@@ -1,0 +1,13 @@
+// interpreter/stdlib.cpp — the embedded standard library sources.
+#include "interpreter/stdlib.hpp"
+
+namespace alea {
+
+const std::vector<StdlibSource>& stdlib_sources() {
+  static const std::vector<StdlibSource> sources = {
+#include "stdlib_sources.inc"
+  };
+  return sources;
+}
+
+}  // namespace alea

@@ -1,0 +1,15 @@
+# stdlib/embed.cmake — writes OUTPUT, a C++ fragment listing every stdlib file as
+# {"name.alea", R"alea(…)alea"}. Run by stdlib/CMakeLists.txt as `cmake -P`.
+file(GLOB sources RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/*.alea")
+list(SORT sources)
+set(out "// Generated from stdlib/*.alea by stdlib/embed.cmake; do not edit.\n")
+foreach(name IN LISTS sources)
+  file(READ "${SOURCE_DIR}/${name}" text)
+  string(FIND "${text}" ")alea\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "stdlib/${name} contains the raw-string delimiter )alea\"")
+  endif()
+  string(APPEND out "{\"${name}\", R\"alea(${text})alea\"},\n")
+endforeach()
+file(WRITE "${OUTPUT}.tmp" "${out}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
