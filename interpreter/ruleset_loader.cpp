@@ -66,7 +66,8 @@ class Loader {
       root = YAML::Load(file_->text());
     } catch (const YAML::ParserException& e) {
       const auto pos = offset_of(e.mark);
-      error(DiagCode::RulesetSyntax, file_->span(pos, pos + 1), fmt::format("this is not valid YAML: {}", e.msg));
+      error(DiagCode::RulesetSyntax, file_->span(pos, pos + 1), fmt::format("this is not valid YAML: {}", e.msg))
+          .note({}, "write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block");
       out.diagnostics = std::move(diags_);
       return out;
     }
@@ -100,7 +101,8 @@ class Loader {
   std::unique_ptr<ast::Program> program_ = std::make_unique<ast::Program>();
   std::vector<std::shared_ptr<const SourceFile>> sources_;
   std::map<std::string, Span> names_;  // ruleset-level names, for duplicates
-  bool parse_failed_ = false;
+  // Mechanics whose body did not parse: calls to them are not reported again.
+  std::set<std::string> unparsed_;
 
   // ---- positions and errors ------------------------------------------------
   std::uint32_t offset_of(const YAML::Mark& m) const {
@@ -377,7 +379,6 @@ class Loader {
   std::unique_ptr<ast::Program> parse_code(const std::shared_ptr<const SourceFile>& src) {
     ParseResult r = parse(*src, options_.parse);
     if (!r.ok()) {
-      parse_failed_ = true;
       for (auto& d : r.diagnostics) diags_.push_back(std::move(d));
       return nullptr;
     }
@@ -421,7 +422,13 @@ class Loader {
     if (const auto n = root["tables"]) tables(n);
     if (const auto n = root["functions"]) functions(n);
     if (const auto n = root["mechanics"]) mechanics(n);
-    if (!parse_failed_) resolve_all();
+    resolve_all();
+    // In the order of the file, whichever check found them.
+    std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      const auto pa = a.span.file ? a.span.file->line_column(a.span.begin) : LineColumn{};
+      const auto pb = b.span.file ? b.span.file->line_column(b.span.begin) : LineColumn{};
+      return std::pair(pa.line, pa.column) < std::pair(pb.line, pb.column);
+    });
   }
 
   std::optional<ParamInfo> param(const YAML::Node& key, const YAML::Node& spec, std::string_view what,
@@ -515,7 +522,23 @@ class Loader {
     }
   }
 
+  static std::size_t nesting(const YAML::Node& n) {
+    std::size_t d = 0;
+    if (n.IsSequence()) {
+      for (const auto& i : n) d = std::max(d, nesting(i));
+    } else if (n.IsMap()) {
+      for (auto it = n.begin(); it != n.end(); ++it) d = std::max(d, nesting(it->second));
+    } else {
+      return 0;
+    }
+    return d + 1;
+  }
+
   void add_constant(const YAML::Node& key, const YAML::Node& v, std::string doc, std::vector<NamedValue>& into) {
+    if (nesting(v) > 64) {
+      error(DiagCode::RulesetInvalidValue, span_of(v), "lists and mappings here nest more than 64 levels deep");
+      return;
+    }
     auto c = std::make_unique<ast::Constant>();
     c->name = key.Scalar();
     c->span = span_of(key);
@@ -615,6 +638,7 @@ class Loader {
       if (c->parameter) fn.settable.push_back(c.get());
     }
     if (named && fn.body) program_->statements.emplace_back(std::move(fn));
+    else unparsed_.insert(mname);
     ruleset_->mechanics.push_back(std::move(m));
   }
 
@@ -676,7 +700,13 @@ class Loader {
     ctx.builtins = &builtin_signatures();
     ctx.imported = options_.imports;
     ctx.free_names_are_errors = true;
-    for (auto& d : resolve(*program_, ctx)) diags_.push_back(std::move(d));
+    for (auto& d : resolve(*program_, ctx)) {
+      const bool echo = d.code == DiagCode::UnknownFunction &&
+                        std::any_of(unparsed_.begin(), unparsed_.end(), [&](const std::string& m) {
+                          return d.message == fmt::format("unknown function '{}'", m);
+                        });
+      if (!echo) diags_.push_back(std::move(d));
+    }
   }
 };
 

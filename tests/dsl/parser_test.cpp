@@ -141,6 +141,25 @@ TEST(Parser, MarksErrorsAtTheEndOfInputSoTheReplCanContinue) {
   EXPECT_FALSE(r.diagnostics[0].at_end_of_input);
 }
 
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(CallsAndRulesets, ParserTest, ::testing::Values(
+    ParseCase{"none", "none", ""},
+    ParseCase{"3d6 explode 6 limit none", "((3)d(6) explode =6 limit none)", ""},
+    ParseCase{"f(1, b: 2)", "f(1, b: 2)", ""},
+    ParseCase{"f(b: d6, a: 1)", "f(b: d(6), a: 1)", ""},
+    ParseCase{"heroes_mythos.check(3, red: 1)", "heroes_mythos.check(3, red: 1)", ""},
+    // Without '(' a dotted name is a field, not a call.
+    ParseCase{"r.check + 1", "(r.check + 1)", ""},
+    ParseCase{"fn f(a, b = 2, c = a + b) = a; f(1)", "fn f(a, b = 2, c = (a + b)) = a\nf(1)", ""},
+    ParseCase{"3d6 cancel red<= combine", "((3)d(6) cancel red<= combine)", ""},
+    ParseCase{"3d6 cancel red<= combine except 6", "((3)d(6) cancel red<= combine except =6)", ""},
+    ParseCase{"3d6 cancel red<= combine except >=5 + 1", "(((3)d(6) cancel red<= combine except >=5) + 1)", ""},
+    ParseCase{"let none = 1 in none", "", "<input>:1:5: error: 'none' is a reserved word and cannot be used as a name [ReservedWord]"},
+    ParseCase{"f(a: )", "", "<input>:1:6: error: expected an expression, found ')' [ExpectedExpression]"},
+    ParseCase{"fn f(a = ) = 1", "", "<input>:1:10: error: expected an expression, found ')' [ExpectedExpression]"},
+    ParseCase{"3d6 cancel red<= combine except", "", "<input>:1:32: error: expected a condition such as '6' or '>=5', found end of input [ExpectedToken]"}));
+// clang-format on
+
 TEST(Parser, RefusesDeepNestingWithADiagnostic) {
   const std::string deep = std::string(10'000, '(') + "1" + std::string(10'000, ')');
   auto r = parse(*SourceFile::make("<input>", deep));

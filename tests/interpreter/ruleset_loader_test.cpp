@@ -1,0 +1,218 @@
+// tests/interpreter/ruleset_loader_test.cpp — a ruleset file's mistakes are all
+// reported, each at its line and column of the YAML file, expressions included;
+// a good ruleset's mechanics, constants, tables and parameters work.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "interpreter/api.hpp"
+
+namespace alea {
+namespace {
+
+// "LINE:COL Code" for each diagnostic, in order.
+std::vector<std::string> problems(std::string_view yaml, std::optional<std::string> expected_name = std::nullopt) {
+  Engine engine;
+  std::vector<std::string> out;
+  for (const auto& d : engine.load_ruleset_text(yaml, "rulesets/x.yaml", std::move(expected_name))) {
+    const LineColumn lc = d.span.file->line_column(d.span.begin);
+    out.push_back(fmt::format("{}:{} {}", lc.line, lc.column, code_name(d.code)));
+  }
+  return out;
+}
+
+constexpr std::string_view header = "schema: 1\nname: x\ntitle: X\nsource: a test\n";
+
+TEST(RulesetLoader, ReportsATypoAWrongTypeAndASyntaxErrorTogether) {
+  const std::string yaml = std::string(header) +
+                           "# Ελληνικά: ζάρια\n"
+                           "mechanics:\n"
+                           "  roll:\n"
+                           "    doc: Ζαριά\n"          // line 8
+                           "    parms: {n: {type: int, doc: dice}}\n"
+                           "    body: |\n"
+                           "      let x = 3d6 +\n"     // line 11
+                           "        in x\n"            // line 12
+                           "    returns: {type: int, doc: the total}\n"
+                           "  other:\n"
+                           "    doc: 5\n"
+                           "    body: '\"ζ\" + (2'\n"    // line 16
+                           "    returns: {type: intt, doc: x}\n";
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{
+                                "9:5 RulesetUnknownKey",     // parms
+                                "12:9 ExpectedExpression",   // 'in' after '+', inside the block
+                                "16:20 UnclosedDelimiter",   // end of the quoted expression, in code points
+                                "17:21 RulesetInvalidValue", // intt
+                            }));
+}
+
+TEST(RulesetLoader, MapsOneLineExpressionsColumnForColumn) {
+  const std::string yaml = std::string(header) +
+                           "mechanics:\n"
+                           "  roll:\n"
+                           "    doc: «Ζάρια»\n"
+                           "    body: 2d6 + bonsu\n"  // line 8
+                           "    returns: {type: int, doc: x}\n";
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"8:17 UnknownName"}));
+  Engine engine;
+  const Diagnostics d = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(render_text(d[0]),
+            "rulesets/x.yaml:8:17: error: unknown name 'bonsu' [UnknownName]\n"
+            " 8 |     body: 2d6 + bonsu\n"
+            "   |                 ^~~~~\n");
+}
+
+TEST(RulesetLoader, RefusesFoldedBlocksForCode) {
+  const std::string yaml = std::string(header) +
+                           "mechanics:\n  roll:\n    doc: x\n    body: >\n      1 + 2\n    returns: {type: int, doc: x}\n";
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"8:11 RulesetInvalidValue"}));
+}
+
+TEST(RulesetLoader, ReportsYamlSyntaxAtItsPlace) {
+  EXPECT_EQ(problems("schema: 1\nname: [x\n"), (std::vector<std::string>{"3:1 RulesetSyntax"}));
+  // An expression with ': ' in it is not a plain YAML scalar; the note says what to write.
+  Engine engine;
+  const Diagnostics d = engine.load_ruleset_text("mechanics:\n  m:\n    body: f(a: 1)\n", "rulesets/x.yaml");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(render_text(d[0]),
+            "rulesets/x.yaml:3:14: error: this is not valid YAML: illegal map value [RulesetSyntax]\n"
+            " 3 |     body: f(a: 1)\n"
+            "   |              ^\n"
+            "note: write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block\n");
+}
+
+TEST(RulesetLoader, NamesEveryMissingKey) {
+  EXPECT_EQ(problems("schema: 1\n"), (std::vector<std::string>{"1:1 RulesetMissingKey", "1:1 RulesetMissingKey",
+                                                               "1:1 RulesetMissingKey", "1:1 RulesetMissingKey"}));
+}
+
+TEST(RulesetLoader, RefusesRepeatedKeysAndNames) {
+  const std::string yaml = std::string(header) +
+                           "constants: {roll: 1}\n"
+                           "mechanics:\n"
+                           "  roll:\n"  // line 7: the name is taken by the constant
+                           "    doc: x\n"
+                           "    doc: y\n"  // line 9
+                           "    body: 1\n"
+                           "    returns: {type: int, doc: x}\n";
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"7:3 RulesetInvalidValue", "9:5 RulesetInvalidValue"}));
+}
+
+TEST(RulesetLoader, ChecksTheNameAgainstTheFile) {
+  EXPECT_EQ(problems(std::string(header) + "mechanics: {m: {doc: x, body: '1', returns: {type: int, doc: x}}}\n", "y"),
+            (std::vector<std::string>{"2:7 RulesetInvalidValue"}));
+}
+
+TEST(RulesetLoader, WantsTheOutcomesOfALabel) {
+  const std::string yaml = std::string(header) +
+                           "mechanics:\n  m:\n    doc: x\n    body: '\"a\"'\n    result:\n      r: {type: label, doc: x}\n";
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"10:10 RulesetMissingKey"}));
+}
+
+constexpr std::string_view good = R"(schema: 1
+name: good-one
+title: A good ruleset
+source: a test
+parameters:
+  bonus: {type: int, default: 1, min: 0, max: 5, doc: added to every roll}
+constants:
+  base: 10
+  named: {value: 3, doc: a documented constant}
+tables:
+  terrain:
+    doc: difficulty by terrain
+    rows: {plains: 1, forest: 3, "open water": 5}
+functions: |
+  fn twice(x) = 2 * x
+mechanics:
+  roll:
+    doc: 2d6 plus the bonus against a terrain
+    params:
+      where: {type: label, choices: [plains, forest], default: plains, doc: the terrain}
+    body: |
+      let total = 2d6 + bonus + terrain[where] in
+      {total: total, beats_base: total >= base, doubled: twice(total)}
+    result:
+      total: {type: int, doc: the total}
+      beats_base: {type: bool, doc: whether it reaches base}
+      doubled: {type: int, doc: twice the total}
+  chained:
+    doc: a mechanic calling another, which sees the same bonus
+    body: |
+      roll(where: "forest").total + named
+    returns: {type: int, doc: x}
+  broken:
+    doc: gives a record without a declared field
+    body: '{total: 1}'
+    result:
+      total: {type: int, doc: x}
+      missing: {type: int, doc: y}
+)";
+
+TEST(RulesetLoader, RunsMechanicsWithTheirConstantsTablesAndParameters) {
+  Engine engine;
+  const Diagnostics d = engine.load_ruleset_text(good, "rulesets/good-one.yaml", "good-one");
+  ASSERT_TRUE(d.empty()) << render_text(d);
+  const Ruleset* r = engine.find_ruleset("good_one");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->name, "good-one");
+  EXPECT_EQ(r->mechanics.size(), 3u);
+  EXPECT_EQ(r->tables.at(0).name, "terrain");
+  auto run = [&](std::string_view src, std::vector<std::int64_t> faces) {
+    ScriptedDice dice(std::move(faces));
+    const Outcome o = engine.roll(src, dice);
+    return o.ok() ? to_display(*o.value) : std::string(code_name(o.error->code)) + ": " + o.error->message;
+  };
+  EXPECT_EQ(run("good_one.roll()", {3, 4}), "{total: 9, beats_base: false, doubled: 18}");
+  EXPECT_EQ(run("good_one.roll(where: \"forest\", bonus: 0)", {3, 4}), "{total: 10, beats_base: true, doubled: 20}");
+  EXPECT_EQ(run("good_one.chained(bonus: 5)", {6, 6}), "23");  // 12 + 5 + 3, then + 3
+  EXPECT_EQ(run("good_one.roll(where: \"swamp\")", {3, 4}),
+            "ArgumentOutOfRange: the argument 'where' must be one of plains, forest, got \"swamp\"");
+  EXPECT_EQ(run("good_one.roll(bonus: 6)", {3, 4}), "ArgumentOutOfRange: the parameter 'bonus' must be at most 5, got 6");
+  EXPECT_EQ(run("good_one.broken()", {}), "ResultMismatch: 'broken' gave a record without the field 'missing'");
+}
+
+TEST(RulesetLoader, LoadsNothingFromABrokenRuleset) {
+  Engine engine;
+  std::string broken(good);
+  broken.replace(broken.find("twice(total)}"), 13, "twice(total)");
+  EXPECT_FALSE(engine.load_ruleset_text(broken, "rulesets/good-one.yaml").empty());
+  EXPECT_EQ(engine.find_ruleset("good-one"), nullptr);
+  EXPECT_FALSE(engine.compile("good_one.roll()").ok());
+}
+
+// The annotated example of rulesets/README.md loads and does what the text says.
+TEST(RulesetLoader, RunsTheReadmeExample) {
+  std::ifstream in(ALEA_SOURCE_DIR "/rulesets/README.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string readme = text.str();
+  const auto section = readme.find("## 4. An annotated example");
+  ASSERT_NE(section, std::string::npos);
+  const auto begin = readme.find("```yaml\n", section) + 8;
+  const auto end = readme.find("```", begin);
+  Engine engine;
+  const Diagnostics d = engine.load_ruleset_text(readme.substr(begin, end - begin), "example-2d6.yaml", "example-2d6");
+  ASSERT_TRUE(d.empty()) << render_text(d);
+  ScriptedDice dice({6, 5});
+  const Outcome o = engine.roll("example_2d6.check(1, difficulty: \"hard\")", dice);
+  ASSERT_TRUE(o.ok()) << render_text(*o.error);
+  EXPECT_EQ(to_display(*o.value), "{total: 12, success: true, outcome: \"hit\"}");
+}
+
+TEST(RulesetLoader, LoadsEveryShippedRuleset) {
+  for (const char* name : {"heroes-mythos"}) {
+    Engine engine;
+    const Diagnostics d = engine.load_ruleset_file(fmt::format("{}/rulesets/{}.yaml", ALEA_SOURCE_DIR, name));
+    EXPECT_TRUE(d.empty()) << render_text(d);
+  }
+}
+
+}  // namespace
+}  // namespace alea
