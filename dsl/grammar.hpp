@@ -224,7 +224,7 @@ struct close_bracket: one<']'> {};
 struct trailing_comma : opt<ws, one<','>> {};
 struct list_items   : opt<list<expression, comma>, trailing_comma, ws> {};
 struct list_lit     : if_must<one<'['>, ws, list_items, close_bracket> {};
-struct field_name   : identifier {};
+struct field_name   : pegtl::identifier {};  // any word, keywords included: `r.count`, `{keep: 1}`
 struct record_field : if_must<field_name, ws, one<':'>, ws, expression> {};
 struct close_brace  : one<'}'> {};
 struct record_items : opt<list<record_field, comma>, trailing_comma, ws> {};

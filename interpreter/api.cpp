@@ -29,6 +29,9 @@ void add_functions(const CompiledProgram& prog, std::vector<ImportedFn>& out, st
 
 // The stdlib files are compiled in name order; each sees the ones before it.
 Engine::Engine(EngineOptions options) : options_(std::move(options)) {
+  // The stdlib is compiled under the default parse limits, whatever the caller's.
+  const ParseOptions parse = options_.parse;
+  options_.parse = ParseOptions{};
   for (const auto& src : stdlib_sources()) {
     Compiled c = compile(src.text, std::string("stdlib/") + std::string(src.name), stdlib_);
     if (!c.ok()) {
@@ -43,6 +46,7 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
     }
     stdlib_.push_back(std::move(c.program));
   }
+  options_.parse = parse;
 }
 
 Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,

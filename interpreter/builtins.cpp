@@ -240,7 +240,13 @@ Value b_with(BuiltinCall& c) {
   return make_record(std::move(r.names), std::move(r.values));
 }
 
-Value b_str(BuiltinCall& c) { return Value(to_display(c.args[0])); }
+Value b_str(BuiltinCall& c) {
+  std::string out;
+  for (const auto& a : c.args) out += to_display(a);
+  return Value(std::move(out));
+}
+
+Value b_kind(BuiltinCall& c) { return Value(std::string(kind_name(c.args[0].kind()))); }
 
 // Adds "label: value" to the breakdown and gives the value back.
 Value b_note(BuiltinCall& c) {
@@ -345,7 +351,8 @@ const std::vector<Entry>& table() {
       {{"assert", 1, 2}, b_assert, "assert(cond, message)", "fails with the message unless cond is true"},
       {{"has", 2, 2}, b_has, "has(record, \"name\")", "whether a record has a field"},
       {{"with", 3, 3}, b_with, "with(record, \"name\", value)", "a copy of the record with one field set"},
-      {{"str", 1, 1}, b_str, "str(x)", "the value as text"},
+      {{"str", 1, -1}, b_str, "str(x, …)", "the values as text, joined: str(\"hp \", 3) == \"hp 3\""},
+      {{"kind", 1, 1}, b_kind, "kind(x)", "what x is: \"int\", \"bool\", \"string\", \"pool\", \"list\", \"record\" or \"none\""},
       {{"note", 2, 2}, b_note, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
       {{"cover", 2, 2}, b_cover, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };

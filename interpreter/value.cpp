@@ -46,7 +46,13 @@ bool operator==(const Value& a, const Value& b) {
     case ValueKind::Record: {
       const auto& x = *a.as_record();
       const auto& y = *b.as_record();
-      return x.names == y.names && x.values == y.values;
+      // The same fields with equal values, in any order.
+      if (x.names.size() != y.names.size()) return false;
+      for (std::size_t i = 0; i < x.names.size(); ++i) {
+        const Value* other = b.field(x.names[i]);
+        if (!other || !(x.values[i] == *other)) return false;
+      }
+      return true;
     }
   }
   throw std::logic_error("unreachable: ValueKind");
