@@ -2,6 +2,8 @@
 //
 // Exit codes: 0 success, 1 the input had an error (the diagnostic is on
 // stderr), 2 the command line itself was wrong.
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -11,8 +13,11 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/repl.hpp"
+#include "cli/ruleset_commands.hpp"
+#include "cli/ruleset_path.hpp"
 #include "interpreter/api.hpp"
 
 namespace {
@@ -21,9 +26,7 @@ constexpr int exit_ok = 0;
 constexpr int exit_bad_input = 1;
 constexpr int exit_usage = 2;
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using alea::cli::UsageError;
 
 std::vector<std::int64_t> parse_dice_list(const std::string& text) {
   std::vector<std::int64_t> faces;
@@ -58,8 +61,25 @@ std::uint64_t fresh_seed() {
   return (std::uint64_t{rd()} << 32) | rd();
 }
 
-int run_roll(const RollArgs& a, const std::string& source, const std::string& name) {
-  alea::Engine engine;
+// A mechanic's record, one field to a line after the call and its dice: on
+// one line, `check(…) = {result: 10, success: true, …}` is too long to read.
+std::string record_breakdown(const alea::Outcome& o) {
+  const std::string text = alea::render_breakdown(o);
+  const auto* record = o.value->as_record();
+  if (!record) return text;
+  const auto nl = std::min(text.find('\n'), text.size());
+  std::string first = text.substr(0, nl);
+  const std::string value = " = " + alea::to_display(*o.value);
+  if (first.ends_with(value)) first.resize(first.size() - value.size());
+  std::string out = first + text.substr(nl);
+  for (std::size_t i = 0; i < record->names.size(); ++i) {
+    out += fmt::format("\n{}: {}", record->names[i], alea::to_display(record->values[i]));
+  }
+  return out;
+}
+
+int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
+             bool fields_per_line = false) {
   std::unique_ptr<alea::DiceSource> dice;
   std::optional<std::uint64_t> seed;
   alea::ScriptedDice* scripted = nullptr;
@@ -88,7 +108,12 @@ int run_roll(const RollArgs& a, const std::string& source, const std::string& na
     std::fputs(alea::render_text(all).c_str(), stderr);
     return exit_bad_input;
   }
-  if (!a.json) fmt::print("{}\n", outcome.value ? alea::render_breakdown(outcome) : "ok");
+  if (!a.json) {
+    const std::string shown = !outcome.value ? "ok"
+                              : fields_per_line ? record_breakdown(outcome)
+                                                : alea::render_breakdown(outcome);
+    fmt::print("{}\n", shown);
+  }
   if (scripted && scripted->remaining() > 0) {
     const auto n = scripted->remaining();
     fmt::print(stderr, "note: {} scripted {} not used\n", n, n == 1 ? "die was" : "dice were");
@@ -105,6 +130,73 @@ void add_dice_options(CLI::App* cmd, RollArgs& a) {
   cmd->add_flag("--json", a.json, "Print the value and every die as one JSON document");
 }
 
+// Problems found before anything was rolled: every one on stderr and, for
+// --json, the first as the usual JSON document.
+int fail(const RollArgs& a, const alea::Diagnostics& d, std::string_view expression) {
+  if (a.json) {
+    alea::Outcome o;
+    o.error = d.front();
+    fmt::print("{}\n", alea::render_json(o, expression));
+  }
+  std::fputs(alea::render_text(d).c_str(), stderr);
+  return exit_bad_input;
+}
+
+int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
+  std::vector<std::string> words;
+  for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
+  if (words.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
+  alea::Engine engine;
+  // `heroes-mythos.check dice=3` calls a mechanic. `r.a` alone is still an
+  // expression unless a ruleset `r` exists; a '-' in the name or a setting
+  // after it cannot be an expression, so those get the ruleset's error.
+  if (alea::cli::is_mechanic_word(words[0])) {
+    const std::string name = words[0].substr(0, words[0].find('.'));
+    if (path.find(name) || name.find('-') != std::string::npos ||
+        (words.size() > 1 && alea::cli::is_setting(words[1]))) {
+      const std::vector<std::string> settings(words.begin() + 1, words.end());
+      alea::cli::MechanicCall call = alea::cli::mechanic_call(engine, path, words[0], settings);
+      if (call.diagnostics.empty()) call.diagnostics = alea::cli::load_mentioned(engine, path, call.source);
+      if (!call.diagnostics.empty()) {
+        return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
+      }
+      return run_roll(engine, a, call.source, "<command line>", true);
+    }
+  }
+  std::string source;
+  for (const auto& w : words) source += (source.empty() ? "" : " ") + w;
+  if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
+  return run_roll(engine, a, source, "<input>");
+}
+
+int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
+  std::string source;
+  if (a.file == "-") {
+    std::stringstream ss;
+    ss << std::cin.rdbuf();
+    source = ss.str();
+  } else {
+    std::ifstream in(a.file, std::ios::binary);
+    if (!in) throw UsageError(fmt::format("cannot read '{}'", a.file));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    source = ss.str();
+  }
+  alea::Engine engine;
+  if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
+  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file);
+}
+
+// --rulesets is accepted before the command and after it.
+void add_rulesets_option(CLI::App* cmd, std::vector<std::string>& dirs) {
+  cmd->add_option("--rulesets", dirs,
+                  "Look for rulesets in DIR first (may be repeated; then $ALEA_PATH, then the shipped ones)")
+      ->option_text("DIR")
+      ->check(CLI::ExistingDirectory)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,26 +206,67 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "alea 0.1.0");
   app.require_subcommand(0, 1);
   app.footer("Exit codes: 0 success, 1 error in the input (reported on stderr), 2 bad usage.\n"
-             "The language is described in docs/language.md.");
+             "Rulesets are found in each --rulesets DIR, then each directory of ALEA_PATH\n"
+             "(colon-separated), then the rulesets shipped with alea.\n"
+             "The language is described in docs/language.md, rulesets in rulesets/README.md.");
 
+  std::vector<std::string> ruleset_dirs;
   std::optional<std::uint64_t> repl_seed;
   app.add_option("--seed", repl_seed, "Seed for the REPL's dice");
+  add_rulesets_option(&app, ruleset_dirs);
 
   RollArgs roll;
-  CLI::App* roll_cmd = app.add_subcommand("roll", "Roll an expression and print the dice and the result");
+  CLI::App* roll_cmd = app.add_subcommand(
+      "roll", "Roll an expression, or call a ruleset's mechanic, and print the dice and the result");
   roll_cmd->add_option("expression", roll.words,
-                       "The expression, e.g. \"4d6kh3\" (several words are joined with spaces)");
+                       "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
+                       "RULESET.MECHANIC followed by name=value words");
   add_dice_options(roll_cmd, roll);
+  add_rulesets_option(roll_cmd, ruleset_dirs);
   roll_cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
-                   "  alea roll \"10d10>=8\" --seed 7 --json");
+                   "  alea roll \"10d10>=8\" --seed 7 --json\n"
+                   "  alea roll heroes-mythos.check dice=3 red=1 --dice 4,5,5,4\n"
+                   "  alea roll 'heroes_mythos.check(3, red: 1).success'\n"
+                   "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
+                   "a bare word given to a label parameter is that label (difficulty=hard).\n"
+                   "A mechanic's record result is printed one field to a line after its dice.");
 
   RollArgs run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a program from a file ('-' reads standard input)");
   run_cmd->add_option("file", run.file, "The program file")->required();
   add_dice_options(run_cmd, run);
+  add_rulesets_option(run_cmd, ruleset_dirs);
+  run_cmd->footer("Example:\n  alea run game.alea --seed 7");
+
+  bool list_json = false;
+  CLI::App* rulesets_cmd = app.add_subcommand("rulesets", "List the rulesets alea can find, with their mechanics");
+  rulesets_cmd->add_flag("--json", list_json, "Print the list as JSON: name, title, file, mechanics, ok");
+  add_rulesets_option(rulesets_cmd, ruleset_dirs);
+  rulesets_cmd->footer("Example:\n  alea rulesets --rulesets ~/games");
+
+  std::string describe_what;
+  bool describe_json = false;
+  CLI::App* describe_cmd =
+      app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
+  describe_cmd->add_option("name", describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
+  describe_cmd->add_flag("--json", describe_json, "Print the description as JSON");
+  add_rulesets_option(describe_cmd, ruleset_dirs);
+  describe_cmd->footer("Examples:\n  alea describe heroes-mythos\n  alea describe heroes-mythos.check");
+
+  std::vector<std::string> check_files;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
+  check_cmd->add_option("file", check_files, "The files to check ('-' reads a program from standard input)")
+      ->required();
+  add_rulesets_option(check_cmd, ruleset_dirs);
+  check_cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
+                    "error or cannot be read.\n"
+                    "Example:\n  alea check rulesets/heroes-mythos.yaml");
 
   CLI::App* repl_cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
   repl_cmd->add_option("--seed", repl_seed, "Seed for the REPL's dice");
+  add_rulesets_option(repl_cmd, ruleset_dirs);
+  repl_cmd->footer("Example:\n  alea repl --seed 7");
 
   // CLI11 reads a word like `[1,2]` as its own array syntax and splits it; a
   // leading space hides it, and the expression's words are trimmed again below.
@@ -146,29 +279,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, args.data());
     if ((roll.min && roll.max) || (run.min && run.max)) throw UsageError("--min and --max exclude each other");
-    if (*roll_cmd) {
-      std::string source;
-      for (const auto& w : roll.words) source += (source.empty() ? "" : " ") + w.substr(w.front() == ' ');
-      if (source.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
-      return run_roll(roll, source, "<input>");
-    }
-    if (*run_cmd) {
-      std::string source;
-      if (run.file == "-") {
-        std::stringstream ss;
-        ss << std::cin.rdbuf();
-        source = ss.str();
-      } else {
-        std::ifstream in(run.file, std::ios::binary);
-        if (!in) throw UsageError(fmt::format("cannot read '{}'", run.file));
-        std::stringstream ss;
-        ss << in.rdbuf();
-        source = ss.str();
-      }
-      return run_roll(run, source, run.file == "-" ? "<stdin>" : run.file);
-    }
+    const alea::cli::RulesetPath path(ruleset_dirs);
+    if (*roll_cmd) return roll_command(roll, path);
+    if (*run_cmd) return run_command(run, path);
+    if (*rulesets_cmd) return alea::cli::rulesets_command(path, list_json);
+    if (*describe_cmd) return alea::cli::describe_command(describe_what, path, describe_json);
+    if (*check_cmd) return alea::cli::check_command(check_files, path);
     (void)repl_cmd;
-    return alea::cli::run_repl({repl_seed});
+    return alea::cli::run_repl({repl_seed, ruleset_dirs});
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return exit_ok;

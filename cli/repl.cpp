@@ -9,6 +9,8 @@
 // `alea roll`.
 #include "cli/repl.hpp"
 #include "cli/history.hpp"
+#include "cli/ruleset_commands.hpp"
+#include "cli/ruleset_path.hpp"
 
 #include <editline/readline.h>
 #include <fcntl.h>
@@ -62,6 +64,9 @@ constexpr CommandDoc commands[] = {
     {":vars", ":vars", "the variables and functions defined so far"},
     {":dice", ":dice 6,4,1", "the next dice rolled show these faces, then random again"},
     {":dice", ":dice clear", "forget the scripted faces not used yet"},
+    {":load", ":load NAME|FILE", "load a ruleset; its mechanics become functions (heroes_mythos.check)"},
+    {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
+    {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
 };
 
 std::string_view trim(std::string_view s) {
@@ -183,9 +188,11 @@ struct Step {
 
 class Repl {
  public:
-  explicit Repl(std::uint64_t seed) : session_(engine_), dice_(seed) {}
+  Repl(std::uint64_t seed, RulesetPath path) : session_(engine_), dice_(seed), path_(std::move(path)) {}
 
   [[nodiscard]] const Session& session() const { return session_; }
+  [[nodiscard]] const Engine& engine() const { return engine_; }
+  [[nodiscard]] const RulesetPath& path() const { return path_; }
   [[nodiscard]] std::uint64_t seed() const { return dice_.seed(); }
   [[nodiscard]] bool continuing() const { return !pending_.empty(); }
   void cancel() { pending_.clear(); }
@@ -219,6 +226,7 @@ class Repl {
   Engine engine_;
   Session session_;
   ReplDice dice_;
+  RulesetPath path_;
   bool trace_ = true;
   std::string pending_;                            // the lines of an input so far
   std::vector<Session::Function> known_;  // the functions as of the last input, to say what is new
@@ -226,6 +234,19 @@ class Repl {
   // Evaluates the pending input; returns it once it is finished, or nothing
   // while it still waits for more lines.
   std::optional<std::string> evaluate(bool force) {
+    // A ruleset the input calls (`heroes_mythos.check(3)`) is loaded from the
+    // path as by :load, so that the REPL reads what `alea roll` reads.
+    const auto before = engine_.rulesets().size();
+    if (const Diagnostics d = load_mentioned(engine_, path_, pending_); !d.empty()) {
+      report("{}", render_text(d));
+      std::string finished = std::move(pending_);
+      pending_.clear();
+      return finished;
+    }
+    for (std::size_t i = before; i < engine_.rulesets().size(); ++i) {
+      const Ruleset& r = *engine_.rulesets()[i];
+      report("note: loaded the ruleset {} ({})\n", r.name, r.file);
+    }
     dice_.begin_input();
     const Outcome outcome = session_.eval(pending_, dice_);
     if (!outcome.ok()) {
@@ -298,6 +319,12 @@ class Repl {
       vars();
     } else if (name == ":dice") {
       dice_command(arg);
+    } else if (name == ":load") {
+      load_command(arg);
+    } else if (name == ":rulesets") {
+      fmt::print("{}", rulesets_text(path_, &engine_));
+    } else if (name == ":describe") {
+      describe_ruleset(arg);
     } else {
       report("error: unknown command '{}'; :help lists the commands\n", name);
     }
@@ -307,7 +334,7 @@ class Repl {
 
   static void help() {
     fmt::print("Type an expression to roll it; its dice are shown with the result.\n\nCommands:\n");
-    for (const auto& c : commands) fmt::print("  {:<16}{}\n", c.usage, c.summary);
+    for (const auto& c : commands) fmt::print("  {:<20}{}\n", c.usage, c.summary);
     fmt::print(
         "\nExamples:\n"
         "  4d6kh3                    four d6, keep the highest three\n"
@@ -316,7 +343,10 @@ class Repl {
         "  let str = 4d6kh3          a variable, usable on later lines\n"
         "  fn mod(s) = (s - 10) / 2  a function, usable on later lines\n"
         "  d20 + mod(str)\n"
-        "\nTab completes keywords, functions and variables. An unfinished line\n"
+        "  :load heroes-mythos       a ruleset; then call its mechanics:\n"
+        "  heroes_mythos.check(3, red: 1)\n"
+        "\nTab completes keywords, functions, variables and the mechanics of the loaded\n"
+        "rulesets (a ruleset an input calls is loaded from the path). An unfinished line\n"
         "(such as '3d6 +') continues on the next; an empty line ends it.\n"
         "Ctrl-C abandons the line being typed; Up and Down go through the history.\n");
   }
@@ -359,6 +389,62 @@ class Repl {
     for (const auto& f : functions) fmt::print("fn {}({})\n", f.name, fmt::join(f.params, ", "));
   }
 
+  // A failed load reports its diagnostics and changes nothing: the engine
+  // loads a ruleset whole or not at all.
+  void load_command(std::string_view arg) {
+    if (arg.empty()) {
+      report("error: ':load' needs a ruleset's name or file, as in ':load heroes-mythos'\n");
+      return;
+    }
+    std::filesystem::path file(arg);
+    if (!is_ruleset_file(arg)) {
+      const auto found = path_.find(arg);
+      if (!found) {
+        report("error: {}\n", no_such_ruleset(arg, path_, &engine_));
+        return;
+      }
+      file = *found;
+    }
+    if (std::error_code ec; !std::filesystem::is_regular_file(file, ec)) {
+      report("error: cannot read the ruleset file '{}' (is it there?)\n", arg);
+      return;
+    }
+    if (const Diagnostics d = load_ruleset(engine_, file); !d.empty()) {
+      report("{}error: the ruleset was not loaded; nothing changed\n", render_text(d));
+      return;
+    }
+    // The ruleset loaded is the one the file names, which may differ from `arg`.
+    const Ruleset* r = nullptr;
+    for (const Ruleset* l : engine_.rulesets()) {
+      if (l->file == display_path(file)) r = l;
+    }
+    if (!r) return;
+    fmt::print("loaded {} — {}\n", r->name, r->title);
+    for (const auto& m : r->mechanics) {
+      std::vector<std::string> params;
+      for (const auto& p : m.params) {
+        params.push_back(p.default_value ? fmt::format("{} = {}", p.name, to_display(*p.default_value)) : p.name);
+      }
+      fmt::print("  {}.{}({})\n      {}\n", r->ident, m.name, fmt::join(params, ", "), m.doc);
+    }
+  }
+
+  void describe_ruleset(std::string_view arg) const {
+    if (arg.empty()) {
+      report("error: ':describe' needs a ruleset's name, as in ':describe heroes-mythos' or "
+             "':describe heroes-mythos.check'\n");
+      return;
+    }
+    const Described d = describe(arg, path_, false, &engine_);
+    if (!d.diagnostics.empty()) {
+      report("{}", render_text(d.diagnostics));
+    } else if (!d.error.empty()) {
+      report("error: {}\n", d.error);
+    } else {
+      fmt::print("{}", d.text);
+    }
+  }
+
   void dice_command(std::string_view arg) {
     if (arg.empty()) {
       if (dice_.queued().empty()) {
@@ -390,6 +476,7 @@ class Repl {
 // libedit calls plain C functions, so completion reaches the session through
 // these globals; there is one REPL per process.
 const Session* completion_session = nullptr;
+const Repl* completion_repl = nullptr;
 std::vector<std::string> completion_matches;
 std::size_t completion_next = 0;
 
@@ -411,12 +498,33 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
     add("off", ' ');
   } else if (line_start == ":dice") {
     add("clear", ' ');
+  } else if (const std::string_view cmd = line_start.substr(0, line_start.find_first_of(" \t"));
+             completion_repl && (cmd == ":load" || cmd == ":describe")) {
+    // '-' breaks words, so in ':load heroes-my' the word is 'my': each
+    // candidate is offered from where the word starts.
+    const std::string_view typed = trim(line_start.substr(cmd.size()));
+    std::vector<std::string> names;
+    for (const auto& e : completion_repl->path().all()) names.push_back(e.name);
+    if (cmd == ":describe") {
+      for (const Ruleset* r : completion_repl->engine().rulesets()) {
+        if (std::find(names.begin(), names.end(), r->name) == names.end()) names.push_back(r->name);
+        for (const auto& m : r->mechanics) names.push_back(r->name + "." + m.name);
+      }
+    }
+    for (const auto& n : names) {
+      if (n.starts_with(typed)) add(n.substr(typed.size()), ' ');
+    }
   } else if (line_start.empty() || line_start.front() != ':') {
     for (const auto& k : keywords()) add(k, ' ');
     for (const auto& b : builtin_docs()) add(b.name, '(');
     if (completion_session) {
       for (auto& v : completion_session->variables().names()) add(std::move(v), ' ');
       for (auto& f : completion_session->functions()) add(std::move(f.name), '(');
+    }
+    if (completion_repl) {
+      for (const Ruleset* r : completion_repl->engine().rulesets()) {
+        for (const auto& m : r->mechanics) add(r->ident + "." + m.name, '(');
+      }
     }
   }
   return words;
@@ -529,8 +637,9 @@ struct ReadResult {
 
 class Terminal {
  public:
-  Terminal(const Session& session, const std::vector<std::string>& history) {
-    completion_session = &session;
+  Terminal(const Repl& repl, const std::vector<std::string>& history) {
+    completion_session = &repl.session();
+    completion_repl = &repl;
     rl_readline_name = "alea";
     // ':' stays inside a word so that ':se<TAB>' completes a command.
     static char breaks[] = " \t\n\"'()[]{},;+-*/%<>=!~";
@@ -546,7 +655,10 @@ class Terminal {
   }
   Terminal(const Terminal&) = delete;
   Terminal& operator=(const Terminal&) = delete;
-  ~Terminal() { completion_session = nullptr; }
+  ~Terminal() {
+    completion_session = nullptr;
+    completion_repl = nullptr;
+  }
 
   ReadResult read(const char* prompt) {
     forget_interrupts();  // a Ctrl-C during the last evaluation
@@ -570,7 +682,7 @@ class Terminal {
 int run_terminal(Repl& repl) {
   catch_interrupts();
   HistoryFile history(history_path());
-  Terminal terminal(repl.session(), history.load());
+  Terminal terminal(repl, history.load());
   fmt::print("alea: roll dice and rules. :help lists the commands, Ctrl-D leaves. (seed {})\n",
              repl.seed());
   std::fflush(stdout);
@@ -612,7 +724,7 @@ int run_script(Repl& repl) {
 }  // namespace
 
 int run_repl(const ReplOptions& options) {
-  Repl repl(options.seed ? *options.seed : fresh_seed());
+  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs));
   if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
     // libedit edits multibyte (UTF-8) text only under the user's locale.
     std::setlocale(LC_CTYPE, "");

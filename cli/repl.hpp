@@ -3,11 +3,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace alea::cli {
 
 struct ReplOptions {
   std::optional<std::uint64_t> seed;  // none: a fresh random seed
+  std::vector<std::string> ruleset_dirs;  // --rulesets, searched before $ALEA_PATH
 };
 
 // Runs until :quit or end of input; returns the process exit code.

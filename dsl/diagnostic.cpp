@@ -33,7 +33,7 @@ std::string location(const Span& s) {
 
 // The source line with a gutter, and a caret line under `s`.
 void render_snippet(std::string& out, const Span& s) {
-  if (s.empty()) return;
+  if (s.empty() || s.file->text().empty()) return;  // nothing to show (a file that could not be read)
   const LineColumn lc = s.file->line_column(s.begin);
   std::string_view line = s.file->line_text(s.begin);
   // Keep snippets readable when the line is huge (a megabyte of input on one line).

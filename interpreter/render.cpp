@@ -208,7 +208,8 @@ std::string render_breakdown(const Outcome& o) {
     out = fmt::format("{} = {}", src, value);
     for (std::uint32_t g = 0; g < t.groups.size(); ++g) {
       const Span c = t.groups[g].chain;
-      out += fmt::format("\n  {}: {}", c.file ? one_line(c.file->slice(c)) : "", dice.group(g));
+      const std::string rolled = dice.group(g);
+      out += fmt::format("\n  {}: {}", c.file ? one_line(c.file->slice(c)) : "", rolled.empty() ? "no dice" : rolled);
     }
   }
   if (const std::string c = cancellations(t); !c.empty()) out += "\n  " + c;

@@ -371,7 +371,10 @@ class Loader {
       emb.first_line = lc.line;
       emb.first_column = lc.column;
     }
-    auto src = SourceFile::make_embedded(value, std::move(emb));
+    // A block's final line break would put an error at its end on the line after it.
+    std::string code_text = value;
+    while (!code_text.empty() && (code_text.back() == '\n' || code_text.back() == '\r')) code_text.pop_back();
+    auto src = SourceFile::make_embedded(std::move(code_text), std::move(emb));
     sources_.push_back(src);
     return src;
   }

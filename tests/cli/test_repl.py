@@ -241,6 +241,57 @@ def test_session(history):
         r.kill()
 
 
+def test_rulesets(tmp):
+    """:load, :rulesets, :describe, mechanics as functions, their completion, and a failed :load."""
+    broken = os.path.join(tmp, "broken.yaml")
+    with open(broken, "w", encoding="utf-8") as f:
+        f.write("schema: 1\nname: broken\ntitle: Broken\nsource: tests\nmechanics:\n"
+                "  check: {doc: a check, body: 1 +, returns: {type: int, doc: one}}\n")
+    r = Repl(environment(os.path.join(tmp, "rulesets_history")))
+    try:
+        r.expect(re.escape(PROMPT))
+        out = r.line(":help")
+        check(out is not None and ":load NAME|FILE" in out and ":rulesets" in out and ":describe" in out,
+              ":help lists the ruleset commands", r.transcript())
+        r.line("let x = 7")
+        r.send(":load heroes-my\t")
+        check(r.expect(r":load heroes-mythos") is not None, "Tab completes a ruleset's name after :load",
+              r.transcript())
+        out = r.line("")
+        check(out is not None and "loaded heroes-mythos — Heroes & Mythos d6 System" in out
+              and "heroes_mythos.check(dice, red = 0, difficulty = 10)" in out,
+              ":load shows the ruleset's title and mechanics", r.transcript())
+        out = r.line(":rulesets")
+        check(out is not None and "heroes-mythos — Heroes & Mythos d6 System (loaded)" in out,
+              ":rulesets marks the loaded rulesets", r.transcript())
+
+        r.line(":dice 4,5,5,4")
+        r.send("heroes_m\t")
+        check(r.expect(r"heroes_mythos\.check\(") is not None, "Tab completes a mechanic with its '('",
+              r.transcript())
+        out = r.line("3, red: 1).result")
+        check(out is not None and "heroes_mythos.check(3, red: 1).result = 10" in out and "4 cancelled 4" in out,
+              "a loaded mechanic is called as a function", r.transcript())
+
+        out = r.line(":load " + broken)
+        check(out is not None and "broken.yaml:6:" in out and "the ruleset was not loaded; nothing changed" in out,
+              "a broken ruleset shows its diagnostics", r.transcript())
+        out = r.line(":load no-such-game")
+        check(out is not None and "there is no ruleset 'no-such-game'" in out, ":load of an unknown name is an error",
+              r.transcript())
+        r.line(":dice 4,4,2")
+        out = r.line("x + heroes_mythos.check(3).result")
+        check(out is not None and "= 17" in out, "a failed :load keeps the variables and the rulesets",
+              r.transcript())
+        out = r.line(":describe heroes-mythos.check")
+        check(out is not None and "in the language: heroes_mythos.check(dice: 3)" in out,
+              ":describe shows a mechanic", r.transcript())
+        r.line(":q", then=r"$")
+        check(r.wait() == 0, "the REPL ends normally after loading rulesets", r.transcript())
+    finally:
+        r.kill()
+
+
 def test_history(tmp):
     """History is written after every input and recalled with Up after a restart."""
     history = os.path.join(tmp, "state", "alea", "history")  # its directories do not exist yet
@@ -324,6 +375,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_session(os.path.join(tmp, "session_history"))
         test_history(tmp)
+        test_rulesets(tmp)
         test_pipe(tmp)
     print(f"{len(failures)} failed" if failures else "all passed", f"({time.monotonic() - started:.1f} s)")
     return 1 if failures else 0

@@ -68,6 +68,13 @@ TEST(RulesetLoader, MapsOneLineExpressionsColumnForColumn) {
             "   |                 ^~~~~\n");
 }
 
+TEST(RulesetLoader, PutsAnErrorAtTheEndOfABlockOnItsLastLine) {
+  const std::string yaml = std::string(header) +
+                           "mechanics:\n  roll:\n    doc: x\n    body: |\n      let x = 1 in\n      x + (2\n"  // line 10
+                           "    returns: {type: int, doc: x}\n";
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"10:13 UnclosedDelimiter"}));
+}
+
 TEST(RulesetLoader, RefusesFoldedBlocksForCode) {
   const std::string yaml = std::string(header) +
                            "mechanics:\n  roll:\n    doc: x\n    body: >\n      1 + 2\n    returns: {type: int, doc: x}\n";

@@ -1,0 +1,413 @@
+// cli/describe.cpp — `alea describe NAME[.MECHANIC]` and the REPL's :describe:
+// a ruleset's documentation, from what its file declares, as text or JSON.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/ruleset_commands.hpp"
+#include "dsl/resolver.hpp"
+
+namespace alea::cli {
+
+namespace {
+
+// Keys in the order written here, which is the order of the text.
+using json = nlohmann::ordered_json;
+
+constexpr std::size_t width = 80;
+
+// How many columns UTF-8 text takes: one per character (the docs quote Greek).
+std::size_t columns(std::string_view s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// `text` wrapped to `width` columns, each line indented by `indent` spaces;
+// a line break in the text is kept.
+std::string wrap(std::string_view text, std::size_t indent) {
+  std::string out;
+  const std::string pad(indent, ' ');
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const auto nl = text.find('\n', pos);
+    const std::string_view line =
+        text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
+    std::string current = pad;
+    std::size_t used = indent;  // columns in `current`
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && line[i] == ' ') ++i;
+      const auto end = std::min(line.find(' ', i), line.size());
+      if (i == end) break;
+      const std::string_view word = line.substr(i, end - i);
+      if (used > indent && used + 1 + columns(word) > width) {
+        out += current + "\n";
+        current = pad;
+        used = indent;
+      }
+      if (used > indent) {
+        current += ' ';
+        ++used;
+      }
+      current += word;
+      used += columns(word);
+      i = end;
+    }
+    out += current + "\n";
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+std::string trim_end(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// "int, default 0, at least 0": what the parameter accepts.
+std::string param_attributes(const ParamInfo& p) {
+  std::vector<std::string> parts{ast::type_name(p.type)};
+  parts.push_back(p.default_value ? "default " + to_display(*p.default_value) : "required");
+  const auto& t = p.type;
+  if (t.min && t.max)
+    parts.push_back(fmt::format("{} to {}", *t.min, *t.max));
+  else if (t.min)
+    parts.push_back(fmt::format("at least {}", *t.min));
+  else if (t.max)
+    parts.push_back(fmt::format("at most {}", *t.max));
+  if (!t.choices.empty()) parts.push_back(fmt::format("one of {}", fmt::join(t.choices, ", ")));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string field_attributes(const ast::TypeSpec& t) {
+  if (t.choices.empty()) return ast::type_name(t);
+  return fmt::format("{}: {}", ast::type_name(t), fmt::join(t.choices, ", "));
+}
+
+// "name (attributes)" then its doc, wrapped under it.
+void item(std::string& out, std::size_t indent, std::string_view head, std::string_view doc) {
+  out += std::string(indent, ' ') + std::string(head) + "\n";
+  if (!doc.empty()) out += wrap(doc, indent + 4);
+}
+
+void params_text(std::string& out, std::size_t indent, const std::vector<ParamInfo>& params) {
+  for (const auto& p : params)
+    item(out, indent, fmt::format("{} ({})", p.name, param_attributes(p)), p.doc);
+}
+
+// An example of the file ("heroes-mythos.check dice=3 red=1 --dice 4,5,5,4")
+// in the language: "heroes_mythos.check(dice: 3, red: 1)". The dice options
+// have no place there, so they are left out.
+std::string language_form(const Ruleset& r, const MechanicInfo& m, std::string_view example) {
+  std::vector<std::string> args;
+  std::vector<std::string> words;
+  for (std::size_t pos = 0; pos < example.size();) {
+    const auto end = std::min(example.find(' ', pos), example.size());
+    if (end > pos) words.emplace_back(example.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    const auto& w = words[i];
+    if (w.starts_with("--")) {
+      if (w == "--dice" || w == "--seed") ++i;  // and its value
+      continue;
+    }
+    const auto eq = w.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = w.substr(0, eq), value = w.substr(eq + 1);
+    args.push_back(fmt::format("{}: {}", key, argument_text(find_param(r, m, key), value)));
+  }
+  return fmt::format("{}.{}({})", r.ident, m.name, fmt::join(args, ", "));
+}
+
+// A value a required parameter accepts, for an example call; "" if none comes to mind.
+std::string sample_value(const ast::TypeSpec& t) {
+  if (!t.choices.empty()) return t.choices.front();
+  switch (t.kind) {
+    case ast::TypeSpec::Int:
+      return fmt::format("{}", t.min ? *t.min : t.max ? std::min<std::int64_t>(*t.max, 1) : 1);
+    case ast::TypeSpec::Bool:
+      return "true";
+    default:
+      return t.optional ? "none" : "";
+  }
+}
+
+// The first example of the file; without one, a call with the required
+// parameters only, or "" when some cannot be made up.
+std::string example_call(const Ruleset& r, const MechanicInfo& m) {
+  if (!m.examples.empty()) return m.examples.front();
+  std::string s = r.name + "." + m.name;
+  for (const auto& p : m.params) {
+    if (p.default_value) continue;
+    const std::string v = sample_value(p.type);
+    if (v.empty()) return "";
+    s += " " + p.name + "=" + v;
+  }
+  return s;
+}
+
+// `with_ruleset_parameters`: for one mechanic shown alone, the ruleset's
+// parameters too, since a call may set them.
+void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, std::size_t indent,
+                   bool with_ruleset_parameters) {
+  const std::string pad(indent, ' ');
+  if (!m.params.empty()) {
+    out += pad + "parameters, in call order:\n";
+    params_text(out, indent + 2, m.params);
+  }
+  if (with_ruleset_parameters && !r.parameters.empty()) {
+    out += pad + "parameters of the whole ruleset, settable on this call too:\n";
+    params_text(out, indent + 2, r.parameters);
+  }
+  if (!m.result.empty()) {
+    out += pad + "result, a record:\n";
+    for (const auto& f : m.result)
+      item(out, indent + 2, fmt::format("{} ({})", f.name, field_attributes(f.type)), f.doc);
+  } else if (m.returns) {
+    item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
+  }
+  if (!m.examples.empty()) {
+    out += pad + "examples:\n";
+    for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e);
+  }
+}
+
+std::string ruleset_text(const Ruleset& r) {
+  std::string out =
+      fmt::format("{} — {}\nsource: {}\nfile: {}\n", r.name, r.title, trim_end(r.source), r.file);
+  if (!r.doc.empty()) {
+    out += "\n";
+    // The doc is the author's text, line breaks and all: only indented.
+    for (std::size_t pos = 0; pos < r.doc.size();) {
+      const auto nl = std::min(r.doc.find('\n', pos), r.doc.size());
+      const auto line = std::string_view(r.doc).substr(pos, nl - pos);
+      out += line.empty() ? "\n" : "  " + std::string(line) + "\n";
+      pos = nl + 1;
+    }
+    out = trim_end(out) + "\n";
+  }
+  if (!r.parameters.empty()) {
+    out += "\nParameters of the whole ruleset, settable on every mechanic:\n";
+    params_text(out, 2, r.parameters);
+  }
+  // Groups in the order they first appear; mechanics without one come last.
+  std::vector<std::string> groups;
+  for (const auto& m : r.mechanics) {
+    if (std::find(groups.begin(), groups.end(), m.group) == groups.end()) groups.push_back(m.group);
+  }
+  std::stable_partition(groups.begin(), groups.end(),
+                        [](const std::string& g) { return !g.empty(); });
+  const bool grouped = !(groups.size() == 1 && groups.front().empty());
+  for (const auto& g : groups) {
+    out += grouped ? fmt::format("\nMechanics: {}\n", g.empty() ? "other" : g) : "\nMechanics:\n";
+    for (const auto& m : r.mechanics) {
+      if (m.group != g) continue;
+      out += "\n";
+      item(out, 2, fmt::format("{}.{}", r.name, m.name), m.doc);
+      mechanic_text(out, r, m, 4, false);
+    }
+  }
+  out +=
+      fmt::format("\nalea describe {}.MECHANIC shows one mechanic and how to call it.\n", r.name);
+  return out;
+}
+
+// "heroes-mythos.check dice=… [red=0] …": every parameter a call may set.
+std::string usage(const Ruleset& r, const MechanicInfo& m) {
+  std::string s = r.name + "." + m.name;
+  for (const auto* list : {&m.params, &r.parameters}) {
+    for (const auto& p : *list) {
+      s += p.default_value ? fmt::format(" [{}={}]", p.name, to_display(*p.default_value))
+                           : " " + p.name + "=…";
+    }
+  }
+  return s;
+}
+
+std::string single_mechanic_text(const Ruleset& r, const MechanicInfo& m) {
+  std::string out = fmt::format("{}.{} — {}\n", r.name, m.name, m.doc);
+  if (!m.group.empty()) out += fmt::format("group: {}\n", m.group);
+  out += fmt::format("ruleset: {} ({})\n\n", r.title, r.file);
+  mechanic_text(out, r, m, 0, true);
+  out += fmt::format("\nusage: alea roll {}\n", usage(r, m));
+  const std::string call = example_call(r, m);
+  if (!call.empty()) {
+    out += fmt::format("call it as: alea roll {}\nin the language: {}\n", call,
+                       language_form(r, m, call));
+  }
+  return out;
+}
+
+// ---- JSON ---------------------------------------------------------------------
+
+json value_json(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::Int:
+      return *v.as_int();
+    case ValueKind::Bool:
+      return *v.as_bool();
+    case ValueKind::Str:
+      return *v.as_str();
+    case ValueKind::None:
+      return nullptr;
+    case ValueKind::List: {
+      json a = json::array();
+      for (const auto& i : *v.as_list()) a.push_back(value_json(i));
+      return a;
+    }
+    case ValueKind::Record: {
+      json o = json::object();
+      const auto& rec = *v.as_record();
+      for (std::size_t i = 0; i < rec.names.size(); ++i)
+        o[rec.names[i]] = value_json(rec.values[i]);
+      return o;
+    }
+    case ValueKind::Pool:
+      return to_display(v);  // a default is never a pool; show something sane
+  }
+  return nullptr;
+}
+
+json type_json(const ast::TypeSpec& t) {
+  json o = {{"type", ast::type_name(t)}};
+  o["min"] = t.min ? json(*t.min) : json(nullptr);
+  o["max"] = t.max ? json(*t.max) : json(nullptr);
+  o["choices"] = t.choices;
+  return o;
+}
+
+json params_json(const std::vector<ParamInfo>& params) {
+  json a = json::array();
+  for (const auto& p : params) {
+    json o = type_json(p.type);
+    o["name"] = p.name;
+    o["required"] = !p.default_value;
+    o["default"] = p.default_value ? value_json(*p.default_value) : json(nullptr);
+    o["doc"] = p.doc;
+    a.push_back(std::move(o));
+  }
+  return a;
+}
+
+json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
+  json fields = json::array();
+  for (const auto& f : m.result) {
+    fields.push_back({{"name", f.name},
+                      {"type", ast::type_name(f.type)},
+                      {"outcomes", f.type.choices},
+                      {"doc", f.doc}});
+  }
+  json returns = nullptr;
+  if (m.returns)
+    returns = {{"type", ast::type_name(*m.returns)},
+               {"outcomes", m.returns->choices},
+               {"doc", m.returns_doc}};
+  return {{"name", m.name},
+          {"call", r.ident + "." + m.name},
+          {"doc", m.doc},
+          {"group", m.group.empty() ? json(nullptr) : json(m.group)},
+          {"params", params_json(m.params)},
+          {"result", fields},
+          {"returns", returns},
+          {"examples", m.examples}};
+}
+
+json ruleset_json(const Ruleset& r) {
+  json mechanics = json::array();
+  for (const auto& m : r.mechanics) mechanics.push_back(mechanic_json(r, m));
+  return {{"name", r.name},
+          {"ident", r.ident},
+          {"title", r.title},
+          {"source", r.source},
+          {"doc", r.doc},
+          {"file", r.file},
+          {"parameters", params_json(r.parameters)},
+          {"mechanics", mechanics}};
+}
+
+}  // namespace
+
+Described describe(std::string_view what, const RulesetPath& path, bool json_out,
+                   const Engine* loaded) {
+  Described d;
+  Engine scratch;
+  std::string name(what), mech;
+  const Ruleset* r = nullptr;
+  if (is_ruleset_file(what)) {
+    // A file is described whole: there is no FILE.MECHANIC.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::string(what), ec)) {
+      d.error = fmt::format("cannot read the ruleset file '{}' (is it there?)", what);
+      return d;
+    }
+    d.diagnostics = load_ruleset(scratch, std::string(what));
+    if (!d.diagnostics.empty()) return d;
+    r = scratch.rulesets().front();
+  } else {
+    if (const auto dot = what.find('.'); dot != std::string_view::npos) {
+      name = what.substr(0, dot);
+      mech = what.substr(dot + 1);
+    }
+    if (loaded) r = loaded->find_ruleset(name);
+    if (!r) {
+      const auto file = path.find(name);
+      if (!file) {
+        d.error = no_such_ruleset(name, path, loaded);
+        return d;
+      }
+      d.diagnostics = load_ruleset(scratch, *file);
+      if (!d.diagnostics.empty()) return d;
+      r = scratch.find_ruleset(name);
+    }
+  }
+  if (mech.empty()) {
+    d.text = json_out ? ruleset_json(*r).dump(2) + "\n" : ruleset_text(*r);
+    return d;
+  }
+  const MechanicInfo* m = r->mechanic(mech);
+  if (!m) {
+    const auto names = [&] {
+      std::vector<std::string> v;
+      for (const auto& x : r->mechanics) v.push_back(x.name);
+      return v;
+    }();
+    const std::string near = closest_name(mech, names);
+    d.error = fmt::format("the ruleset {} has no mechanic '{}'{}; its mechanics: {}", r->name, mech,
+                          near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                          fmt::join(names, ", "));
+    return d;
+  }
+  if (json_out) {
+    json o = mechanic_json(*r, *m);
+    o["ruleset"] = r->name;
+    o["title"] = r->title;
+    o["file"] = r->file;
+    o["ruleset_parameters"] = params_json(r->parameters);
+    d.text = o.dump(2) + "\n";
+  } else {
+    d.text = single_mechanic_text(*r, *m);
+  }
+  return d;
+}
+
+int describe_command(std::string_view what, const RulesetPath& path, bool json_out) {
+  const Described d = describe(what, path, json_out);
+  if (!d.diagnostics.empty()) {
+    std::fputs(render_text(d.diagnostics).c_str(), stderr);
+    return 1;
+  }
+  if (!d.error.empty()) {
+    fmt::print(stderr, "alea: {}\n", d.error);
+    return 1;
+  }
+  fmt::print("{}", d.text);
+  return 0;
+}
+
+}  // namespace alea::cli

@@ -1,0 +1,328 @@
+// cli/ruleset_commands.cpp — `alea rulesets`, `alea check`, and a mechanic called
+// from the command line (`alea roll heroes-mythos.check dice=3 red=1`).
+#include "cli/ruleset_commands.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dsl/resolver.hpp"
+
+namespace alea::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_bad_input = 1;
+
+std::vector<std::string> mechanic_names(const Ruleset& r) {
+  std::vector<std::string> out;
+  for (const auto& m : r.mechanics) out.push_back(m.name);
+  return out;
+}
+
+bool is_ident(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+}  // namespace
+
+const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m, std::string_view name) {
+  for (const auto* list : {&m.params, &r.parameters}) {
+    for (const auto& p : *list) {
+      if (p.name == name) return &p;
+    }
+  }
+  return nullptr;
+}
+
+std::string argument_text(const ParamInfo* p, const std::string& value) {
+  const bool textual =
+      p && (p->type.kind == ast::TypeSpec::Label || p->type.kind == ast::TypeSpec::Str);
+  if (textual && is_ident(value) && value != "none" && value != "true" && value != "false") {
+    return fmt::format("\"{}\"", value);
+  }
+  return value;
+}
+
+std::string closest_ruleset(std::string_view name, const RulesetPath& path, const Engine* loaded) {
+  std::vector<std::string> names;
+  for (const auto& e : path.all()) names.push_back(e.name);
+  if (loaded) {
+    for (const Ruleset* r : loaded->rulesets()) names.push_back(r->name);
+  }
+  // heroes_mythos is as near to heroes-mythos as the name itself.
+  std::string near = closest_name(name, names);
+  if (near.empty()) {
+    std::string dashed(name);
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    near = closest_name(dashed, names);
+  }
+  return near;
+}
+
+std::string no_such_ruleset(std::string_view name, const RulesetPath& path, const Engine* loaded) {
+  const std::string near = closest_ruleset(name, path, loaded);
+  return fmt::format("there is no ruleset '{}'{}; 'alea rulesets' lists them", name,
+                     near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near));
+}
+
+// ---- alea rulesets --------------------------------------------------------------
+
+std::string rulesets_text(const RulesetPath& path, const Engine* loaded) {
+  std::string out;
+  std::vector<std::string> listed;
+  for (const auto& e : path.all()) {
+    const std::string shown = display_path(e.file);
+    Engine engine;
+    const Ruleset* r = nullptr;
+    if (load_ruleset(engine, e.file).empty()) r = engine.find_ruleset(e.name);
+    const bool is_loaded = loaded && loaded->find_ruleset(e.name);
+    listed.push_back(ruleset_ident(e.name));
+    if (!r) {
+      out += fmt::format("{} (has errors; run: alea check {})\n", e.name, shown);
+      continue;
+    }
+    out += fmt::format("{} — {}{}\n  mechanics: {}\n  file: {}\n", r->name, r->title,
+                       is_loaded ? " (loaded)" : "", fmt::join(mechanic_names(*r), ", "), shown);
+  }
+  if (loaded) {
+    for (const Ruleset* r : loaded->rulesets()) {
+      if (std::find(listed.begin(), listed.end(), r->ident) != listed.end()) continue;
+      out += fmt::format("{} — {} (loaded)\n  mechanics: {}\n  file: {}\n", r->name, r->title,
+                         fmt::join(mechanic_names(*r), ", "), r->file);
+    }
+  }
+  if (out.empty()) {
+    std::vector<std::string> dirs;
+    for (const auto& d : path.dirs()) dirs.push_back(display_path(d));
+    out = fmt::format(
+        "no rulesets found; looked in: {}\n(add a directory with --rulesets DIR or ALEA_PATH)\n",
+        dirs.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(dirs, ", ")));
+  }
+  return out;
+}
+
+int rulesets_command(const RulesetPath& path, bool json) {
+  if (!json) {
+    fmt::print("{}", rulesets_text(path));
+    return exit_ok;
+  }
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& e : path.all()) {
+    Engine engine;
+    const bool ok = load_ruleset(engine, e.file).empty();
+    const Ruleset* r = ok ? engine.find_ruleset(e.name) : nullptr;
+    list.push_back(
+        {{"name", e.name},
+         {"title", r ? nlohmann::ordered_json(r->title) : nlohmann::ordered_json(nullptr)},
+         {"file", display_path(e.file)},
+         {"mechanics", r ? mechanic_names(*r) : std::vector<std::string>{}},
+         {"ok", r != nullptr}});
+  }
+  fmt::print("{}\n", list.dump(2));
+  return exit_ok;
+}
+
+// ---- alea check -----------------------------------------------------------------
+
+namespace {
+
+std::optional<std::string> read_file(const std::string& name) {
+  std::stringstream ss;
+  if (name == "-") {
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::error_code ec;
+  if (fs::is_directory(name, ec)) return std::nullopt;
+  std::ifstream in(name, std::ios::binary);
+  if (!in) return std::nullopt;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool is_yaml(std::string_view file) { return file.ends_with(".yaml") || file.ends_with(".yml"); }
+
+}  // namespace
+
+Diagnostics load_mentioned(Engine& engine, const RulesetPath& path, std::string_view source) {
+  for (const auto& name : mentioned_rulesets(source)) {
+    if (engine.find_ruleset(name)) continue;
+    if (const auto file = path.find(name)) {
+      Diagnostics d = load_ruleset(engine, *file);
+      if (!d.empty()) return d;
+    }
+  }
+  return {};
+}
+
+int check_command(const std::vector<std::string>& files, const RulesetPath& path) {
+  // The ruleset files are loaded first, so that a program checked with them
+  // may call their mechanics whatever the order of the arguments.
+  Engine engine;
+  std::vector<std::optional<Diagnostics>> results(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!is_yaml(files[i])) continue;
+    std::error_code ec;
+    if (fs::is_regular_file(files[i], ec)) results[i] = load_ruleset(engine, files[i]);
+  }
+  int failed = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& f = files[i];
+    Diagnostics problems;
+    if (results[i]) {
+      problems = std::move(*results[i]);
+    } else {
+      const auto text = read_file(f);
+      if (!text) {
+        std::fflush(stdout);
+        fmt::print(stderr, "{}: error: cannot read the file (is it there?)\n", f);
+        ++failed;
+        continue;
+      }
+      if (!is_yaml(f)) {
+        problems = load_mentioned(engine, path, *text);
+        if (problems.empty())
+          problems = engine.compile(*text, f == "-" ? "<stdin>" : f).diagnostics;
+      }
+    }
+    if (problems.empty()) {
+      fmt::print("{}: ok\n", f);
+    } else {
+      ++failed;
+      std::fflush(stdout);
+      fmt::print(stderr, "{}{}: {} {}\n", render_text(problems), f, problems.size(),
+                 problems.size() == 1 ? "error" : "errors");
+    }
+  }
+  std::fflush(stdout);
+  return failed == 0 ? exit_ok : exit_bad_input;
+}
+
+// ---- a mechanic from the command line ---------------------------------------------
+
+bool is_mechanic_word(std::string_view word) {
+  const auto dot = word.find('.');
+  return dot != std::string_view::npos && is_ruleset_name(word.substr(0, dot)) &&
+         is_ident(word.substr(dot + 1));
+}
+
+bool is_setting(std::string_view word) {
+  const auto eq = word.find('=');
+  // `a==b` is a comparison, not a setting.
+  return eq != std::string_view::npos && is_ident(word.substr(0, eq)) && eq + 1 < word.size() &&
+         word[eq + 1] != '=';
+}
+
+MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_view target,
+                           const std::vector<std::string>& words) {
+  struct Setting {
+    std::string key, value;
+    std::uint32_t at = 0;  // where the word starts in the command line
+  };
+  // The command line as typed, so that a mistake is shown under its word.
+  std::string line(target);
+  std::vector<Setting> settings;
+  for (const auto& w : words) {
+    if (!is_setting(w)) {
+      throw UsageError(fmt::format(
+          "roll: '{}' is not a parameter setting; after {} write name=value words, as in dice=3", w,
+          target));
+    }
+    const auto eq = w.find('=');
+    Setting s{w.substr(0, eq), w.substr(eq + 1), static_cast<std::uint32_t>(line.size() + 1)};
+    for (const auto& earlier : settings) {
+      if (earlier.key == s.key) throw UsageError(fmt::format("roll: '{}' is set twice", s.key));
+    }
+    line += " " + w;
+    settings.push_back(std::move(s));
+  }
+  const auto typed = SourceFile::make("<command line>", line);
+  const auto dot = static_cast<std::uint32_t>(target.find('.'));
+  const auto end = static_cast<std::uint32_t>(target.size());
+  MechanicCall call;
+  const auto fail = [&](DiagCode code, Span at, std::string message) -> Diagnostic& {
+    call.diagnostics.emplace_back(code, at, std::move(message));
+    return call.diagnostics.back();
+  };
+
+  const std::string name(target.substr(0, dot));
+  const std::string mech(target.substr(dot + 1));
+  const Ruleset* r = engine.find_ruleset(name);
+  if (!r) {
+    const auto file = path.find(name);
+    if (!file) {
+      Diagnostic& d = fail(DiagCode::RulesetNotFound, typed->span(0, dot),
+                           fmt::format("there is no ruleset '{}'", name));
+      if (const std::string near = closest_ruleset(name, path); !near.empty()) {
+        d.note({}, fmt::format("did you mean '{}'?", near));
+      }
+      d.note({},
+             "'alea rulesets' lists the rulesets; --rulesets DIR and ALEA_PATH add directories");
+      return call;
+    }
+    call.diagnostics = load_ruleset(engine, *file);
+    if (!call.diagnostics.empty()) return call;
+    r = engine.find_ruleset(name);
+  }
+  const MechanicInfo* m = r->mechanic(mech);
+  if (!m) {
+    const auto names = mechanic_names(*r);
+    Diagnostic& d = fail(DiagCode::UnknownFunction, typed->span(dot + 1, end),
+                         fmt::format("the ruleset {} has no mechanic '{}'", r->name, mech));
+    if (const std::string near = closest_name(mech, names); !near.empty()) {
+      d.note({}, fmt::format("did you mean '{}'?", near));
+    }
+    d.note({}, fmt::format("its mechanics: {}", fmt::join(names, ", ")));
+    return call;
+  }
+
+  std::vector<std::string> args;
+  for (const auto& s : settings) {
+    const ParamInfo* p = find_param(*r, *m, s.key);
+    if (!p) {
+      std::vector<std::string> known;
+      for (const auto& q : m->params) known.push_back(q.name);
+      for (const auto& q : r->parameters) known.push_back(q.name);
+      Diagnostic& d = fail(DiagCode::UnknownArgument,
+                           typed->span(s.at, s.at + static_cast<std::uint32_t>(s.key.size())),
+                           fmt::format("{}.{} has no parameter '{}'", r->name, m->name, s.key));
+      if (const std::string near = closest_name(s.key, known); !near.empty()) {
+        d.note({}, fmt::format("did you mean '{}'?", near));
+      }
+      d.note({}, fmt::format("its parameters: {}", fmt::join(known, ", ")));
+      continue;
+    }
+    args.push_back(fmt::format("{}: {}", s.key, argument_text(p, s.value)));
+  }
+  // A required parameter left out is caught here, where the message can say
+  // how to write it on the command line.
+  for (const auto& p : m->params) {
+    if (p.default_value) continue;
+    const bool given = std::any_of(settings.begin(), settings.end(),
+                                   [&](const Setting& s) { return s.key == p.name; });
+    if (!given) {
+      fail(DiagCode::MissingArgument, typed->span(0, end),
+           fmt::format("{}.{} needs a value for '{}': add {}=…", r->name, m->name, p.name, p.name))
+          .note({}, fmt::format("{}: {}", p.name, p.doc));
+    }
+  }
+  if (call.diagnostics.empty())
+    call.source = fmt::format("{}.{}({})", r->ident, m->name, fmt::join(args, ", "));
+  return call;
+}
+
+}  // namespace alea::cli

@@ -1,0 +1,86 @@
+// cli/ruleset_commands.hpp — `alea rulesets`, `alea describe`, `alea check`, and
+// the text they print, which the REPL's :rulesets and :describe share.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/ruleset_path.hpp"
+#include "interpreter/api.hpp"
+
+namespace alea::cli {
+
+// `alea rulesets [--json]`: every ruleset of the path. Exit 0 even when some
+// fail to load: those are listed as having errors.
+int rulesets_command(const RulesetPath& path, bool json);
+
+// The listing, with " (loaded)" after the rulesets that `loaded` has, and the
+// loaded ones that are not in the path (loaded from a file) at the end.
+[[nodiscard]] std::string rulesets_text(const RulesetPath& path, const Engine* loaded = nullptr);
+
+// What `describe` found: the text to print, or an error (a message, or the
+// diagnostics of a broken ruleset).
+struct Described {
+  std::string text;
+  std::string error;
+  Diagnostics diagnostics;
+  [[nodiscard]] bool ok() const { return error.empty() && diagnostics.empty(); }
+};
+
+// `what` is NAME, NAME.MECHANIC, or a ruleset file. A ruleset that `loaded`
+// has is described as loaded; any other is loaded from the path first.
+[[nodiscard]] Described describe(std::string_view what, const RulesetPath& path, bool json,
+                                 const Engine* loaded = nullptr);
+int describe_command(std::string_view what, const RulesetPath& path, bool json);
+
+// The name of a ruleset near `name`, or "".
+[[nodiscard]] std::string closest_ruleset(std::string_view name, const RulesetPath& path,
+                                          const Engine* loaded = nullptr);
+// "there is no ruleset 'x' (did you mean 'y'?)…", naming the path's rulesets and the loaded ones.
+[[nodiscard]] std::string no_such_ruleset(std::string_view name, const RulesetPath& path,
+                                          const Engine* loaded = nullptr);
+
+// `alea check FILE…`: ruleset files (.yaml) are loaded, other files compiled.
+int check_command(const std::vector<std::string>& files, const RulesetPath& path);
+
+// The rulesets `source` mentions (`heroes_mythos.` …) that `engine` has not
+// loaded and the path has, loaded into `engine`. Returns their problems.
+[[nodiscard]] Diagnostics load_mentioned(Engine& engine, const RulesetPath& path,
+                                         std::string_view source);
+
+// `alea roll RULESET.MECHANIC key=value…` as an expression of the language.
+// A mistake in the call is shown in the command line as typed, named
+// `<command line>`; one in the ruleset, in its file.
+struct MechanicCall {
+  std::string source;       // `heroes_mythos.check(dice: 3, red: 1)`
+  Diagnostics diagnostics;  // no such ruleset, mechanic or parameter; or the ruleset does not load
+};
+
+// Whether `word` has the form RULESET.MECHANIC, with a ruleset name as in a file name.
+[[nodiscard]] bool is_mechanic_word(std::string_view word);
+
+// Whether `word` has the form name=value, as the words after RULESET.MECHANIC must.
+[[nodiscard]] bool is_setting(std::string_view word);
+
+// Builds the call after checking that each word is `name=value` (a word that
+// is not throws UsageError), loading the ruleset into `engine`.
+[[nodiscard]] MechanicCall mechanic_call(Engine& engine, const RulesetPath& path,
+                                         std::string_view target,
+                                         const std::vector<std::string>& words);
+
+// The parameter `name` of mechanic `m`, or of its ruleset, or null.
+[[nodiscard]] const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m,
+                                          std::string_view name);
+
+// `value`, typed as name=value, as the argument of `p` in the language. It is
+// an expression, inserted as it is, except that a bare word given to a label
+// or string parameter is that text: on the command line `difficulty=hard`
+// cannot mean a variable, as there are none.
+[[nodiscard]] std::string argument_text(const ParamInfo* p, const std::string& value);
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace alea::cli

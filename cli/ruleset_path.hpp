@@ -1,0 +1,59 @@
+// cli/ruleset_path.hpp — where the command line and the REPL look for rulesets.
+//
+// The search path is, in order: each `--rulesets DIR`, each directory of
+// $ALEA_PATH (colon-separated), then the rulesets shipped with alea. A ruleset
+// NAME is the file NAME.yaml in the first directory that has one; an earlier
+// directory hides a later one's ruleset of the same name.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "interpreter/api.hpp"
+
+namespace alea::cli {
+
+class RulesetPath {
+ public:
+  // `extra`: the --rulesets directories, in the order given.
+  explicit RulesetPath(const std::vector<std::string>& extra);
+
+  [[nodiscard]] const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
+
+  // The file of ruleset `name` ("heroes-mythos" or "heroes_mythos"), or nothing.
+  [[nodiscard]] std::optional<std::filesystem::path> find(std::string_view name) const;
+
+  struct Entry {
+    std::string name;  // the file name without .yaml
+    std::filesystem::path file;
+  };
+  // Every ruleset of the path, sorted by name, hidden ones left out.
+  [[nodiscard]] std::vector<Entry> all() const;
+
+ private:
+  std::vector<std::filesystem::path> dirs_;
+};
+
+// Whether `arg` names a file rather than a ruleset: it ends in .yaml or .yml,
+// or has a '/' in it.
+[[nodiscard]] bool is_ruleset_file(std::string_view arg);
+
+// Whether `name` could be a ruleset's name: [a-z0-9_-], not empty. Anything
+// else is never looked up, so no name can reach outside the search path.
+[[nodiscard]] bool is_ruleset_name(std::string_view name);
+
+// How a file is shown in messages: relative to the current directory when it
+// is under it ("rulesets/heroes-mythos.yaml"), else its absolute path.
+[[nodiscard]] std::string display_path(const std::filesystem::path& file);
+
+// Loads `file` into `engine`, shown in diagnostics by display_path().
+[[nodiscard]] Diagnostics load_ruleset(Engine& engine, const std::filesystem::path& file);
+
+// The ruleset names an expression mentions as `name.`, outside strings and
+// comments, in the order first seen ("heroes_mythos" for heroes_mythos.check).
+[[nodiscard]] std::vector<std::string> mentioned_rulesets(std::string_view source);
+
+}  // namespace alea::cli

@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""tests/cli/test_rulesets.py — rulesets from the command line: `alea rulesets`,
+`alea describe`, `alea check`, `alea roll RULESET.MECHANIC key=value…`, the
+search path (--rulesets, ALEA_PATH), and the REPL's :load, :rulesets and
+:describe through a pipe (tests/cli/test_repl.py drives them on a terminal).
+
+Every Heroes & Mythos test vector of the spec is rolled from the command line;
+the vectors are read from tests/rulesets/heroes_mythos_test.cpp, so the C++
+and the command-line tests check the same table.
+
+Usage: test_rulesets.py /path/to/alea   (CTest passes the built binary)
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ALEA = os.path.abspath(sys.argv[1])
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "rulesets" / "heroes-mythos.yaml"
+failures = []
+
+
+def environment(**extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
+    env.update(extra)
+    return env
+
+
+def run(args, stdin=None, cwd=ROOT, env=None):
+    p = subprocess.run([ALEA] + args, input=stdin, capture_output=True, text=True, timeout=20, cwd=cwd,
+                       env=env if env is not None else environment())
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(f"{name}: {detail}")
+
+
+def expect(args, code, out=None, out_contains=(), err_contains=(), **kw):
+    rc, so, se = run(args, **kw)
+    label = " ".join(args)[:80]
+    check(label, rc == code, f"exit {rc}, expected {code}; stdout: {so.strip()[:300]!r} stderr: {se.strip()[:500]!r}")
+    if out is not None:
+        check(label, so == out, f"stdout {so!r}, expected {out!r}")
+    for s in [out_contains] if isinstance(out_contains, str) else out_contains:
+        check(label, s in so, f"stdout {so[:1500]!r} lacks {s!r}")
+    for s in [err_contains] if isinstance(err_contains, str) else err_contains:
+        check(label, s in se, f"stderr {se[:1500]!r} lacks {s!r}")
+    return so, se
+
+
+# ---- alea rulesets ------------------------------------------------------------------
+
+expect(["rulesets"], 0, "heroes-mythos — Heroes & Mythos d6 System\n  mechanics: check\n"
+                        "  file: rulesets/heroes-mythos.yaml\n")
+out, _ = expect(["rulesets", "--json"], 0)
+doc = json.loads(out)
+check("rulesets --json", doc == [{"name": "heroes-mythos", "title": "Heroes & Mythos d6 System",
+                                  "file": "rulesets/heroes-mythos.yaml", "mechanics": ["check"], "ok": True}], out)
+# Outside the repository the file is shown by its absolute path.
+with tempfile.TemporaryDirectory() as elsewhere:
+    expect(["rulesets"], 0, out_contains=f"  file: {SHIPPED}\n", cwd=elsewhere)
+
+# ---- alea describe ------------------------------------------------------------------
+
+expect(["describe", "heroes-mythos"], 0, out_contains=[
+    "heroes-mythos — Heroes & Mythos d6 System\n",
+    "file: rulesets/heroes-mythos.yaml\n",
+    "Parameters of the whole ruleset, settable on every mechanic:\n  explode_limit (int?, default none, at least 0)\n",
+    "  heroes-mythos.check\n      a roll of white dice, with red dice against them",
+    "      dice (int, required, at least 1)\n          N, the white dice of the roll (Nd6)\n",
+    "      red (int, default 0, at least 0)\n",
+    "      difficulty (int, default 10, at least 1)\n",
+    "    result, a record:\n",
+    "      outcome (label: catastrophe, failure, success)\n          the three ways a roll ends\n",
+    "      alea roll heroes-mythos.check dice=3 red=1 --dice 4,5,5,4\n",
+])
+# The language's spelling of the name works as well.
+a, _ = expect(["describe", "heroes_mythos"], 0)
+b, _ = expect(["describe", "heroes-mythos"], 0)
+check("describe heroes_mythos", a == b, a[:200])
+expect(["describe", "heroes-mythos.check"], 0, out_contains=[
+    "heroes-mythos.check — a roll of white dice, with red dice against them, compared with a difficulty\n",
+    "parameters, in call order:\n  dice (int, required, at least 1)\n",
+    "parameters of the whole ruleset, settable on this call too:\n  explode_limit (int?, default none, at least 0)\n",
+    "  extra_successes (int)\n",
+    "usage: alea roll heroes-mythos.check dice=… [red=0] [difficulty=10] [explode_limit=none]\n",
+    "call it as: alea roll heroes-mythos.check dice=3\n",
+    "in the language: heroes_mythos.check(dice: 3)\n",
+])
+out, _ = expect(["describe", "heroes-mythos", "--json"], 0)
+doc = json.loads(out)
+check("describe --json", doc["name"] == "heroes-mythos" and doc["parameters"][0]["name"] == "explode_limit"
+      and doc["parameters"][0]["default"] is None and doc["parameters"][0]["type"] == "int?"
+      and doc["mechanics"][0]["call"] == "heroes_mythos.check"
+      and [p["name"] for p in doc["mechanics"][0]["params"]] == ["dice", "red", "difficulty"]
+      and doc["mechanics"][0]["result"][4]["outcomes"] == ["catastrophe", "failure", "success"], out[:500])
+out, _ = expect(["describe", "heroes-mythos.check", "--json"], 0)
+doc = json.loads(out)
+check("describe mechanic --json", doc["name"] == "check" and doc["ruleset"] == "heroes-mythos"
+      and doc["params"][0] == {"type": "int", "min": 1, "max": None, "choices": [], "name": "dice",
+                               "required": True, "default": None, "doc": "N, the white dice of the roll (Nd6)"}
+      and doc["ruleset_parameters"][0]["name"] == "explode_limit", out[:500])
+# Unknown names: exit 1, with a suggestion.
+expect(["describe", "heroes-mythos.chek"], 1,
+       err_contains="the ruleset heroes-mythos has no mechanic 'chek' (did you mean 'check'?); its mechanics: check")
+expect(["describe", "heroes-mythoss"], 1, err_contains="there is no ruleset 'heroes-mythoss' (did you mean 'heroes-mythos'?)")
+expect(["describe", "heroes_mythoss.check"], 1, err_contains="(did you mean 'heroes-mythos'?)")
+expect(["describe", "nothing-like-it"], 1, err_contains="there is no ruleset 'nothing-like-it'; 'alea rulesets' lists them")
+expect(["describe"], 2, err_contains="name is required")
+
+# ---- alea check ---------------------------------------------------------------------
+
+expect(["check", "rulesets/heroes-mythos.yaml"], 0, "rulesets/heroes-mythos.yaml: ok\n")
+
+BROKEN = """\
+schema: 1
+name: broken
+title: A broken ruleset
+source: the tests
+mechanics:
+  check:
+    doc: a check
+    parms:
+      dice: {type: int, doc: white dice}
+    body: |
+      let x = 3d6 in
+      x + * 2
+    returns: {type: int, doc: [the, total]}
+"""
+
+MINI = """\
+schema: 1
+name: mini
+title: A small ruleset
+source: the tests
+doc: |
+  Roll a d6 plus a bonus.
+parameters:
+  bonus: {type: int, default: 0, min: -3, max: 3, doc: added to every roll}
+mechanics:
+  roll:
+    doc: a d6 plus the bonus
+    group: rolls
+    params:
+      mood: {type: label, choices: [calm, angry], default: calm, doc: how it is rolled}
+    body: |
+      let r = d6 + bonus in
+      {total: r, mood: mood, high: r >= 4}
+    result:
+      total: {type: int, doc: the die plus the bonus}
+      mood: {type: label, outcomes: [calm, angry], doc: the mood given}
+      high: {type: bool, doc: 4 or more}
+    examples:
+      - mini.roll mood=angry
+  twice:
+    doc: two dice
+    group: tables
+    body: 2d6
+    returns: {type: int, doc: the total}
+"""
+
+with tempfile.TemporaryDirectory() as tmp:
+    tmp = Path(tmp)
+    (tmp / "broken.yaml").write_text(BROKEN)
+    (tmp / "mini.yaml").write_text(MINI)
+    (tmp / "good.alea").write_text("fn twice(x) = x * 2\ntwice(3d6)\n")
+    (tmp / "bad.alea").write_text("let a = 1\nlet b = a +\n")
+    (tmp / "uses.alea").write_text("mini.roll(bonus: 1).total\n")
+
+    # All three mistakes of the broken file, each at its line and column, and exit 1.
+    _, err = expect(["check", str(tmp / "broken.yaml")], 1)
+    heads = [l for l in err.splitlines() if ": error: " in l]
+    check("check broken: the three errors", len(heads) == 3, err)
+    where = str(tmp / "broken.yaml")
+    for expected in [f"{where}:8:5: error: unknown key 'parms' in the mechanic 'check' [RulesetUnknownKey]",
+                     f"{where}:12:11: error: expected an expression after the operator, found '*' [ExpectedExpression]",
+                     f"{where}:13:31: error: 'doc' must be text [RulesetFieldType]"]:
+        check("check broken", expected in heads, f"{expected!r} not in {heads!r}")
+    check("check broken: a suggestion", "note: did you mean 'params'?" in err, err)
+    check("check broken: the count", err.rstrip().endswith(f"{where}: 3 errors"), err)
+    # Run from the directory, the file is shown as given.
+    _, err = expect(["check", "broken.yaml"], 1, cwd=tmp, err_contains="broken.yaml:8:5: error: unknown key 'parms'")
+    check("check broken: relative name", err.startswith("broken.yaml:8:5:"), err)
+    # Several files: each good one is ok, the exit status is the worst.
+    expect(["check", "mini.yaml", "good.alea", "broken.yaml"], 1, "mini.yaml: ok\ngood.alea: ok\n", cwd=tmp)
+    expect(["check", "mini.yaml", "good.alea"], 0, "mini.yaml: ok\ngood.alea: ok\n", cwd=tmp)
+    expect(["check", "bad.alea"], 1, "", cwd=tmp,
+           err_contains="bad.alea:3:1: error: expected an expression after the operator, found end of input")
+    # A program may call a ruleset given on the same command line, or one of the path.
+    expect(["check", "uses.alea", "mini.yaml"], 0, "uses.alea: ok\nmini.yaml: ok\n", cwd=tmp)
+    expect(["check", "uses.alea", "--rulesets", "."], 0, "uses.alea: ok\n", cwd=tmp)
+    expect(["check", "uses.alea"], 1, cwd=tmp, err_contains="unknown function 'mini.roll'")
+    # A missing file is one line on stderr and exit 1; no file at all is bad usage.
+    expect(["check", "missing.yaml"], 1, "", cwd=tmp,
+           err_contains="missing.yaml: error: cannot read the file (is it there?)")
+    expect(["check", "missing.alea", "mini.yaml"], 1, "mini.yaml: ok\n", cwd=tmp,
+           err_contains="missing.alea: error: cannot read the file")
+    expect(["check"], 2, err_contains="file is required")
+
+    # ---- the search path --------------------------------------------------------------
+
+    # A broken ruleset in the path is listed, and does not make the listing fail.
+    expect(["rulesets", "--rulesets", str(tmp)], 0, out_contains=[
+        f"broken (has errors; run: alea check {tmp / 'broken.yaml'})\n",
+        f"mini — A small ruleset\n  mechanics: roll, twice\n  file: {tmp / 'mini.yaml'}\n",
+        "heroes-mythos — Heroes & Mythos d6 System\n"])
+    out, _ = expect(["rulesets", "--json", "--rulesets", str(tmp)], 0)
+    by_name = {r["name"]: r for r in json.loads(out)}
+    check("rulesets --json broken", by_name["broken"]["ok"] is False and by_name["broken"]["mechanics"] == []
+          and by_name["mini"]["ok"] is True and by_name["mini"]["mechanics"] == ["roll", "twice"], out)
+    # --rulesets before the command, and ALEA_PATH with empty entries.
+    expect(["--rulesets", str(tmp), "describe", "mini"], 0, out_contains="mini — A small ruleset\n")
+    expect(["describe", "mini"], 0, out_contains="mini — A small ruleset\n",
+           env=environment(ALEA_PATH=f"::/nonexistent:{tmp}:"))
+    expect(["describe", "mini"], 1, err_contains="there is no ruleset 'mini'")
+    expect(["rulesets", "--rulesets", str(tmp / "nope")], 2, err_contains="--rulesets")
+    expect(["describe", "broken", "--rulesets", str(tmp)], 1, err_contains="error: unknown key 'parms'")
+
+    # Groups, labels, a plain result, and label words on the command line.
+    expect(["describe", "mini", "--rulesets", str(tmp)], 0, out_contains=[
+        "Parameters of the whole ruleset, settable on every mechanic:\n  bonus (int, default 0, -3 to 3)\n",
+        "Mechanics: rolls\n\n  mini.roll\n      a d6 plus the bonus\n",
+        "      mood (label, default calm, one of calm, angry)\n",
+        "      mood (label: calm, angry)\n",
+        "Mechanics: tables\n\n  mini.twice\n      two dice\n    returns (int)\n        the total\n"])
+    expect(["describe", "mini.roll", "--rulesets", str(tmp)], 0, out_contains=[
+        "group: rolls\n", "usage: alea roll mini.roll [mood=calm] [bonus=0]\n",
+        "call it as: alea roll mini.roll mood=angry\n", "in the language: mini.roll(mood: \"angry\")\n"])
+    expect(["roll", "mini.roll", "mood=angry", "bonus=2", "--dice", "3", "--rulesets", str(tmp)], 0,
+           "mini.roll(mood: \"angry\", bonus: 2)\n  d6: 3\ntotal: 5\nmood: angry\nhigh: true\n")
+    # A mechanic with a plain result prints the usual breakdown.
+    expect(["roll", "mini.twice", "--dice", "3,4"], 0, "mini.twice() = 7\n  2d6: 3 4\n",
+           env=environment(ALEA_PATH=str(tmp)))
+    expect(["roll", "mini.roll", "bonus=9", "--rulesets", str(tmp)], 1,
+           err_contains="<command line>:1:18: error: the parameter 'bonus' must be at most 3, got 9")
+    expect(["roll", "broken.check", "dice=1", "--rulesets", str(tmp)], 1,
+           err_contains="error: unknown key 'parms' in the mechanic 'check'")
+    out, _ = expect(["roll", "broken.check", "dice=1", "--json", "--rulesets", str(tmp)], 1,
+                    err_contains="broken.yaml:8:5: error: unknown key 'parms'")
+    check("json broken ruleset", json.loads(out)["error"]["code"] == "RulesetUnknownKey", out)
+    expect(["roll", "mini.roll(bonus: 1).total", "--dice", "5", "--rulesets", str(tmp)], 0,
+           "mini.roll(bonus: 1).total = 6\n  d6: 5\n")
+
+    # A ruleset of the same name earlier in the path hides the shipped one.
+    shadow = tmp / "shadow"
+    shadow.mkdir()
+    (shadow / "heroes-mythos.yaml").write_text(
+        SHIPPED.read_text(encoding="utf-8").replace("title: Heroes & Mythos d6 System", "title: Shadowed"),
+        encoding="utf-8")
+    out, _ = expect(["rulesets", "--rulesets", str(shadow)], 0,
+                    f"heroes-mythos — Shadowed\n  mechanics: check\n  file: {shadow / 'heroes-mythos.yaml'}\n")
+    expect(["describe", "heroes-mythos"], 0, out_contains="heroes-mythos — Shadowed\n",
+           env=environment(ALEA_PATH=str(shadow)))
+    # --rulesets comes before ALEA_PATH.
+    expect(["describe", "heroes-mythos", "--rulesets", str(ROOT / "rulesets")], 0,
+           out_contains="heroes-mythos — Heroes & Mythos d6 System\n", env=environment(ALEA_PATH=str(shadow)))
+
+    # ---- the REPL, through a pipe --------------------------------------------------------
+
+    script = ("let x = 3\n:load heroes-mythoss\n:load broken.yaml\nx + 1\n:load heroes-mythos\n:rulesets\n"
+              ":dice 4,5,5,4\nheroes_mythos.check(3, red: 1).result\n:describe heroes-mythos.check\n"
+              ":describe mini\n:dice 2\nmini.roll().total\n")
+    rc, out, err = run(["--seed", "1", "--rulesets", "."], stdin=script, cwd=tmp)
+    check("repl pipe exit", rc == 0, err)
+    check("repl :load unknown", "error: there is no ruleset 'heroes-mythoss' (did you mean 'heroes-mythos'?)" in err, err)
+    check("repl :load broken", "broken.yaml:8:5: error: unknown key 'parms'" in err
+          and "error: the ruleset was not loaded; nothing changed" in err, err)
+    check("repl after a failed :load", "x + 1 = 4\n" in out, out)
+    check("repl :load", "loaded heroes-mythos — Heroes & Mythos d6 System\n"
+          "  heroes_mythos.check(dice, red = 0, difficulty = 10)\n" in out, out)
+    check("repl :rulesets", "heroes-mythos — Heroes & Mythos d6 System (loaded)\n" in out
+          and "mini — A small ruleset\n" in out, out)
+    check("repl mechanic call", "heroes_mythos.check(3, red: 1).result = 10\n  dice d6: ~4~ 5 5\n" in out, out)
+    check("repl :describe", "in the language: heroes_mythos.check(dice: 3)\n" in out
+          and "Mechanics: rolls\n" in out, out)
+    # A ruleset the input calls is loaded from the path, with a note.
+    check("repl loads what it calls", "mini.roll().total = 2\n" in out
+          and "note: loaded the ruleset mini (mini.yaml)" in err, out + err)
+
+
+# ---- Heroes & Mythos: every vector of the spec, from the command line ----------------
+
+def vectors():
+    """The table of tests/rulesets/heroes_mythos_test.cpp, as dictionaries."""
+    text = (ROOT / "tests" / "rulesets" / "heroes_mythos_test.cpp").read_text(encoding="utf-8")
+    lst = r"\{([0-9, ]*)\}"
+    row = re.compile(r'\{"(\w+)", ' + lst + ", " + lst + ", " + lst + r", (\d+), (\{\}|\d+), (\d+), (true|false), "
+                     r"(\d+), (true|false), " + lst + r"\},")
+    ints = lambda s: [int(x) for x in s.split(",") if x.strip()]
+    out = []
+    for m in row.finditer(text):
+        out.append({"id": m[1], "white": ints(m[2]), "red": ints(m[3]), "explosions": ints(m[4]),
+                    "difficulty": int(m[5]), "limit": None if m[6] == "{}" else int(m[6]), "result": int(m[7]),
+                    "success": m[8] == "true", "extra": int(m[9]), "catastrophe": m[10] == "true",
+                    "rolled": ints(m[11])})
+    return out
+
+
+table = vectors()
+check("the vector table", len(table) == 32 and table[0]["id"] == "T1" and table[-1]["id"] == "D23",
+      f"read {len(table)} vectors: {[v['id'] for v in table]}")
+for v in table:
+    faces = v["white"] + v["red"] + v["explosions"]
+    args = ["roll", "heroes-mythos.check", f"dice={len(v['white'])}", f"red={len(v['red'])}",
+            f"difficulty={v['difficulty']}", f"explode_limit={'none' if v['limit'] is None else v['limit']}",
+            "--dice", ",".join(map(str, faces))]
+    rc, out, err = run(args + ["--json"])
+    if rc != 0:
+        check(v["id"], False, f"exit {rc}: {err}")
+        continue
+    doc = json.loads(out)
+    value = doc["value"]
+    got = (value["result"], value["success"], value["extra_successes"], value["catastrophe"])
+    want = (v["result"], v["success"], v["extra"], v["catastrophe"])
+    check(v["id"], got == want, f"{' '.join(args)}: got {got}, expected {want}")
+    outcome = "catastrophe" if v["catastrophe"] else "success" if v["success"] else "failure"
+    check(v["id"] + " outcome", value["outcome"] == outcome, out)
+    exploded = [d["face"] for d in doc["dice"] if d["origin"] == "exploded"]
+    check(v["id"] + " explosions", exploded == (v["rolled"] or v["explosions"]), f"{exploded} in {out[:300]}")
+    # The text form: the call, its dice, then one field to a line.
+    rc, text, err = run(args)
+    fields = (f"result: {v['result']}\nsuccess: {str(v['success']).lower()}\nextra_successes: {v['extra']}\n"
+              f"catastrophe: {str(v['catastrophe']).lower()}\noutcome: {outcome}\n")
+    check(v["id"] + " text", rc == 0 and text.endswith(fields) and text.startswith("heroes_mythos.check(dice: "),
+          f"{text!r} {err!r}")
+
+# The breakdown of T4 in full: the red 4 cancels the white 4.
+expect(["roll", "heroes-mythos.check", "dice=3", "red=1", "--dice", "4,5,5,4"], 0,
+       "heroes_mythos.check(dice: 3, red: 1)\n  dice d6: ~4~ 5 5\n  red d6: 4\n  4 cancelled 4\n"
+       "  used: [5, 5]\n  extra successes: []\nresult: 10\nsuccess: true\nextra_successes: 0\n"
+       "catastrophe: false\noutcome: success\n")
+# The language's spelling of the ruleset works on the command line too.
+expect(["roll", "heroes_mythos.check", "dice=3", "--dice", "4,4,2"], 0, out_contains="result: 10\n")
+# --json is render_json's document, the expression being the call.
+out, _ = expect(["roll", "heroes-mythos.check", "dice=3", "--seed", "7", "--json"], 0)
+doc = json.loads(out)
+check("json call", doc["expression"] == "heroes_mythos.check(dice: 3)" and doc["seed"] == 7 and doc["ok"], out)
+# A random roll is reproducible with its seed.
+a, _ = expect(["roll", "heroes-mythos.check", "dice=5", "red=2", "--seed", "11"], 0)
+b, _ = expect(["roll", "heroes-mythos.check", "dice=5", "red=2", "--seed", "11"], 0)
+check("seeded mechanic", a == b and "outcome: " in a, f"{a!r} vs {b!r}")
+# An expression may call a mechanic: the ruleset it names is loaded from the path.
+expect(["roll", "heroes_mythos.check(3, red: 1).success", "--dice", "4,5,5,4"], 0,
+       out_contains="heroes_mythos.check(3, red: 1).success = true\n")
+
+# So may a program.
+expect(["run", "-", "--dice", "4,4,2"], 0, out_contains="heroes_mythos.check(3).result = 10\n",
+       stdin="heroes_mythos.check(3).result\n")
+
+# ---- mistakes on the command line ----------------------------------------------------
+
+# A mistake in the name=value words is shown in the command line as typed, with exit 1.
+expect(["roll", "heroes-mythos.check", "dice=3", "white=3"], 1, "", err_contains=[
+    "<command line>:1:28: error: heroes-mythos.check has no parameter 'white' [UnknownArgument]\n"
+    " 1 | heroes-mythos.check dice=3 white=3\n"
+    "   |                            ^~~~~\n"
+    "note: its parameters: dice, red, difficulty, explode_limit\n"])
+expect(["roll", "heroes-mythos.check", "dice=3", "reds=1"], 1, err_contains="note: did you mean 'red'?")
+out, err = expect(["roll", "heroes-mythos.check", "dics=3", "--json"], 1)
+doc = json.loads(out)
+check("json unknown parameter", doc["ok"] is False and doc["error"]["code"] == "UnknownArgument"
+      and doc["error"]["column"] == 21 and doc["error"]["notes"][0]["message"] == "did you mean 'dice'?", out)
+expect(["roll", "heroes-mythos.check", "dice=3", "3"], 2,
+       err_contains="'3' is not a parameter setting; after heroes-mythos.check write name=value words")
+expect(["roll", "heroes-mythos.check", "dice=3", "red"], 2, err_contains="'red' is not a parameter setting")
+expect(["roll", "heroes-mythos.check", "dice=3", "red="], 2, err_contains="'red=' is not a parameter setting")
+expect(["roll", "heroes-mythos.check", "dice=3", "dice=4"], 2, err_contains="'dice' is set twice")
+expect(["roll", "heroes-mythos.check"], 1, err_contains=[
+    "<command line>:1:1: error: heroes-mythos.check needs a value for 'dice': add dice=… [MissingArgument]",
+    "note: dice: N, the white dice of the roll (Nd6)"])
+expect(["roll", "heroes-mythos.chek", "dice=3"], 1, err_contains=[
+    "<command line>:1:15: error: the ruleset heroes-mythos has no mechanic 'chek' [UnknownFunction]",
+    "note: did you mean 'check'?\nnote: its mechanics: check\n"])
+expect(["roll", "heroes-mythoss.check", "dice=3"], 1, err_contains=[
+    "<command line>:1:1: error: there is no ruleset 'heroes-mythoss' [RulesetNotFound]",
+    "note: did you mean 'heroes-mythos'?"])
+expect(["roll", "heroes-mythos.check", "dice=0"], 1,
+       err_contains="<command line>:1:27: error: the argument 'dice' must be at least 1, got 0 [ArgumentOutOfRange]")
+expect(["roll", "heroes-mythos.check", "dice=3", "--min", "--max"], 2, err_contains="exclude each other")
+out, _ = expect(["roll", "--help"], 0)
+check("roll help", "RULESET.MECHANIC" in out and "alea roll heroes-mythos.check dice=3" in out, out)
+for cmd, example in [("rulesets", "alea rulesets --rulesets"), ("describe", "alea describe heroes-mythos.check"),
+                     ("check", "alea check rulesets/heroes-mythos.yaml")]:
+    out, _ = expect([cmd, "--help"], 0)
+    check(f"{cmd} help", example in out and "--rulesets" in out, out)
+out, _ = expect(["--help"], 0)
+check("help", all(w in out for w in ("rulesets", "describe", "check", "ALEA_PATH")), out)
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print(f"test_rulesets: all checks passed ({len(table)} vectors)")
