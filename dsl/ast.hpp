@@ -81,7 +81,10 @@ struct Count {
   std::optional<Cond> fail;    // each matching die subtracts one
   std::optional<Cond> twice;   // each matching success counts twice
 };
-struct Under { ExprPtr target; };
+struct Under {
+  ExprPtr target;
+  std::optional<Cond> except;  // dice that fail whatever the target (`except 12`)
+};
 struct Cancel {
   ExprPtr by;  // the cancelling pool
   CmpOp op = CmpOp::Le;
@@ -150,6 +153,21 @@ struct Tiers {
   std::vector<Tier> tiers;
 };
 
+// `A vs B by f(x)`: A, then B, then f(A, B, x); `E vs opposed by f(x)`: E for
+// the first side of the enclosing function, then E again with its side fields
+// bound to the second side. `rule` is a Call whose first two arguments are the
+// hidden names `$first` and `$second`; without `by` it calls `contest`.
+struct Versus {
+  ExprPtr first;
+  ExprPtr second;  // null for `vs opposed`
+  ExprPtr rule;
+  std::int32_t first_slot = -1, second_slot = -1;  // where the rule's arguments are kept
+  // `vs opposed`: the slots of the side fields and of the second side's record.
+  std::vector<std::int32_t> field_slots;
+  std::vector<std::string> field_names;
+  std::int32_t other_side_slot = -1;
+};
+
 struct Repeat { ExprPtr count, body; };
 struct For {
   std::string var;
@@ -166,7 +184,7 @@ struct Loop {
 
 struct Expr {
   using Kind = std::variant<IntLit, BoolLit, StrLit, NoneLit, Name, Dice, PoolOp, Unary, Binary, If, Let,
-                            Call, ListLit, RecordLit, Index, Field, Tiers, Repeat, For, Loop>;
+                            Call, ListLit, RecordLit, Index, Field, Tiers, Versus, Repeat, For, Loop>;
   Kind kind;
   Span span;
   std::uint32_t depth = 1;  // levels of nodes from here down, leaves being 1
@@ -203,6 +221,13 @@ struct FnDef {
   std::optional<ResultSpec> result;
   // The ruleset parameters a call of this function may set by name.
   std::vector<const Constant*> settable;
+  // An opposed mechanic: its first `side_count` parameters are records (the
+  // sides), each with these fields, which the body sees as names bound to the
+  // first side's values.
+  std::int32_t side_count = 0;
+  std::vector<std::string> side_fields;
+  std::vector<TypeSpec> side_field_types;
+  std::vector<std::int32_t> side_field_slots;  // set by the resolver
 };
 
 // A ruleset's constant, table or parameter: a name with a fixed value (a

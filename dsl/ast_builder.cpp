@@ -41,7 +41,7 @@ std::uint32_t child_depth(const ast::Expr::Kind& kind) {
                 else if constexpr (std::is_same_v<O, ast::Keep>) return std::max(depth_of(o.count), depth_of(o.cond));
                 else if constexpr (std::is_same_v<O, ast::Count>)
                   return std::max({depth_of(o.success.value), depth_of(o.fail), depth_of(o.twice)});
-                else if constexpr (std::is_same_v<O, ast::Under>) return depth_of(o.target);
+                else if constexpr (std::is_same_v<O, ast::Under>) return std::max(depth_of(o.target), depth_of(o.except));
                 else if constexpr (std::is_same_v<O, ast::Cancel>) return std::max(depth_of(o.by), depth_of(o.except));
                 else if constexpr (std::is_same_v<O, ast::Clamp>) return std::max(depth_of(o.low), depth_of(o.high));
                 else return 0;
@@ -66,6 +66,8 @@ std::uint32_t child_depth(const ast::Expr::Kind& kind) {
           return most({depth_of(k.object), depth_of(k.index)});
         } else if constexpr (std::is_same_v<T, ast::Field>) {
           return depth_of(k.object);
+        } else if constexpr (std::is_same_v<T, ast::Versus>) {
+          return most({depth_of(k.first), depth_of(k.second), depth_of(k.rule)});
         } else if constexpr (std::is_same_v<T, ast::Tiers>) {
           std::uint32_t d = depth_of(k.subject);
           for (const auto& t : k.tiers) {
@@ -370,7 +372,11 @@ class Builder {
       }
       return pool_op(std::move(pool), std::move(c), n);
     }
-    if (n.is_type<g::w_under>()) return pool_op(std::move(pool), ast::Under{arg(*ch.at(0))}, n);
+    if (n.is_type<g::w_under>()) {
+      ast::Under u{arg(*ch.at(0)->children.at(0)), std::nullopt};
+      if (ch.size() > 1) u.except = cond(*ch[1]->children.at(0));
+      return pool_op(std::move(pool), std::move(u), n);
+    }
     if (n.is_type<g::w_cancel>()) {
       ast::Cancel c{arg(*ch.at(0)), cmp_op(ch.at(1)->string_view()), false, std::nullopt};
       for (std::size_t i = 2; i < ch.size(); ++i) {
@@ -473,6 +479,7 @@ class Builder {
         n.is_type<g::conjunction>() || n.is_type<g::disjunction>()) {
       return binary_chain(n);
     }
+    if (n.is_type<g::versus>()) return versus(n);
     if (n.is_type<g::tiered>()) {
       ast::Tiers t;
       t.subject = expr(*ch.at(0));
@@ -538,6 +545,46 @@ class Builder {
                   s);
     }
     fail(DiagCode::UnexpectedText, n, "unexpected text");
+  }
+
+  // `A vs B [by f(args)]` and `E vs opposed [by f(args)]`.
+  ExprPtr versus(const Node& n) const {
+    const Span s = span(n);
+    const Node& clause = *n.children.at(1);
+    ast::Versus v;
+    v.first = expr(*n.children.at(0));
+    const Node& rhs = *clause.children.at(0);
+    if (!rhs.is_type<g::opposed_word>()) v.second = expr(rhs);
+    ast::Call call;
+    call.name = "contest";
+    call.name_span = span(clause);
+    Span rule_span = span(clause);
+    if (clause.children.size() > 1) {
+      const Node& by = *clause.children[1];
+      call.name = by.children.at(0)->string();
+      call.name_span = span(*by.children[0]);
+      rule_span = span(by);
+      for (std::size_t i = 1; i < by.children.size(); ++i) {
+        const Node& a = *by.children[i];
+        if (a.is_type<g::named_arg>()) {
+          call.arg_names.push_back(a.children.at(0)->string());
+          call.arg_name_spans.push_back(span(*a.children[0]));
+          call.args.push_back(expr(*a.children.at(1)));
+        } else {
+          call.arg_names.emplace_back();
+          call.arg_name_spans.emplace_back();
+          call.args.push_back(expr(a));
+        }
+      }
+    }
+    // The two results come first, as the hidden names $first and $second.
+    for (const char* hidden : {"$second", "$first"}) {
+      call.args.insert(call.args.begin(), make(ast::Name{hidden, -1, {}}, rule_span));
+      call.arg_names.insert(call.arg_names.begin(), std::string());
+      call.arg_name_spans.insert(call.arg_name_spans.begin(), Span{});
+    }
+    v.rule = make(std::move(call), rule_span);
+    return make(std::move(v), s);
   }
 
   static std::string unescape(std::string_view raw) {

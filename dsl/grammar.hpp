@@ -95,6 +95,7 @@ ALEA_KW(kw_under, "under");    ALEA_KW(kw_cancel, "cancel");   ALEA_KW(kw_sort, 
 ALEA_KW(kw_unique, "unique");  ALEA_KW(kw_clamp, "clamp");     ALEA_KW(kw_asc, "asc");
 ALEA_KW(kw_desc, "desc");      ALEA_KW(kw_min, "min");         ALEA_KW(kw_max, "max");
 ALEA_KW(kw_none, "none");      ALEA_KW(kw_combine, "combine"); ALEA_KW(kw_except, "except");
+ALEA_KW(kw_vs, "vs");          ALEA_KW(kw_opposed, "opposed"); ALEA_KW(kw_by, "by");
 #undef ALEA_KW
 
 // `min` and `max` are also builtin function names, so they are not reserved.
@@ -103,7 +104,7 @@ struct keyword : sor<kw_let, kw_in, kw_fn, kw_if, kw_then, kw_else, kw_and, kw_o
                      kw_keep, kw_drop, kw_highest, kw_lowest, kw_explode, kw_compound,
                      kw_penetrate, kw_reroll, kw_once, kw_limit, kw_count, kw_fail, kw_double,
                      kw_under, kw_cancel, kw_sort, kw_unique, kw_clamp, kw_asc, kw_desc,
-                     kw_none, kw_combine, kw_except> {};
+                     kw_none, kw_combine, kw_except, kw_vs, kw_opposed, kw_by> {};
 
 // A word that reads as a die (`d6`, `d20x`, `dF`) is never a name (language.md §4.3).
 struct die_like     : seq<one<'d'>, sor<pegtl::digit, seq<one<'F'>, not_at<ident_other>>>> {};
@@ -203,9 +204,10 @@ struct fail_clause  : if_must<kw_fail, ws, word_cond> {};
 struct double_clause: if_must<kw_double, ws, word_cond> {};
 struct count_extras : star<ws, sor<fail_clause, double_clause>> {};  // in either order
 struct w_count      : if_must<kw_count, ws, word_cond, count_extras> {};
-struct w_under      : if_must<kw_under, ws, arg> {};
-struct cancel_op    : cmp_op {};
 struct except_clause: if_must<kw_except, ws, word_cond> {};
+struct under_head   : if_must<kw_under, ws, arg> {};
+struct w_under      : seq<under_head, opt<ws, except_clause>> {};
+struct cancel_op    : cmp_op {};
 struct combine_word : kw_combine {};
 struct cancel_head  : if_must<kw_cancel, ws, arg, ws, cancel_op> {};
 struct w_cancel     : seq<cancel_head, opt<ws, combine_word, opt<ws, except_clause>>> {};
@@ -298,7 +300,15 @@ struct and_op       : kw_and {};
 struct conjunction  : seq<negation, star<ws, and_op, ws, must<negation>>> {};
 struct or_op        : kw_or {};
 struct disjunction  : seq<conjunction, star<ws, or_op, ws, must<conjunction>>> {};
-struct expression   : nested<disjunction> {};
+// `A vs B [by rule(args)]`, `E vs opposed [by rule(args)]`: an opposed roll,
+// compared by a function of the two results.
+struct opposed_word : kw_opposed {};
+struct rule_name    : sor<seq<identifier, opt<one<'.'>, identifier>>, kw_sort, kw_clamp> {};
+struct by_clause    : seq<if_must<kw_by, ws, rule_name>, opt<call_args>> {};
+struct vs_rhs       : sor<opposed_word, disjunction> {};
+struct vs_clause    : seq<if_must<kw_vs, ws, vs_rhs>, opt<ws, by_clause>> {};
+struct versus       : seq<disjunction, opt<ws, vs_clause>> {};
+struct expression   : nested<versus> {};
 
 // ---- programs -----------------------------------------------------------------
 struct fn_name      : new_name<identifier> {};

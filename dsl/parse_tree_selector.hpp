@@ -34,14 +34,14 @@ using selector = pt::selector<Rule,
         sh_reroll, sh_success, sh_count, sh_fail, sh_min, sh_max, sh_sort_desc, sh_sort, sh_unique,
         w_explode, explode_kind, limit_clause, w_reroll, once_word, w_keep, keep_word, drop_word,
         which_high, which_low, keep_cond, w_count, fail_clause, double_clause, w_under, w_cancel, cancel_op,
-        combine_word, except_clause,
+        combine_word, except_clause, under_head, opposed_word, rule_name, by_clause, vs_clause,
         w_sort, sort_desc, w_unique, w_clamp, clamp_min, clamp_max,
         list_lit, record_lit, record_field, field_name, call, call_name, named_arg, arg_name, name_ref,
         if_expr, let_expr, let_name, repeat_expr, for_expr, for_var, loop_expr, loop_var, loop_mode,
         field_access, index_access, neg_op, mul_op, add_op, compare_op, not_op, and_op, or_op,
         tiers_block, tier, tier_else, tier_cmp, tier_value, tier_label,
         fn_def, fn_name, param, param_name, global_let, global_name, main_expr>,
-    fold_keep::on<postfix, unary, product, sum, tiered, comparison, negation, conjunction,
+    fold_keep::on<versus, postfix, unary, product, sum, tiered, comparison, negation, conjunction,
                      disjunction>>;
 // clang-format on
 

@@ -65,6 +65,8 @@ ALEA_MSG(pegtl::one<'{'>, "ExpectedToken|expected '{'");
 ALEA_MSG(pegtl::one<':'>, "ExpectedToken|expected ':'");
 ALEA_MSG(tier_result, "ExpectedExpression|expected the tier's result after ':'");
 ALEA_MSG(tier_list, "ExpectedToken|expected a tier such as '<=6: miss', '7..9: partial' or 'else: hit'");
+ALEA_MSG(vs_rhs, "ExpectedExpression|expected 'opposed' or the other roll after 'vs'");
+ALEA_MSG(rule_name, "ExpectedToken|expected the name of the function that compares the rolls after 'by'");
 ALEA_MSG(end_of_input, "UnexpectedText|unexpected text after the expression");
 #undef ALEA_MSG
 // clang-format on

@@ -108,7 +108,9 @@ std::string pool_op(const ast::PoolOpKind& op) {
           if (k.twice) s += " double " + cond(*k.twice);
           return s;
         } else if constexpr (std::is_same_v<T, ast::Under>) {
-          return "under " + arg(*k.target);
+          std::string s = "under " + arg(*k.target);
+          if (k.except) s += " except " + cond(*k.except);
+          return s;
         } else if constexpr (std::is_same_v<T, ast::Cancel>) {
           std::string s = fmt::format("cancel {}{}", arg(*k.by), ast::spelling(k.op));
           if (k.combine) s += " combine";
@@ -206,6 +208,23 @@ std::string print(const ast::Expr& e) {
           return fmt::format("{}[{}]", print(*k.object), print(*k.index));
         } else if constexpr (std::is_same_v<T, ast::Field>) {
           return fmt::format("{}.{}", print(*k.object), k.name);
+        } else if constexpr (std::is_same_v<T, ast::Versus>) {
+          const auto& rule = std::get<ast::Call>(k.rule->kind);
+          std::string s = "(" + print(*k.first) + " vs " + (k.second ? print(*k.second) : std::string("opposed"));
+          const bool plain = rule.name == "contest" && rule.args.size() == 2;
+          if (!plain) {
+            s += " by " + rule.name;
+            if (rule.args.size() > 2) {
+              std::string args;
+              for (std::size_t i = 2; i < rule.args.size(); ++i) {
+                if (i > 2) args += ", ";
+                if (!rule.arg_names[i].empty()) args += rule.arg_names[i] + ": ";
+                args += print(*rule.args[i]);
+              }
+              s += "(" + args + ")";
+            }
+          }
+          return s + ")";
         } else if constexpr (std::is_same_v<T, ast::Tiers>) {
           std::string s;
           for (const auto& t : k.tiers) {

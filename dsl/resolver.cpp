@@ -38,7 +38,11 @@ class Resolver {
     for (auto& s : p.statements) {
       if (auto* fn = std::get_if<ast::FnDef>(&s)) {
         begin_frame();
+        current_fn_ = fn;
         for (const auto& param : fn->params) bind(param);
+        // An opposed mechanic's side fields are locals, bound at the call to the first side.
+        fn->side_field_slots.clear();
+        for (const auto& field : fn->side_fields) fn->side_field_slots.push_back(bind(field));
         // A default sees the parameters before its own.
         for (std::size_t i = 0; i < fn->defaults.size(); ++i) {
           if (!fn->defaults[i]) continue;
@@ -49,6 +53,7 @@ class Resolver {
         }
         expr(*fn->body);
         fn->frame_size = frame_size_;
+        current_fn_ = nullptr;
       }
     }
     begin_frame();
@@ -65,6 +70,7 @@ class Resolver {
   std::unordered_map<std::string, const ast::FnDef*> functions_;
   std::unordered_map<std::string, const ast::FnDef*> local_functions_;
   std::unordered_map<std::string, const ast::Constant*> constants_;
+  const ast::FnDef* current_fn_ = nullptr;
   std::vector<std::pair<std::string, std::int32_t>> scope_;
   std::int32_t frame_size_ = 0;
 
@@ -313,6 +319,8 @@ class Resolver {
             expr(*k.index);
           } else if constexpr (std::is_same_v<T, ast::Field>) {
             expr(*k.object);
+          } else if constexpr (std::is_same_v<T, ast::Versus>) {
+            versus(k, e);
           } else if constexpr (std::is_same_v<T, ast::Tiers>) {
             expr(*k.subject);
             for (auto& t : k.tiers) {
@@ -341,6 +349,26 @@ class Resolver {
         e.kind);
   }
 
+  void versus(ast::Versus& v, const ast::Expr& e) {
+    expr(*v.first);
+    if (v.second) {
+      expr(*v.second);
+    } else if (!current_fn_ || current_fn_->side_count < 2) {
+      out_.emplace_back(DiagCode::OpposedWithoutSides, e.span,
+                        "'vs opposed' rolls the same dice for the other side, so it belongs in a mechanic with 'sides'");
+    } else {
+      v.field_slots = current_fn_->side_field_slots;
+      v.field_names = current_fn_->side_fields;
+      v.other_side_slot = 1;  // the sides are the first parameters
+    }
+    // The rule sees the two results as the hidden names $first and $second.
+    const auto mark = scope_.size();
+    v.first_slot = bind("$first");
+    v.second_slot = bind("$second");
+    expr(*v.rule);
+    scope_.resize(mark);
+  }
+
   void pool_op(ast::PoolOpKind& op) {
     std::visit(
         [&](auto& k) {
@@ -359,6 +387,7 @@ class Resolver {
             if (k.twice) cond(*k.twice);
           } else if constexpr (std::is_same_v<T, ast::Under>) {
             expr(*k.target);
+            if (k.except) cond(*k.except);
           } else if constexpr (std::is_same_v<T, ast::Cancel>) {
             expr(*k.by);
             if (k.except) cond(*k.except);

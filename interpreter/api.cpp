@@ -27,26 +27,36 @@ void add_functions(const CompiledProgram& prog, std::vector<ImportedFn>& out, st
 
 }  // namespace
 
-// The stdlib files are compiled in name order; each sees the ones before it.
+// The stdlib files are compiled in name order, each seeing the ones before it,
+// under the default parse limits; once per process, since nothing an Engine is
+// given changes them, and shared by every Engine.
 Engine::Engine(EngineOptions options) : options_(std::move(options)) {
-  // The stdlib is compiled under the default parse limits, whatever the caller's.
-  const ParseOptions parse = options_.parse;
-  options_.parse = ParseOptions{};
-  for (const auto& src : stdlib_sources()) {
-    Compiled c = compile(src.text, std::string("stdlib/") + std::string(src.name), stdlib_);
-    if (!c.ok()) {
-      throw std::logic_error("the embedded stdlib does not compile: " + render_text(c.diagnostics));
-    }
-    for (const auto& st : c.program->ast->statements) {
-      if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
-        if (fn->name.empty() || fn->name[0] != '_') {
-          stdlib_functions_.push_back({fn->name, fn->params, std::string(src.name)});
+  struct Stdlib {
+    std::vector<std::shared_ptr<const CompiledProgram>> programs;
+    std::vector<StdlibFunction> functions;
+  };
+  static const Stdlib stdlib = [] {
+    Stdlib out;
+    Engine bare(EngineOptions{}, NoStdlib{});
+    for (const auto& src : stdlib_sources()) {
+      Compiled c = bare.compile(src.text, std::string("stdlib/") + std::string(src.name));
+      if (!c.ok()) {
+        throw std::logic_error("the embedded stdlib does not compile: " + render_text(c.diagnostics));
+      }
+      for (const auto& st : c.program->ast->statements) {
+        if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
+          if (fn->name.empty() || fn->name[0] != '_') {
+            out.functions.push_back({fn->name, fn->params, std::string(src.name)});
+          }
         }
       }
+      bare.stdlib_.push_back(c.program);
+      out.programs.push_back(std::move(c.program));
     }
-    stdlib_.push_back(std::move(c.program));
-  }
-  options_.parse = parse;
+    return out;
+  }();
+  stdlib_ = stdlib.programs;
+  stdlib_functions_ = stdlib.functions;
 }
 
 Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,

@@ -89,6 +89,9 @@ class Engine {
   [[nodiscard]] Outcome roll(std::string_view source, std::uint64_t seed) const;
 
  private:
+  struct NoStdlib {};
+  Engine(EngineOptions options, NoStdlib) : options_(std::move(options)) {}
+
   EngineOptions options_;
   std::vector<std::shared_ptr<const CompiledProgram>> stdlib_;
   std::vector<StdlibFunction> stdlib_functions_;

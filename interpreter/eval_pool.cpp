@@ -315,12 +315,25 @@ class PoolOps {
     return n;
   }
 
+  // A condition whose value may be none, meaning no condition (`except none`).
+  std::optional<Test> optional_test(const std::optional<ast::Cond>& c) {
+    if (!c) return std::nullopt;
+    const Value v = ev_.eval(*c->value);
+    if (v.is_none()) return std::nullopt;
+    Test t;
+    t.fixed = true;
+    t.op = c->op;
+    t.value = ev_.to_int(v, c->value->span, "a condition's value");
+    return t;
+  }
+
   Value under(const ast::Under& u, const PoolData& pool) {
     const std::int64_t target = ev_.eval_int(*u.target, "the target of 'under'");
+    const std::optional<Test> except = optional_test(u.except);
     PoolData result;
     result.successes = true;
     for (const auto& d : pool.dice) {
-      if (d.face <= target) {
+      if (d.face <= target && !(except && (*except)(kind_of(d.id), d.face))) {
         rec(d.id).marks |= MarkSuccess;
         result.dice.push_back(d);
       } else {
@@ -381,7 +394,7 @@ class PoolOps {
     if (c.op != ast::CmpOp::Le && c.op != ast::CmpOp::Lt) {
       fail(DiagCode::InvalidArgument, span_, "'combine' works with <= or < (cancellers add up to reach a die)");
     }
-    const std::optional<Test> except = c.except ? std::optional<Test>(test(c.except, true)) : std::nullopt;
+    const std::optional<Test> except = optional_test(c.except);
     while (!leftover.empty()) {
       std::int64_t total = 0;
       for (const auto& r : leftover) total += r.face;  // faces are at most 10^6, dice at most 10^4

@@ -354,6 +354,20 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       overrides_.emplace_back(k, std::move(args[i]));
     }
   }
+  // An opposed mechanic: every side has the fields, and the body starts on the first side.
+  for (std::int32_t side = 0; side < fn.side_count; ++side) {
+    const Value& rec = stack_[new_base + static_cast<std::size_t>(side)];
+    const std::string& side_name = fn.params[static_cast<std::size_t>(side)];
+    for (std::size_t f = 0; f < fn.side_fields.size(); ++f) {
+      const Value* v = rec.field(fn.side_fields[f]);
+      if (!v) {
+        fail(DiagCode::MissingArgument, span,
+             fmt::format("the side '{}' needs the field '{}'", side_name, fn.side_fields[f]));
+      }
+      check_type(fn.side_field_types[f], *v, span, fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
+      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = *v;
+    }
+  }
   ++call_depth_;
   struct Restore {
     Evaluator& ev;
@@ -523,6 +537,38 @@ Value Evaluator::node(const ast::Tiers& k, const ast::Expr& e) {
   }
   fail(DiagCode::NoTierMatches, e.span,
        fmt::format("no tier matches the value {} (add 'else: …' to catch the rest)", x));
+}
+
+template <>
+Value Evaluator::node(const ast::Versus& k, const ast::Expr&) {
+  Value first = eval(*k.first);
+  Value second;
+  if (k.second) {
+    second = eval(*k.second);
+  } else {
+    // The same expression for the other side: its fields in place of this side's.
+    const Value other = stack_[base_ + static_cast<std::size_t>(k.other_side_slot)];
+    std::vector<Value> saved;
+    for (std::size_t f = 0; f < k.field_slots.size(); ++f) {
+      Value& slot = stack_[base_ + static_cast<std::size_t>(k.field_slots[f])];
+      saved.push_back(slot);
+      slot = *other.field(k.field_names[f]);  // checked when the mechanic was called
+    }
+    struct Restore {
+      Evaluator& ev;
+      const ast::Versus& v;
+      std::vector<Value>& saved;
+      ~Restore() {
+        for (std::size_t f = 0; f < v.field_slots.size(); ++f) {
+          ev.stack_[ev.base_ + static_cast<std::size_t>(v.field_slots[f])] = std::move(saved[f]);
+        }
+      }
+    } restore{*this, k, saved};
+    second = eval(*k.first);
+  }
+  stack_[base_ + static_cast<std::size_t>(k.first_slot)] = std::move(first);
+  stack_[base_ + static_cast<std::size_t>(k.second_slot)] = std::move(second);
+  return eval(*k.rule);
 }
 
 template <>

@@ -36,7 +36,9 @@ struct MechanicInfo {
   std::string name;
   std::string doc;
   std::string group;
-  std::vector<ParamInfo> params;
+  std::vector<ParamInfo> params;        // the sides first, for an opposed mechanic
+  std::vector<std::string> sides;       // an opposed mechanic's sides: "attacker", "defender"
+  std::vector<ParamInfo> side_fields;   // what each side gives: "pool", "ST"
   std::vector<FieldInfo> result;        // a record result's fields, in order
   std::optional<ast::TypeSpec> returns;  // or the type of a plain result
   std::string returns_doc;

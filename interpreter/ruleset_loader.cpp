@@ -588,8 +588,8 @@ class Loader {
     const bool named = name(key, "mechanic", true);
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
-              {{"doc", true}, {"group", false}, {"params", false}, {"body", true}, {"result", false},
-               {"returns", false}, {"examples", false}})) {
+              {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"body", true},
+               {"result", false}, {"returns", false}, {"examples", false}})) {
       return;
     }
     MechanicInfo m;
@@ -599,6 +599,7 @@ class Loader {
     fn.span = span_of(key);
     if (spec["doc"]) m.doc = text(spec["doc"], "'doc'").value_or("");
     if (spec["group"]) m.group = text(spec["group"], "'group'").value_or("");
+    if (const YAML::Node sd = spec["sides"]) sides(sd, m, fn);
     if (const YAML::Node ps = spec["params"]) {
       if (!ps.IsMap()) {
         error(DiagCode::RulesetFieldType, span_of(ps), "'params' must be a mapping from names to their descriptions");
@@ -643,6 +644,51 @@ class Loader {
     if (named && fn.body) program_->statements.emplace_back(std::move(fn));
     else unparsed_.insert(mname);
     ruleset_->mechanics.push_back(std::move(m));
+  }
+
+  // `sides: {names: [attacker, defender], fields: {pool: {…}, ST: {…}}}`: an
+  // opposed mechanic. The sides become its first parameters, records with the
+  // fields; the body sees the fields as names, bound to the first side.
+  void sides(const YAML::Node& sd, MechanicInfo& m, ast::FnDef& fn) {
+    if (!keys(sd, span_of(sd), "'sides'", {{"names", true}, {"fields", true}})) return;
+    const YAML::Node names = sd["names"];
+    const YAML::Node fields = sd["fields"];
+    if (!names || !fields) return;
+    if (!names.IsSequence() || names.size() != 2) {
+      error(DiagCode::RulesetFieldType, span_of(names), "'names' lists the two sides, as in [attacker, defender]");
+      return;
+    }
+    if (!fields.IsMap() || fields.size() == 0) {
+      error(DiagCode::RulesetFieldType, span_of(fields), "'fields' maps each thing a side gives to its description");
+      return;
+    }
+    std::string field_list;
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+      if (!name(it->first, "side field", false)) return;
+      auto info = param(it->first, it->second, "side field", false);
+      if (!info) return;
+      if (it->second["default"]) {
+        error(DiagCode::RulesetInvalidValue, span_of(it->second["default"]), "a side field has no default: each side gives it");
+      }
+      fn.side_fields.push_back(info->name);
+      fn.side_field_types.push_back(info->type);
+      field_list += (field_list.empty() ? "" : ", ") + info->name;
+      m.side_fields.push_back(std::move(*info));
+    }
+    for (const auto& n : names) {
+      if (!n.IsScalar() || !name(n, "side", false)) return;
+      ParamInfo p;
+      p.name = n.Scalar();
+      p.type.kind = ast::TypeSpec::Record;
+      p.doc = fmt::format("a side of the roll: a record of {}", field_list);
+      fn.params.push_back(p.name);
+      fn.param_spans.push_back(span_of(n));
+      fn.types.emplace_back(p.type);
+      fn.defaults.push_back(nullptr);
+      m.sides.push_back(p.name);
+      m.params.push_back(std::move(p));
+    }
+    fn.side_count = 2;
   }
 
   void result(const YAML::Node& spec, const YAML::Node& key, MechanicInfo& m, ast::FnDef& fn) {

@@ -56,12 +56,15 @@ def expect(args, code, out=None, out_contains=(), err_contains=(), **kw):
 
 # ---- alea rulesets ------------------------------------------------------------------
 
-expect(["rulesets"], 0, "heroes-mythos — Heroes & Mythos d6 System\n  mechanics: check\n"
-                        "  file: rulesets/heroes-mythos.yaml\n")
+# Every shipped ruleset is listed; Heroes & Mythos is checked in full.
+expect(["rulesets"], 0, out_contains="heroes-mythos — Heroes & Mythos d6 System\n  mechanics: check\n"
+                                     "  file: rulesets/heroes-mythos.yaml\n")
 out, _ = expect(["rulesets", "--json"], 0)
 doc = json.loads(out)
-check("rulesets --json", doc == [{"name": "heroes-mythos", "title": "Heroes & Mythos d6 System",
-                                  "file": "rulesets/heroes-mythos.yaml", "mechanics": ["check"], "ok": True}], out)
+shipped = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
+check("rulesets --json", [r["name"] for r in doc] == shipped and all(r["ok"] for r in doc), out)
+check("rulesets --json", {"name": "heroes-mythos", "title": "Heroes & Mythos d6 System",
+                          "file": "rulesets/heroes-mythos.yaml", "mechanics": ["check"], "ok": True} in doc, out)
 # Outside the repository the file is shown by its absolute path.
 with tempfile.TemporaryDirectory() as elsewhere:
     expect(["rulesets"], 0, out_contains=f"  file: {SHIPPED}\n", cwd=elsewhere)
@@ -254,7 +257,8 @@ with tempfile.TemporaryDirectory() as tmp:
         SHIPPED.read_text(encoding="utf-8").replace("title: Heroes & Mythos d6 System", "title: Shadowed"),
         encoding="utf-8")
     out, _ = expect(["rulesets", "--rulesets", str(shadow)], 0,
-                    f"heroes-mythos — Shadowed\n  mechanics: check\n  file: {shadow / 'heroes-mythos.yaml'}\n")
+                    out_contains=f"heroes-mythos — Shadowed\n  mechanics: check\n  file: {shadow / 'heroes-mythos.yaml'}\n")
+    check("shadowed", "Heroes & Mythos d6 System" not in out, out)
     expect(["describe", "heroes-mythos"], 0, out_contains="heroes-mythos — Shadowed\n",
            env=environment(ALEA_PATH=str(shadow)))
     # --rulesets comes before ALEA_PATH.

@@ -157,6 +157,12 @@ INSTANTIATE_TEST_SUITE_P(CallsAndRulesets, ParserTest, ::testing::Values(
     ParseCase{"let none = 1 in none", "", "<input>:1:5: error: 'none' is a reserved word and cannot be used as a name [ReservedWord]"},
     ParseCase{"f(a: )", "", "<input>:1:6: error: expected an expression, found ')' [ExpectedExpression]"},
     ParseCase{"fn f(a = ) = 1", "", "<input>:1:10: error: expected an expression, found ')' [ExpectedExpression]"},
+    ParseCase{"2d6 + 1 vs 2d6", "(((2)d(6) + 1) vs (2)d(6))", ""},
+    ParseCase{"d20 vs d20 by beats(5, margin: 2)", "(d(20) vs d(20) by beats(5, margin: 2))", ""},
+    ParseCase{"pool d12 under ST except 12 vs opposed by melee", "(((pool)d(12) under ST except =12) vs opposed by melee)", ""},
+    ParseCase{"a vs b by contest", "(a vs b)", ""},
+    ParseCase{"1 vs", "", "<input>:1:5: error: expected 'opposed' or the other roll after 'vs', found end of input [ExpectedExpression]"},
+    ParseCase{"1 vs 2 by", "", "<input>:1:10: error: expected the name of the function that compares the rolls after 'by', found end of input [ExpectedToken]"},
     ParseCase{"3d6 cancel red<= combine except", "", "<input>:1:32: error: expected a condition such as '6' or '>=5', found end of input [ExpectedToken]"}));
 // clang-format on
 

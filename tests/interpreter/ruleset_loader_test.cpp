@@ -213,6 +213,49 @@ TEST(RulesetLoader, RunsTheReadmeExample) {
   EXPECT_EQ(to_display(*o.value), "{total: 12, success: true, outcome: \"hit\"}");
 }
 
+constexpr std::string_view opposed = R"(schema: 1
+name: duel
+title: An opposed roll
+source: a test
+functions: |
+  fn tally(mine, theirs, tie) = {mine: faces(mine), theirs: faces(theirs), tie: tie}
+mechanics:
+  clash:
+    doc: each side rolls its pool under its skill; the rule sees both
+    sides:
+      names: [attacker, defender]
+      fields:
+        pool: {type: int, min: 0, doc: dice}
+        skill: {type: int, doc: the target}
+    params:
+      tie: {type: label, choices: [attacker, defender], default: attacker, doc: who wins ties}
+    body: pool d12 under skill except 12 vs opposed by tally(tie)
+    returns: {type: record, doc: both sides' successes}
+)";
+
+TEST(RulesetLoader, RunsAnOpposedMechanicForEachSide) {
+  Engine engine;
+  const Diagnostics d = engine.load_ruleset_text(opposed, "rulesets/duel.yaml", "duel");
+  ASSERT_TRUE(d.empty()) << render_text(d);
+  auto run = [&](std::string_view src, std::vector<std::int64_t> faces) {
+    ScriptedDice dice(std::move(faces));
+    const Outcome o = engine.roll(src, dice);
+    return o.ok() ? to_display(*o.value) : std::string(code_name(o.error->code)) + ": " + o.error->message;
+  };
+  // The attacker's dice first, then the defender's; each side under its own skill.
+  EXPECT_EQ(run("duel.clash({pool: 2, skill: 7}, {pool: 1, skill: 5})", {5, 8, 3}),
+            "{mine: [5], theirs: [3], tie: \"attacker\"}");
+  EXPECT_EQ(run("duel.clash(defender: {pool: 3, skill: 12}, attacker: {pool: 0, skill: 1})", {12, 11, 2}),
+            "{mine: [], theirs: [11, 2], tie: \"attacker\"}");
+  EXPECT_EQ(run("duel.clash({pool: 2, skill: 7}, {pool: 1})", {}), "MissingArgument: the side 'defender' needs the field 'skill'");
+  EXPECT_EQ(run("duel.clash({pool: -1, skill: 7}, {pool: 1, skill: 3})", {}),
+            "ArgumentOutOfRange: 'attacker.pool' must be at least 0, got -1");
+  const Ruleset* r = engine.find_ruleset("duel");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->mechanics.at(0).sides, (std::vector<std::string>{"attacker", "defender"}));
+  EXPECT_EQ(r->mechanics.at(0).params.size(), 3u);
+}
+
 TEST(RulesetLoader, LoadsEveryShippedRuleset) {
   for (const char* name : {"heroes-mythos"}) {
     Engine engine;
