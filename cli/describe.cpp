@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "cli/ruleset_commands.hpp"
 #include "dsl/resolver.hpp"
@@ -100,28 +101,51 @@ void params_text(std::string& out, std::size_t indent, const std::vector<ParamIn
     item(out, indent, fmt::format("{} ({})", p.name, param_attributes(p)), p.doc);
 }
 
+// The words of an example as a POSIX shell splits them: blanks separate words,
+// and '…' or "…" quote (a value such as 'grades=["easy", "hard"]').
+std::vector<std::string> shell_words(std::string_view line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ' || c == '\t') {
+      if (in_word) words.push_back(std::exchange(word, {}));
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\'' || c == '"') {
+      const auto close = line.find(c, i + 1);
+      const auto stop = close == std::string_view::npos ? line.size() : close;
+      word += line.substr(i + 1, stop - i - 1);
+      i = stop;
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
 // An example of the file ("heroes-mythos.check dice=3 red=1 --dice 4,5,5,4")
 // in the language: "heroes_mythos.check(dice: 3, red: 1)". The dice options
-// have no place there, so they are left out.
+// have no place there, so they are left out; `a.b=1 a.c=2` is the record
+// argument `a: {b: 1, c: 2}`, as on the command line.
 std::string language_form(const Ruleset& r, const MechanicInfo& m, std::string_view example) {
-  std::vector<std::string> args;
-  std::vector<std::string> words;
-  for (std::size_t pos = 0; pos < example.size();) {
-    const auto end = std::min(example.find(' ', pos), example.size());
-    if (end > pos) words.emplace_back(example.substr(pos, end - pos));
-    pos = end + 1;
-  }
+  const std::vector<std::string> words = shell_words(example);
+  std::vector<Setting> settings;
   for (std::size_t i = 1; i < words.size(); ++i) {
     const auto& w = words[i];
     if (w.starts_with("--")) {
       if (w == "--dice" || w == "--seed") ++i;  // and its value
       continue;
     }
-    const auto eq = w.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string key = w.substr(0, eq), value = w.substr(eq + 1);
-    args.push_back(fmt::format("{}: {}", key, argument_text(find_param(r, m, key), value)));
+    if (is_setting(w)) settings.push_back(parse_setting(w));
   }
+  std::vector<std::string> args;
+  for (const auto& [key, text] : setting_arguments(r, m, settings))
+    args.push_back(fmt::format("{}: {}", key, text));
   return fmt::format("{}.{}({})", r.ident, m.name, fmt::join(args, ", "));
 }
 
@@ -145,6 +169,14 @@ std::string example_call(const Ruleset& r, const MechanicInfo& m) {
   std::string s = r.name + "." + m.name;
   for (const auto& p : m.params) {
     if (p.default_value) continue;
+    if (std::find(m.sides.begin(), m.sides.end(), p.name) != m.sides.end()) {
+      for (const auto& f : m.side_fields) {  // a side, field by field
+        const std::string v = sample_value(f.type);
+        if (v.empty()) return "";
+        s += fmt::format(" {}.{}={}", p.name, f.name, v);
+      }
+      continue;
+    }
     const std::string v = sample_value(p.type);
     if (v.empty()) return "";
     s += " " + p.name + "=" + v;
@@ -160,6 +192,10 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   if (!m.params.empty()) {
     out += pad + "parameters, in call order:\n";
     params_text(out, indent + 2, m.params);
+  }
+  if (!m.sides.empty()) {
+    out += fmt::format("{}each side ({}) is a record of:\n", pad, fmt::join(m.sides, ", "));
+    params_text(out, indent + 2, m.side_fields);
   }
   if (with_ruleset_parameters && !r.parameters.empty()) {
     out += pad + "parameters of the whole ruleset, settable on this call too:\n";
@@ -223,6 +259,10 @@ std::string usage(const Ruleset& r, const MechanicInfo& m) {
   std::string s = r.name + "." + m.name;
   for (const auto* list : {&m.params, &r.parameters}) {
     for (const auto& p : *list) {
+      if (std::find(m.sides.begin(), m.sides.end(), p.name) != m.sides.end()) {
+        for (const auto& f : m.side_fields) s += fmt::format(" {}.{}=…", p.name, f.name);
+        continue;
+      }
       s += p.default_value ? fmt::format(" [{}={}]", p.name, to_display(*p.default_value))
                            : " " + p.name + "=…";
     }
@@ -313,6 +353,8 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"doc", m.doc},
           {"group", m.group.empty() ? json(nullptr) : json(m.group)},
           {"params", params_json(m.params)},
+          {"sides", m.sides},
+          {"side_fields", params_json(m.side_fields)},
           {"result", fields},
           {"returns", returns},
           {"examples", m.examples}};

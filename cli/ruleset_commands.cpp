@@ -51,7 +51,13 @@ const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m, std::string
 std::string argument_text(const ParamInfo* p, const std::string& value) {
   const bool textual =
       p && (p->type.kind == ast::TypeSpec::Label || p->type.kind == ast::TypeSpec::Str);
-  if (textual && is_ident(value) && value != "none" && value != "true" && value != "false") {
+  // `none` is the value none only where the parameter admits it and has no
+  // choice of that name (`no_hit_push=none` is the label "none").
+  const bool none_value =
+      value == "none" &&
+      !(textual && (!p->type.optional || std::find(p->type.choices.begin(), p->type.choices.end(),
+                                                   "none") != p->type.choices.end()));
+  if (textual && is_ident(value) && !none_value && value != "true" && value != "false") {
     return fmt::format("\"{}\"", value);
   }
   return value;
@@ -220,19 +226,94 @@ bool is_mechanic_word(std::string_view word) {
          is_ident(word.substr(dot + 1));
 }
 
+namespace {
+
+// `name` or a dotted `name.field.field`: each part a name of the language.
+bool is_key(std::string_view s) {
+  while (true) {
+    const auto dot = s.find('.');
+    if (!is_ident(s.substr(0, dot))) return false;
+    if (dot == std::string_view::npos) return true;
+    s.remove_prefix(dot + 1);
+  }
+}
+
+}  // namespace
+
 bool is_setting(std::string_view word) {
   const auto eq = word.find('=');
   // `a==b` is a comparison, not a setting.
-  return eq != std::string_view::npos && is_ident(word.substr(0, eq)) && eq + 1 < word.size() &&
+  return eq != std::string_view::npos && is_key(word.substr(0, eq)) && eq + 1 < word.size() &&
          word[eq + 1] != '=';
+}
+
+Setting parse_setting(std::string_view word, std::uint32_t at) {
+  const auto eq = word.find('=');
+  Setting s{std::string(word.substr(0, eq)), std::string(word.substr(eq + 1)), {}, at};
+  for (std::size_t from = 0;;) {
+    const auto dot = s.key.find('.', from);
+    s.parts.push_back(s.key.substr(from, dot == std::string::npos ? dot : dot - from));
+    if (dot == std::string::npos) break;
+    from = dot + 1;
+  }
+  return s;
+}
+
+namespace {
+
+// Record text for the settings that share their first `depth` names, field by
+// field in the order first given: `a.b=1 a.c.d=2` gives `{b: 1, c: {d: 2}}` for `a`.
+// `fields` are what a side of an opposed mechanic declares, for a label's bare word.
+std::string record_text(const std::vector<const Setting*>& group, std::size_t depth,
+                        const std::vector<ParamInfo>& fields = {}) {
+  std::vector<std::string> names;
+  for (const Setting* s : group) {
+    if (std::find(names.begin(), names.end(), s->parts[depth]) == names.end())
+      names.push_back(s->parts[depth]);
+  }
+  std::vector<std::string> out;
+  for (const auto& n : names) {
+    std::vector<const Setting*> sub;
+    for (const Setting* s : group) {
+      if (s->parts[depth] == n) sub.push_back(s);
+    }
+    // A leaf is set by one word alone: `a.b=` with `a.b.c=` is refused by mechanic_call.
+    const bool leaf = sub.size() == 1 && sub[0]->parts.size() == depth + 1;
+    const auto declared =
+        std::find_if(fields.begin(), fields.end(), [&](const ParamInfo& f) { return f.name == n; });
+    const ParamInfo* field = declared == fields.end() ? nullptr : &*declared;
+    out.push_back(fmt::format(
+        "{}: {}", n, leaf ? argument_text(field, sub[0]->value) : record_text(sub, depth + 1)));
+  }
+  return fmt::format("{{{}}}", fmt::join(out, ", "));
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> setting_arguments(
+    const Ruleset& r, const MechanicInfo& m, const std::vector<Setting>& settings) {
+  std::vector<std::pair<std::string, std::string>> args;
+  for (const auto& s : settings) {
+    const std::string& key = s.parts[0];
+    if (std::any_of(args.begin(), args.end(), [&](const auto& a) { return a.first == key; }))
+      continue;
+    if (s.parts.size() == 1) {
+      args.emplace_back(key, argument_text(find_param(r, m, key), s.value));
+      continue;
+    }
+    // `attacker.pool=2 attacker.ST=7` is the record argument `attacker: {pool: 2, ST: 7}`.
+    std::vector<const Setting*> group;
+    for (const auto& t : settings) {
+      if (t.parts[0] == key) group.push_back(&t);
+    }
+    const bool side = std::find(m.sides.begin(), m.sides.end(), key) != m.sides.end();
+    args.emplace_back(key, record_text(group, 1, side ? m.side_fields : std::vector<ParamInfo>{}));
+  }
+  return args;
 }
 
 MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_view target,
                            const std::vector<std::string>& words) {
-  struct Setting {
-    std::string key, value;
-    std::uint32_t at = 0;  // where the word starts in the command line
-  };
   // The command line as typed, so that a mistake is shown under its word.
   std::string line(target);
   std::vector<Setting> settings;
@@ -242,10 +323,18 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
           "roll: '{}' is not a parameter setting; after {} write name=value words, as in dice=3", w,
           target));
     }
-    const auto eq = w.find('=');
-    Setting s{w.substr(0, eq), w.substr(eq + 1), static_cast<std::uint32_t>(line.size() + 1)};
+    Setting s = parse_setting(w, static_cast<std::uint32_t>(line.size() + 1));
     for (const auto& earlier : settings) {
       if (earlier.key == s.key) throw UsageError(fmt::format("roll: '{}' is set twice", s.key));
+      // `a=…` and `a.b=…` (or `a.b=…` and `a.b.c=…`): one value, given two ways.
+      const Setting& whole = earlier.parts.size() < s.parts.size() ? earlier : s;
+      const Setting& part = earlier.parts.size() < s.parts.size() ? s : earlier;
+      if (std::equal(whole.parts.begin(), whole.parts.end(), part.parts.begin())) {
+        throw UsageError(
+            fmt::format("roll: '{}' is set both as a whole ({}=…) and field by field ({}=…); write "
+                        "one or the other",
+                        whole.key, whole.key, part.key));
+      }
     }
     line += " " + w;
     settings.push_back(std::move(s));
@@ -290,38 +379,84 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
     return call;
   }
 
-  std::vector<std::string> args;
+  bool known_names = true;
+  std::vector<std::string> reported;  // each unknown first name once
   for (const auto& s : settings) {
-    const ParamInfo* p = find_param(*r, *m, s.key);
-    if (!p) {
-      std::vector<std::string> known;
-      for (const auto& q : m->params) known.push_back(q.name);
-      for (const auto& q : r->parameters) known.push_back(q.name);
-      Diagnostic& d = fail(DiagCode::UnknownArgument,
-                           typed->span(s.at, s.at + static_cast<std::uint32_t>(s.key.size())),
-                           fmt::format("{}.{} has no parameter '{}'", r->name, m->name, s.key));
-      if (const std::string near = closest_name(s.key, known); !near.empty()) {
+    const std::string& key = s.parts[0];
+    if (find_param(*r, *m, key)) continue;
+    known_names = false;
+    if (std::find(reported.begin(), reported.end(), key) != reported.end()) continue;
+    reported.push_back(key);
+    std::vector<std::string> known;
+    for (const auto& q : m->params) known.push_back(q.name);
+    for (const auto& q : r->parameters) known.push_back(q.name);
+    Diagnostic& d = fail(DiagCode::UnknownArgument,
+                         typed->span(s.at, s.at + static_cast<std::uint32_t>(key.size())),
+                         fmt::format("{}.{} has no parameter '{}'", r->name, m->name, key));
+    if (const std::string near = closest_name(key, known); !near.empty()) {
+      d.note({}, fmt::format("did you mean '{}'?", near));
+    }
+    d.note({}, fmt::format("its parameters: {}", fmt::join(known, ", ")));
+  }
+  // A side of an opposed mechanic given field by field (`attacker.pool=2`): each
+  // field it declares, and no other, at the first level.
+  std::vector<std::string> field_names;
+  for (const auto& f : m->side_fields) field_names.push_back(f.name);
+  for (const auto& side : m->sides) {
+    bool by_field = false;
+    std::vector<std::string> seen;
+    for (const auto& s : settings) {
+      if (s.parts[0] != side || s.parts.size() < 2) continue;
+      by_field = true;
+      if (std::find(field_names.begin(), field_names.end(), s.parts[1]) != field_names.end()) {
+        seen.push_back(s.parts[1]);
+        continue;
+      }
+      const auto from = s.at + static_cast<std::uint32_t>(side.size() + 1);
+      Diagnostic& d =
+          fail(DiagCode::UnknownArgument,
+               typed->span(from, from + static_cast<std::uint32_t>(s.parts[1].size())),
+               fmt::format("a side of {}.{} has no field '{}'", r->name, m->name, s.parts[1]));
+      if (const std::string near = closest_name(s.parts[1], field_names); !near.empty()) {
         d.note({}, fmt::format("did you mean '{}'?", near));
       }
-      d.note({}, fmt::format("its parameters: {}", fmt::join(known, ", ")));
-      continue;
+      d.note({}, fmt::format("each side gives: {}", fmt::join(field_names, ", ")));
     }
-    args.push_back(fmt::format("{}: {}", s.key, argument_text(p, s.value)));
+    if (!by_field) continue;
+    for (const auto& f : m->side_fields) {
+      if (std::find(seen.begin(), seen.end(), f.name) != seen.end()) continue;
+      fail(DiagCode::MissingArgument, typed->span(0, end),
+           fmt::format("{}.{} needs the field '{}' of the side '{}': add {}.{}=…", r->name, m->name,
+                       f.name, side, side, f.name))
+          .note({}, fmt::format("{}: {}", f.name, f.doc));
+    }
   }
   // A required parameter left out is caught here, where the message can say
   // how to write it on the command line.
   for (const auto& p : m->params) {
     if (p.default_value) continue;
     const bool given = std::any_of(settings.begin(), settings.end(),
-                                   [&](const Setting& s) { return s.key == p.name; });
-    if (!given) {
-      fail(DiagCode::MissingArgument, typed->span(0, end),
-           fmt::format("{}.{} needs a value for '{}': add {}=…", r->name, m->name, p.name, p.name))
-          .note({}, fmt::format("{}: {}", p.name, p.doc));
+                                   [&](const Setting& s) { return s.parts[0] == p.name; });
+    if (given) continue;
+    if (std::find(m->sides.begin(), m->sides.end(), p.name) != m->sides.end()) {
+      std::vector<std::string> wanted;
+      for (const auto& f : m->side_fields) wanted.push_back(fmt::format("{}.{}=…", p.name, f.name));
+      Diagnostic& d = fail(DiagCode::MissingArgument, typed->span(0, end),
+                           fmt::format("{}.{} needs the side '{}': add {}", r->name, m->name,
+                                       p.name, fmt::join(wanted, " ")));
+      for (const auto& f : m->side_fields) d.note({}, fmt::format("{}: {}", f.name, f.doc));
+      continue;
     }
+    fail(DiagCode::MissingArgument, typed->span(0, end),
+         fmt::format("{}.{} needs a value for '{}': add {}=…", r->name, m->name, p.name, p.name))
+        .note({}, fmt::format("{}: {}", p.name, p.doc));
   }
-  if (call.diagnostics.empty())
+  if (known_names && call.diagnostics.empty()) {
+    std::vector<std::string> args;
+    for (const auto& [key, text] : setting_arguments(*r, *m, settings))
+      args.push_back(fmt::format("{}: {}", key, text));
     call.source = fmt::format("{}.{}({})", r->ident, m->name, fmt::join(args, ", "));
+  }
   return call;
 }
 

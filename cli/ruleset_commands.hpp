@@ -2,8 +2,10 @@
 // the text they print, which the REPL's :rulesets and :describe share.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/ruleset_path.hpp"
@@ -61,7 +63,24 @@ struct MechanicCall {
 [[nodiscard]] bool is_mechanic_word(std::string_view word);
 
 // Whether `word` has the form name=value, as the words after RULESET.MECHANIC must.
+// The name may be dotted, `attacker.pool=2`, to set one field of a record argument.
 [[nodiscard]] bool is_setting(std::string_view word);
+
+// One name=value word after RULESET.MECHANIC.
+struct Setting {
+  std::string key, value;          // "attacker.pool", "2"
+  std::vector<std::string> parts;  // the key split at its dots: "attacker", "pool"
+  std::uint32_t at = 0;            // where the word starts in the command line
+};
+
+// The setting a word (for which is_setting holds) makes.
+[[nodiscard]] Setting parse_setting(std::string_view word, std::uint32_t at = 0);
+
+// The arguments of a call as `name: value` pairs, one for each first name in the
+// order first given: `a.b=1 a.c=2` is the record `a: {b: 1, c: 2}`. The settings
+// are assumed consistent: no key twice, none both whole and by field.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> setting_arguments(
+    const Ruleset& r, const MechanicInfo& m, const std::vector<Setting>& settings);
 
 // Builds the call after checking that each word is `name=value` (a word that
 // is not throws UsageError), loading the ruleset into `engine`.

@@ -189,6 +189,7 @@ Value b_concat(BuiltinCall& c) {
       const auto* p = c.args[i].as_pool();
       if (!p) fail(DiagCode::TypeMismatch, c.arg_span(i), fmt::format("'concat' joins pools with pools, got {}", describe(c.args[i])));
       out.dice.insert(out.dice.end(), p->dice.begin(), p->dice.end());
+      out.groups.insert(out.groups.end(), p->groups.begin(), p->groups.end());
       c.ev.check_size(out.dice.size(), c.span);
     }
     return c.ev.make_pool(std::move(out), c.span);
@@ -247,6 +248,21 @@ Value b_str(BuiltinCall& c) {
 }
 
 Value b_kind(BuiltinCall& c) { return Value(std::string(kind_name(c.args[0].kind()))); }
+
+// Every die the rolls behind a pool produced, in the order rolled: the kept
+// ones and those removed by keep, drop, under or cancel (a rerolled die counts
+// as its last roll; compounding rolls are part of their die).
+Value b_rolled(BuiltinCall& c) {
+  const auto* p = c.args[0].as_pool();
+  if (!p) fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'rolled' needs a pool, got {}", describe(c.args[0])));
+  const Trace& t = c.ev.trace();
+  std::vector<Value> out;
+  for (const DieRecord& d : t.dice) {
+    if (d.fate == DieFate::Rerolled || d.fate == DieFate::Added) continue;
+    if (std::find(p->groups.begin(), p->groups.end(), d.group) != p->groups.end()) out.emplace_back(d.face);
+  }
+  return make_list(std::move(out));
+}
 
 // Adds "label: value" to the breakdown and gives the value back.
 Value b_note(BuiltinCall& c) {
@@ -353,6 +369,7 @@ const std::vector<Entry>& table() {
       {{"with", 3, 3}, b_with, "with(record, \"name\", value)", "a copy of the record with one field set"},
       {{"str", 1, -1}, b_str, "str(x, …)", "the values as text, joined: str(\"hp \", 3) == \"hp 3\""},
       {{"kind", 1, 1}, b_kind, "kind(x)", "what x is: \"int\", \"bool\", \"string\", \"pool\", \"list\", \"record\" or \"none\""},
+      {{"rolled", 1, 1}, b_rolled, "rolled(pool)", "every die of the rolls behind a pool, the removed ones too, as a list of faces"},
       {{"note", 2, 2}, b_note, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
       {{"cover", 2, 2}, b_cover, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };

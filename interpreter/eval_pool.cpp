@@ -280,6 +280,7 @@ class PoolOps {
     }
     PoolData result;
     result.successes = out.successes;
+    result.groups = out.groups;
     for (std::size_t i = 0; i < out.dice.size(); ++i) {
       if (selected[i] != k.drop) {
         result.dice.push_back(out.dice[i]);
@@ -332,6 +333,7 @@ class PoolOps {
     const std::optional<Test> except = optional_test(u.except);
     PoolData result;
     result.successes = true;
+    result.groups = pool.groups;
     for (const auto& d : pool.dice) {
       if (d.face <= target && !(except && (*except)(kind_of(d.id), d.face))) {
         rec(d.id).marks |= MarkSuccess;
@@ -379,6 +381,7 @@ class PoolOps {
     if (c.combine) combine(c, pool, gone, leftover);
     PoolData result;
     result.successes = pool.successes;
+    result.groups = pool.groups;
     for (std::size_t i = 0; i < pool.dice.size(); ++i) {
       if (!gone[i]) result.dice.push_back(pool.dice[i]);
     }

@@ -26,6 +26,9 @@ struct PoolDie {
 struct PoolData {
   std::vector<PoolDie> dice;
   bool successes = false;
+  // The rolls (Trace::groups) its dice came from, so that rolled() can give
+  // every die of them, the removed ones too.
+  std::vector<std::uint32_t> groups;
 };
 
 class Value;

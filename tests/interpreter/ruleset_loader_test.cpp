@@ -257,7 +257,7 @@ TEST(RulesetLoader, RunsAnOpposedMechanicForEachSide) {
 }
 
 TEST(RulesetLoader, LoadsEveryShippedRuleset) {
-  for (const char* name : {"heroes-mythos"}) {
+  for (const char* name : {"heroes-mythos", "dozen-die"}) {
     Engine engine;
     const Diagnostics d = engine.load_ruleset_file(fmt::format("{}/rulesets/{}.yaml", ALEA_SOURCE_DIR, name));
     EXPECT_TRUE(d.empty()) << render_text(d);
