@@ -1,0 +1,409 @@
+// interpreter/stats.cpp — exact enumeration and sampling of a program's value.
+//
+// Exact: a depth-first walk over the choices the program makes. Every call to
+// the dice source is one choice among the multisets of that many faces, taken
+// in a fixed order; the program is run once per path from the root to a leaf,
+// re-executed from the start (it holds no state between runs), and the leaf's
+// probability is the product of the multinomial weights on its path, kept as
+// an exact rational (GMP). Sampling: the same runs with random dice, on
+// threads, counted.
+#include "interpreter/stats.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gmpxx.h>
+
+#include "interpreter/api.hpp"
+#include "interpreter/evaluator.hpp"
+
+namespace alea {
+namespace {
+
+// One choice: `n` dice of one kind, shown as a multiset (counts per distinct face).
+struct Choice {
+  DieKind kind;
+  std::size_t n = 0;
+  std::vector<std::int64_t> values;     // the distinct faces, ascending
+  std::vector<std::uint64_t> weight_of;  // how many faces of the die show each value
+  std::vector<std::size_t> counts;       // the current multiset
+  mpq_class weight;                      // its probability
+};
+
+std::vector<std::pair<std::int64_t, std::uint64_t>> distinct_faces(const DieKind& k) {
+  std::map<std::int64_t, std::uint64_t> m;
+  for (std::int64_t i = 0; i < k.face_count(); ++i) ++m[k.face(i)];
+  return {m.begin(), m.end()};
+}
+
+mpz_class factorial(std::size_t n) {
+  mpz_class f;
+  mpz_fac_ui(f.get_mpz_t(), n);
+  return f;
+}
+
+void set_weight(Choice& c) {
+  // n! / prod(c_v!) * prod(m_v^c_v) / F^n
+  mpz_class num = factorial(c.n);
+  mpz_class den = 1;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < c.values.size(); ++i) {
+    total += c.weight_of[i];
+    num /= factorial(c.counts[i]);
+    mpz_class p;
+    mpz_ui_pow_ui(p.get_mpz_t(), c.weight_of[i], c.counts[i]);
+    num *= p;
+  }
+  mpz_ui_pow_ui(den.get_mpz_t(), total, c.n);
+  c.weight = mpq_class(num, den);
+  c.weight.canonicalize();
+}
+
+// The next multiset after c.counts in a fixed order; false after the last.
+bool next_multiset(std::vector<std::size_t>& counts) {
+  // Move one die from the leftmost non-empty value to the next value, gathering
+  // the rest of that value's dice back to the front: every composition once.
+  const std::size_t k = counts.size();
+  std::size_t i = 0;
+  while (i < k && counts[i] == 0) ++i;
+  if (i + 1 >= k) return false;
+  const std::size_t moved = counts[i] - 1;
+  counts[i] = 0;
+  ++counts[i + 1];
+  counts[0] = moved;
+  return true;
+}
+
+// The faces of a multiset, ascending (or descending for the order check).
+void fill(const Choice& c, std::span<std::int64_t> faces, bool descending) {
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < c.values.size(); ++i) {
+    for (std::size_t j = 0; j < c.counts[i]; ++j) faces[at++] = c.values[i];
+  }
+  if (descending) std::reverse(faces.begin(), faces.end());
+}
+
+// The dice of one path through the choices; new choices start at their first multiset.
+class PathDice final : public DiceSource {
+ public:
+  std::vector<Choice> path;
+  std::size_t next = 0;
+  bool replaying_reversed = false;
+  bool diverged = false;  // the reversed replay asked for other dice than the path holds
+
+  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
+    if (replaying_reversed) {
+      if (next >= path.size() || !(path[next].kind == kind) || path[next].n != faces.size()) {
+        diverged = true;
+        for (auto& f : faces) f = kind.face(0);
+        return;
+      }
+      fill(path[next++], faces, true);
+      return;
+    }
+    if (next == path.size()) {
+      Choice c;
+      c.kind = kind;
+      c.n = faces.size();
+      for (const auto& [v, w] : distinct_faces(kind)) {
+        c.values.push_back(v);
+        c.weight_of.push_back(w);
+      }
+      c.counts.assign(c.values.size(), 0);
+      c.counts[0] = c.n;
+      set_weight(c);
+      path.push_back(std::move(c));
+    }
+    fill(path[next++], faces, false);
+  }
+};
+
+// A value as the key it is counted under, and the value it is shown as.
+Value counted(const Value& v) {
+  if (const auto* p = v.as_pool()) {
+    if (auto t = pool_total(*p)) return Value(*t);
+  }
+  return v;
+}
+
+// Counts of values with a weight of type W (mpq_class, or an integer count).
+template <class W>
+struct Tally {
+  std::vector<std::pair<Value, W>> entries;
+  std::map<std::string, std::size_t> index;  // display → entry
+
+  void add(const Value& raw, const W& w) {
+    const Value v = counted(raw);
+    const std::string key = fmt::format("{}:{}", static_cast<int>(v.kind()), to_display(v));
+    auto [it, fresh] = index.emplace(key, entries.size());
+    if (fresh) entries.emplace_back(v, w);
+    else entries[it->second].second += w;
+  }
+};
+
+template <class W>
+struct Tallies {
+  Tally<W> value;
+  std::vector<std::string> field_names;
+  std::vector<Tally<W>> fields;
+  W unresolved{};
+  std::uint64_t runs = 0;
+  std::optional<Diagnostic> first_error;
+
+  void add(const Value& v, const W& w) {
+    value.add(v, w);
+    if (const auto* r = v.as_record()) {
+      for (std::size_t i = 0; i < r->names.size(); ++i) {
+        auto it = std::find(field_names.begin(), field_names.end(), r->names[i]);
+        if (it == field_names.end()) {
+          field_names.push_back(r->names[i]);
+          fields.emplace_back();
+          it = field_names.end() - 1;
+        }
+        fields[static_cast<std::size_t>(it - field_names.begin())].add(r->values[i], w);
+      }
+    }
+  }
+  void fail(const Diagnostic& d, const W& w) {
+    unresolved += w;
+    if (d.code != DiagCode::ExplosionLimitExceeded && !first_error) first_error = d;
+  }
+};
+
+bool value_less(const Value& a, const Value& b) {
+  if (a.as_int() && b.as_int()) return *a.as_int() < *b.as_int();
+  if (a.as_bool() && b.as_bool()) return !*a.as_bool() && *b.as_bool();
+  return false;
+}
+
+// Wilson's 95% interval for a proportion of k in n.
+std::pair<double, double> wilson(double k, double n) {
+  if (n <= 0) return {0, 1};
+  constexpr double z = 1.959963984540054;
+  const double p = k / n;
+  const double denom = 1 + z * z / n;
+  const double centre = (p + z * z / (2 * n)) / denom;
+  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom;
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+Probability exact_probability(const mpq_class& q) {
+  Probability p;
+  p.value = q.get_d();
+  p.exact = q.get_str();
+  if (p.exact.find('/') == std::string::npos) p.exact += "/1";
+  p.low = p.high = p.value;
+  return p;
+}
+
+// Probabilities are of all runs, so the entries and `unresolved` add up to 1;
+// the mean and sd are of the resolved runs.
+Distribution finish_exact(std::string name, Tally<mpq_class> t) {
+  Distribution d;
+  d.name = std::move(name);
+  std::stable_sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) { return value_less(a.first, b.first); });
+  d.numeric = !t.entries.empty() && std::all_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.first.as_int() != nullptr; });
+  mpq_class total = 0, mean = 0, square = 0;
+  for (const auto& [v, w] : t.entries) total += w;
+  for (const auto& [v, w] : t.entries) {
+    const mpq_class share = total == 0 ? mpq_class(0) : mpq_class(w / total);
+    d.entries.push_back({v, exact_probability(w)});
+    if (d.numeric) {
+      const mpq_class x(mpz_class(std::to_string(*v.as_int())));
+      mean += x * share;
+      square += x * x * share;
+    }
+  }
+  if (d.numeric) {
+    d.mean = mean.get_d();
+    d.exact_mean = exact_probability(mean).exact;
+    const double var = mpq_class(square - mean * mean).get_d();
+    d.sd = std::sqrt(std::max(0.0, var));
+  }
+  return d;
+}
+
+Distribution finish_sampled(std::string name, Tally<std::uint64_t> t, double runs) {
+  Distribution d;
+  d.name = std::move(name);
+  std::stable_sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) { return value_less(a.first, b.first); });
+  d.numeric = !t.entries.empty() && std::all_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.first.as_int() != nullptr; });
+  double total = 0, mean = 0, square = 0;
+  for (const auto& [v, w] : t.entries) total += static_cast<double>(w);
+  for (const auto& [v, w] : t.entries) {
+    Probability p;
+    p.value = runs > 0 ? static_cast<double>(w) / runs : 0;
+    std::tie(p.low, p.high) = wilson(static_cast<double>(w), runs);
+    d.entries.push_back({v, p});
+    if (d.numeric && total > 0) {
+      const double x = static_cast<double>(*v.as_int());
+      mean += x * static_cast<double>(w) / total;
+      square += x * x * static_cast<double>(w) / total;
+    }
+  }
+  if (d.numeric) {
+    d.mean = mean;
+    d.sd = std::sqrt(std::max(0.0, square - mean * mean));
+  }
+  return d;
+}
+
+struct Budget {};  // thrown when exact enumeration would pass max_branches
+struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
+
+Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& base,
+            const StatsOptions& options) {
+  Limits limits = base;
+  limits.max_explosion_depth = std::min<std::int64_t>(limits.max_explosion_depth, options.explosion_depth);
+  Tallies<mpq_class> t;
+  PathDice dice;
+  std::vector<mpq_class> prefix{1};  // prefix[i]: the product of the first i weights
+  for (;;) {
+    dice.next = 0;
+    dice.replaying_reversed = false;
+    const Outcome o = evaluate(program, bindings, dice, limits);
+    dice.path.resize(dice.next);  // a run may stop early (an error) before using the whole path
+    while (prefix.size() <= dice.path.size()) prefix.push_back(prefix.back() * dice.path[prefix.size() - 1].weight);
+    const mpq_class w = prefix[dice.path.size()];
+    if (++t.runs > options.max_branches) throw Budget{};
+    if (o.ok()) {
+      // The same outcome with every roll's dice in the opposite order.
+      bool needs_check = std::any_of(dice.path.begin(), dice.path.end(), [](const Choice& c) { return c.n > 1; });
+      if (needs_check) {
+        dice.next = 0;
+        dice.replaying_reversed = true;
+        dice.diverged = false;
+        const Outcome again = evaluate(program, bindings, dice, limits);
+        dice.replaying_reversed = false;
+        if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
+            !(counted(*again.value) == counted(*o.value))) {
+          throw OrderMatters{};
+        }
+      }
+      if (o.value) t.add(*o.value, w);
+    } else {
+      t.fail(*o.error, w);
+    }
+    // The next path: advance the deepest choice that has a next multiset.
+    while (!dice.path.empty() && !next_multiset(dice.path.back().counts)) dice.path.pop_back();
+    if (dice.path.empty()) break;
+    set_weight(dice.path.back());
+    prefix.resize(dice.path.size());
+  }
+  Stats s;
+  s.method = StatsMethod::Exact;
+  s.runs = t.runs;
+  s.value = finish_exact("", t.value);
+  for (std::size_t i = 0; i < t.fields.size(); ++i) s.fields.push_back(finish_exact(t.field_names[i], t.fields[i]));
+  s.unresolved = exact_probability(t.unresolved);
+  s.first_error = t.first_error;
+  return s;
+}
+
+// A seed for thread i of a sampling run: well mixed (SplitMix64) so that
+// neighbouring threads do not draw related streams.
+std::uint64_t thread_seed(std::uint64_t seed, unsigned i) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (i + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& limits,
+              const StatsOptions& options, std::string reason) {
+  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, options.samples)));
+  std::vector<Tallies<std::uint64_t>> parts(threads);
+  std::atomic<std::uint64_t> done{0};
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) {
+    const std::uint64_t share = options.samples / threads + (i < options.samples % threads ? 1 : 0);
+    pool.emplace_back([&, i, share] {
+      RandomDice dice(thread_seed(options.seed, i));
+      auto& t = parts[i];
+      for (std::uint64_t k = 0; k < share; ++k) {
+        const Outcome o = evaluate(program, bindings, dice, limits);
+        ++t.runs;
+        if (o.ok()) {
+          if (o.value) t.add(*o.value, 1);
+        } else {
+          t.fail(*o.error, 1);
+        }
+        if ((k & 1023) == 1023) done.fetch_add(1024, std::memory_order_relaxed);
+      }
+    });
+  }
+  if (options.progress) {
+    // Report from the calling thread while the others work.
+    for (;;) {
+      bool all_done = done.load(std::memory_order_relaxed) + 1024ull * threads >= options.samples;
+      if (all_done) break;
+      options.progress(static_cast<double>(done.load(std::memory_order_relaxed)) / static_cast<double>(options.samples));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  for (auto& th : pool) th.join();
+  if (options.progress) options.progress(1.0);
+  // Merge in thread order, so the result depends only on the seed and the thread count.
+  Tallies<std::uint64_t> all;
+  for (auto& p : parts) {
+    all.runs += p.runs;
+    all.unresolved += p.unresolved;
+    if (!all.first_error && p.first_error) all.first_error = p.first_error;
+    for (const auto& [v, w] : p.value.entries) all.value.add(v, w);
+    for (std::size_t f = 0; f < p.fields.size(); ++f) {
+      auto it = std::find(all.field_names.begin(), all.field_names.end(), p.field_names[f]);
+      if (it == all.field_names.end()) {
+        all.field_names.push_back(p.field_names[f]);
+        all.fields.emplace_back();
+        it = all.field_names.end() - 1;
+      }
+      for (const auto& [v, w] : p.fields[f].entries) all.fields[static_cast<std::size_t>(it - all.field_names.begin())].add(v, w);
+    }
+  }
+  Stats s;
+  s.method = StatsMethod::Sampled;
+  s.reason = std::move(reason);
+  s.runs = all.runs;
+  s.threads = threads;
+  s.value = finish_sampled("", all.value, static_cast<double>(all.runs));
+  for (std::size_t i = 0; i < all.fields.size(); ++i) {
+    s.fields.push_back(finish_sampled(all.field_names[i], all.fields[i], static_cast<double>(all.runs)));
+  }
+  const double n = static_cast<double>(all.runs);
+  s.unresolved.value = n > 0 ? static_cast<double>(all.unresolved) / n : 0;
+  std::tie(s.unresolved.low, s.unresolved.high) = wilson(static_cast<double>(all.unresolved), n);
+  s.first_error = all.first_error;
+  return s;
+}
+
+}  // namespace
+
+Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
+                    const StatsOptions& options) {
+  const Limits& limits = engine.options().limits;
+  std::string reason = "sampling was asked for";
+  if (!options.sampled_only) {
+    try {
+      return exact(program, bindings, limits, options);
+    } catch (const Budget&) {
+      reason = fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches);
+    } catch (const OrderMatters&) {
+      reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
+    }
+    if (options.exact_only) {
+      Stats s;
+      s.first_error = Diagnostic(DiagCode::InvalidArgument, program->ast->main ? program->ast->main->span : Span{},
+                                 fmt::format("no exact answer: {}", reason));
+      return s;
+    }
+  }
+  return sampled(std::move(program), bindings, limits, options, std::move(reason));
+}
+
+}  // namespace alea

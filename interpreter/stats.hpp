@@ -1,0 +1,92 @@
+// interpreter/stats.hpp — how a program's value is distributed: exactly, by
+// running it once for every possible roll, or by sampling.
+//
+// Exact mode enumerates each roll's dice as a multiset with its multinomial
+// weight (56 outcomes for 3d6, not 216) and sums exact rational probabilities.
+// It assumes that a value does not depend on the order of the dice within one
+// roll — true of every pool operation; only reading faces by position can
+// break it — and checks that on every outcome by running it again with each
+// roll's dice in the opposite order; a program that fails the check is sampled.
+// Explosion chains are followed to `explosion_depth` extra dice; the
+// probability of going further is reported as `unresolved`, never dropped or
+// spread over the other outcomes. A program that needs more than
+// `max_branches` runs is sampled instead: `samples` runs on `threads` threads,
+// with 95% confidence intervals; deterministic for a given seed and thread count.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/diagnostic.hpp"
+#include "interpreter/bindings.hpp"
+#include "interpreter/program.hpp"
+#include "interpreter/value.hpp"
+
+namespace alea {
+
+class Engine;
+
+enum class StatsMethod { Exact, Sampled };
+
+// A probability: exact (with `exact` = "287/432", in lowest terms), or an
+// estimate with its 95% confidence interval [low, high].
+struct Probability {
+  double value = 0;
+  std::string exact;
+  double low = 0, high = 0;
+};
+
+struct DistributionEntry {
+  Value value;  // a pool is counted as its total
+  Probability probability;
+};
+
+// How one quantity is distributed: the program's value, or one field of a
+// record value. Numbers come in ascending order, false before true, other
+// values in the order first met. Each probability is of all runs, so the
+// entries and Stats::unresolved add up to 1; mean and sd are of the runs that
+// gave a value.
+struct Distribution {
+  std::string name;  // "" for the value itself, else the field's name
+  std::vector<DistributionEntry> entries;
+  bool numeric = false;  // every value is a number: mean and sd are set
+  double mean = 0, sd = 0;
+  std::string exact_mean;  // "15869/1296" when exact and numeric
+};
+
+struct Stats {
+  StatsMethod method = StatsMethod::Exact;
+  std::string reason;      // why it was sampled; empty when exact
+  std::uint64_t runs = 0;  // outcomes enumerated, or samples drawn
+  unsigned threads = 1;    // threads that sampled
+  Distribution value;
+  std::vector<Distribution> fields;  // one per field when the value is a record
+  // The probability of the runs that ended without a value: an explosion chain
+  // cut off at explosion_depth, or an error; the distributions above leave it out.
+  Probability unresolved;
+  std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
+};
+
+struct StatsOptions {
+  std::uint64_t max_branches = 200'000;  // exact runs allowed before sampling instead
+  std::int64_t explosion_depth = 12;     // exact: extra dice followed per explosion chain
+  bool exact_only = false;               // fail instead of sampling
+  bool sampled_only = false;             // sample even when exact would do
+  std::uint64_t samples = 100'000;
+  std::uint64_t seed = 0;
+  unsigned threads = 0;  // 0: every core
+  // Called now and then from the calling thread with the fraction done (0..1).
+  std::function<void(double)> progress;
+};
+
+// The distribution of `program`'s value with `bindings`. A program that cannot
+// be computed either way (exact_only and over budget) comes back with
+// `first_error` set and no entries.
+[[nodiscard]] Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram> program,
+                                  const Bindings& bindings, const StatsOptions& options);
+
+}  // namespace alea
