@@ -1,6 +1,6 @@
 // tests/rulesets/heroes_mythos_test.cpp — every test vector of
 // specs/heroes-mythos-d6.md through the shipped ruleset, with scripted dice,
-// and the spec's probabilities by sampling.
+// and the spec's probabilities exactly.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
 
 namespace alea {
 namespace {
@@ -165,53 +166,70 @@ TEST(HeroesMythosArguments, AreCheckedAgainstTheirDeclaredRanges) {
   EXPECT_EQ(o.error->message, "'heroes_mythos.check' needs the argument 'dice'");
 }
 
-// Section 3.3 by sampling. Each probability is estimated from n rolls with a
-// fixed seed, so the test is deterministic; the tolerance is 4.5 standard
-// errors of a proportion (sqrt(p(1-p)/n)), which a different seed would break
-// with probability below 1e-5. `alea stats` will check these exactly.
+// Section 3.3, exactly: compute_stats enumerates every roll. With a finite
+// explode_limit (0 or 1) the answer is an exact fraction. With no limit the
+// chains are followed to 3 extra dice and the rest is reported as unresolved,
+// so the spec's fraction must lie in [P, P + unresolved]: a bound that cannot
+// flake (at most 1% wide; deeper chains cost more runs than a unit test should).
 struct Probability {
   std::string id;
   int white, red;
   std::string limit;  // "none" or a number
   std::string field;  // "success" or "catastrophe"
-  double p;
+  std::int64_t num, den;
 };
 
 class SpecProbability : public ::testing::TestWithParam<Probability> {};
 
-TEST_P(SpecProbability, HoldsWithinSamplingError) {
+TEST_P(SpecProbability, HoldsExactly) {
   const Probability& c = GetParam();
   const Compiled prog = engine().compile(
-      fmt::format("heroes_mythos.check(dice: {}, red: {}, explode_limit: {}).{}", c.white, c.red, c.limit, c.field));
+      fmt::format("heroes_mythos.check(dice: {}, red: {}, explode_limit: {})", c.white, c.red, c.limit));
   ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
-  constexpr int n = 40'000;
-  RandomDice dice(0xA1EA + static_cast<std::uint64_t>(c.white * 10 + c.red));
-  int hits = 0;
-  for (int i = 0; i < n; ++i) {
-    const Outcome o = engine().run(prog.program, {}, dice);
-    ASSERT_TRUE(o.ok()) << render_text(*o.error);
-    hits += *o.value->as_bool() ? 1 : 0;
+  StatsOptions options;
+  options.explosion_depth = 3;
+  const Stats s = compute_stats(engine(), prog.program, {}, options);
+  ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
+  const Distribution* field = nullptr;
+  for (const auto& d : s.fields) {
+    if (d.name == c.field) field = &d;
   }
-  const double estimate = static_cast<double>(hits) / n;
-  const double tolerance = 4.5 * std::sqrt(c.p * (1 - c.p) / n) + 1e-9;
-  EXPECT_NEAR(estimate, c.p, tolerance) << c.id;
+  ASSERT_NE(field, nullptr);
+  std::string exact = "0/1";
+  double p = 0;
+  for (const auto& e : field->entries) {
+    if (e.value == Value(true)) {
+      exact = e.probability.exact;
+      p = e.probability.value;
+    }
+  }
+  const std::string want = fmt::format("{}/{}", c.num, c.den);
+  const double spec = static_cast<double>(c.num) / static_cast<double>(c.den);
+  // A catastrophe never reaches an explosion, so the unresolved runs hold none.
+  if (s.unresolved.exact == "0/1" || c.field == "catastrophe") {
+    EXPECT_EQ(exact, want) << c.id;
+  } else {
+    EXPECT_LT(s.unresolved.value, 0.01) << c.id;
+    EXPECT_LE(p, spec + 1e-12) << c.id << ": " << exact;
+    EXPECT_GE(p + s.unresolved.value, spec - 1e-12) << c.id << ": " << exact << " + " << s.unresolved.exact;
+  }
 }
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(HeroesMythos, SpecProbability, ::testing::Values(
-  Probability{"P1", 3, 0, "0", "success", 5.0 / 8},
-  Probability{"P2", 3, 0, "none", "success", 287.0 / 432},
-  Probability{"P3", 3, 0, "1", "success", 287.0 / 432},
-  Probability{"P4", 3, 1, "0", "success", 67.0 / 216},
-  Probability{"P5", 3, 1, "none", "success", 1099.0 / 2592},
-  Probability{"P6", 4, 0, "none", "success", 587.0 / 648},
-  Probability{"P7", 2, 0, "none", "success", 11.0 / 36},
-  Probability{"P8", 3, 2, "none", "success", 4391.0 / 15552},
-  Probability{"C1", 1, 1, "none", "catastrophe", 7.0 / 12},
-  Probability{"C2a", 2, 1, "none", "catastrophe", 0.0},
-  Probability{"C2b", 3, 2, "none", "catastrophe", 0.0},
-  Probability{"C3", 2, 2, "none", "catastrophe", 581.0 / 1296},
-  Probability{"C4", 3, 3, "none", "catastrophe", 5957.0 / 15552}),
+  Probability{"P1", 3, 0, "0", "success", 5, 8},
+  Probability{"P2", 3, 0, "none", "success", 287, 432},
+  Probability{"P3", 3, 0, "1", "success", 287, 432},
+  Probability{"P4", 3, 1, "0", "success", 67, 216},
+  Probability{"P5", 3, 1, "none", "success", 1099, 2592},
+  Probability{"P6", 4, 0, "none", "success", 587, 648},
+  Probability{"P7", 2, 0, "none", "success", 11, 36},
+  Probability{"P8", 3, 2, "none", "success", 4391, 15552},
+  Probability{"C1", 1, 1, "none", "catastrophe", 7, 12},
+  Probability{"C2a", 2, 1, "none", "catastrophe", 0, 1},
+  Probability{"C2b", 3, 2, "none", "catastrophe", 0, 1},
+  Probability{"C3", 2, 2, "none", "catastrophe", 581, 1296},
+  Probability{"C4", 3, 3, "none", "catastrophe", 5957, 15552}),
   [](const auto& param_info) { return param_info.param.id; });
 // clang-format on
 
