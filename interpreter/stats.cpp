@@ -123,10 +123,31 @@ class PathDice final : public DiceSource {
   }
 };
 
-// A value as the key it is counted under, and the value it is shown as.
+// A value as it is counted: a pool as its total, and a list as the multiset of
+// its items (sorted), so that the dice of a roll listed in any order are one
+// outcome — the order of a roll's dice is not part of what exact mode enumerates.
 Value counted(const Value& v) {
   if (const auto* p = v.as_pool()) {
     if (auto t = pool_total(*p)) return Value(*t);
+  }
+  if (const auto* l = v.as_list()) {
+    std::vector<std::pair<std::string, Value>> items;
+    for (const auto& i : *l) {
+      Value c = counted(i);
+      items.emplace_back(fmt::format("{}:{}", static_cast<int>(c.kind()), to_display(c)), std::move(c));
+    }
+    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+      if (a.second.as_int() && b.second.as_int()) return *a.second.as_int() < *b.second.as_int();
+      return a.first < b.first;
+    });
+    std::vector<Value> out;
+    for (auto& [k, c] : items) out.push_back(std::move(c));
+    return make_list(std::move(out));
+  }
+  if (const auto* r = v.as_record()) {
+    std::vector<Value> values;
+    for (const auto& f : r->values) values.push_back(counted(f));
+    return make_record(r->names, std::move(values));
   }
   return v;
 }

@@ -7,6 +7,8 @@
 // roll — true of every pool operation; only reading faces by position can
 // break it — and checks that on every outcome by running it again with each
 // roll's dice in the opposite order; a program that fails the check is sampled.
+// Lists in a value are counted as multisets (their items sorted), so a result
+// that lists the dice rolled is one outcome whatever their order.
 // Explosion chains are followed to `explosion_depth` extra dice; the
 // probability of going further is reported as `unresolved`, never dropped or
 // spread over the other outcomes. A program that needs more than
@@ -41,7 +43,7 @@ struct Probability {
 };
 
 struct DistributionEntry {
-  Value value;  // a pool is counted as its total
+  Value value;  // a pool is counted as its total, a list as its items sorted
   Probability probability;
 };
 

@@ -80,6 +80,16 @@ TEST(ExactStats, SamplesWhenTheValueDependsOnTheOrderOfTheDice) {
   EXPECT_NE(s.reason.find("order"), std::string::npos);
 }
 
+TEST(ExactStats, CountsListsOfDiceAsMultisets) {
+  Engine engine;
+  const Stats s = stats_of(engine, "faces(2d6 keep highest 1)");
+  EXPECT_EQ(s.method, StatsMethod::Exact);
+  const Stats pair = stats_of(engine, "faces(2d6)");
+  EXPECT_EQ(pair.method, StatsMethod::Exact);
+  EXPECT_EQ(pair.value.entries.size(), 21u);  // the multisets of two d6
+  EXPECT_EQ(exact_of(pair.value, make_list({Value(1), Value(2)})), "1/18");
+}
+
 TEST(ExactStats, SamplesOverBudgetAndIsDeterministicForASeed) {
   Engine engine;
   StatsOptions o;

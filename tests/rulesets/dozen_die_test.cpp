@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <numeric>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
 
 namespace alea {
 namespace {
@@ -515,17 +518,23 @@ INSTANTIATE_TEST_SUITE_P(DozenDie, DozenDieSwap, ::testing::ValuesIn(sweeps()),
 // each (hits on the defender, hits on the attacker) are compared exactly with
 // the spec's fractions times 12^n, so there is no sampling and no tolerance.
 
-struct Distribution {
+struct MeleeDistribution {
   std::string id;
   int an, as, dn, ds;
   std::map<std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::int64_t>>
       p;  // outcome → fraction
 };
 
-class DozenDieDistributionX : public ::testing::TestWithParam<Distribution> {};
+// num/den in lowest terms, as Probability::exact writes it.
+std::string mpq_string(std::int64_t num, std::int64_t den) {
+  const std::int64_t g = std::gcd(num, den);
+  return fmt::format("{}/{}", num / g, den / g);
+}
+
+class DozenDieDistributionX : public ::testing::TestWithParam<MeleeDistribution> {};
 
 TEST_P(DozenDieDistributionX, HoldsExactly) {
-  const Distribution& c = GetParam();
+  const MeleeDistribution& c = GetParam();
   const MeleeRunner run(melee(c.an, c.as, c.dn, c.ds));
   std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> counts;
   std::int64_t total = 0;
@@ -548,12 +557,44 @@ TEST_P(DozenDieDistributionX, HoldsExactly) {
   EXPECT_EQ(counts.size(), c.p.size()) << c.id << ": an outcome the spec does not list";
 }
 
+// The same tables from compute_stats, the engine behind `alea stats`: at most
+// one side hits (A3), so the hits on each side give the joint outcome.
+TEST_P(DozenDieDistributionX, ComeOutOfTheStatisticsEngineExactly) {
+  const MeleeDistribution& c = GetParam();
+  const Compiled prog = engine().compile(fmt::format("dozen_die.melee({{pool: {}, ST: {}}}, {{pool: {}, ST: {}}})",
+                                                     c.an, c.as, c.dn, c.ds));
+  ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
+  const Stats s = compute_stats(engine(), prog.program, {}, {});
+  ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
+  EXPECT_EQ(s.unresolved.exact, "0/1");
+  auto p = [&](std::string_view field, std::int64_t hits) {
+    for (const auto& d : s.fields) {
+      if (d.name != field) continue;
+      for (const auto& e : d.entries) {
+        if (e.value == Value(hits)) return e.probability.exact;
+      }
+      return std::string("0/1");
+    }
+    return std::string("no field");
+  };
+  for (const auto& [outcome, fraction] : c.p) {
+    const auto [num, den] = fraction;
+    const std::string want = mpq_string(num, den);
+    if (outcome.first > 0) {
+      EXPECT_EQ(p("hits_on_defender", outcome.first), want) << c.id;
+    }
+    if (outcome.second > 0) {
+      EXPECT_EQ(p("hits_on_attacker", outcome.second), want) << c.id;
+    }
+  }
+}
+
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(DozenDie, DozenDieDistributionX, ::testing::Values(
-  Distribution{"X1", 1, 6, 1, 6, {{{0, 0}, {1, 4}}, {{1, 0}, {19, 48}}, {{0, 1}, {17, 48}}}},
-  Distribution{"X2", 2, 7, 1, 7, {{{0, 0}, {125, 1728}}, {{1, 0}, {371, 864}}, {{2, 0}, {385, 1728}},
+  MeleeDistribution{"X1", 1, 6, 1, 6, {{{0, 0}, {1, 4}}, {{1, 0}, {19, 48}}, {{0, 1}, {17, 48}}}},
+  MeleeDistribution{"X2", 2, 7, 1, 7, {{{0, 0}, {125, 1728}}, {{1, 0}, {371, 864}}, {{2, 0}, {385, 1728}},
                                   {{0, 1}, {119, 432}}}},
-  Distribution{"X3", 2, 7, 2, 5, {{{0, 0}, {1225, 20736}}, {{1, 0}, {2405, 5184}}, {{2, 0}, {2383, 10368}},
+  MeleeDistribution{"X3", 2, 7, 2, 5, {{{0, 0}, {1225, 20736}}, {{1, 0}, {2405, 5184}}, {{2, 0}, {2383, 10368}},
                                   {{0, 1}, {2065, 10368}}, {{0, 2}, {995, 20736}}}}),
   [](const auto& param_info) { return param_info.param.id; });
 // clang-format on
