@@ -274,6 +274,111 @@ Distribution finish_sampled(std::string name, Tally<std::uint64_t> t, double run
   return d;
 }
 
+// Whether a program can see the order of the dice within a roll: only through
+// faces(), rolled() or a `for` loop (over a pool's faces) can it; every pool
+// operation and every other builtin is blind to it. Walks the program and every
+// function it can call. When false, the reversed-order check is skipped.
+class OrderScan {
+ public:
+  bool program(const ast::Program& p) {
+    for (const auto& st : p.statements) {
+      if (const auto* let = std::get_if<ast::GlobalLet>(&st)) expr(*let->value);
+    }
+    if (p.main) expr(*p.main);
+    return found_;
+  }
+
+ private:
+  bool found_ = false;
+  std::vector<const ast::FnDef*> seen_;
+
+  void opt(const ast::ExprPtr& e) {
+    if (e) expr(*e);
+  }
+  void cond(const std::optional<ast::Cond>& c) {
+    if (c) opt(c->value);
+  }
+  void fn(const ast::FnDef* f) {
+    if (!f || std::find(seen_.begin(), seen_.end(), f) != seen_.end()) return;
+    seen_.push_back(f);
+    for (const auto& d : f->defaults) opt(d);
+    opt(f->body);
+  }
+  void expr(const ast::Expr& e) {
+    if (found_) return;
+    std::visit(
+        [&](const auto& k) {
+          using T = std::decay_t<decltype(k)>;
+          if constexpr (std::is_same_v<T, ast::Name>) {
+            if (k.constant) opt(k.constant->value);
+          } else if constexpr (std::is_same_v<T, ast::Dice>) {
+            opt(k.count);
+            opt(k.sides);
+          } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
+            opt(k.pool);
+            std::visit(
+                [&](const auto& o) {
+                  using O = std::decay_t<decltype(o)>;
+                  if constexpr (std::is_same_v<O, ast::Explode>) { cond(o.cond); opt(o.limit); }
+                  else if constexpr (std::is_same_v<O, ast::Reroll>) { cond(o.cond); }
+                  else if constexpr (std::is_same_v<O, ast::Keep>) { opt(o.count); cond(o.cond); }
+                  else if constexpr (std::is_same_v<O, ast::Count>) { opt(o.success.value); cond(o.fail); cond(o.twice); }
+                  else if constexpr (std::is_same_v<O, ast::Under>) { opt(o.target); cond(o.except); }
+                  else if constexpr (std::is_same_v<O, ast::Cancel>) { opt(o.by); cond(o.except); }
+                  else if constexpr (std::is_same_v<O, ast::Clamp>) { opt(o.low); opt(o.high); }
+                },
+                k.op);
+          } else if constexpr (std::is_same_v<T, ast::Unary>) {
+            opt(k.operand);
+          } else if constexpr (std::is_same_v<T, ast::Binary>) {
+            opt(k.lhs);
+            opt(k.rhs);
+          } else if constexpr (std::is_same_v<T, ast::If>) {
+            opt(k.cond);
+            opt(k.then_);
+            opt(k.else_);
+          } else if constexpr (std::is_same_v<T, ast::Let>) {
+            opt(k.value);
+            opt(k.body);
+          } else if constexpr (std::is_same_v<T, ast::Call>) {
+            if (k.target == ast::CallTarget::Builtin && (k.name == "faces" || k.name == "rolled")) found_ = true;
+            for (const auto& a : k.args) opt(a);
+            if (k.target == ast::CallTarget::User) fn(k.fn);
+          } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+            for (const auto& i : k.items) opt(i);
+          } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
+            for (const auto& v : k.values) opt(v);
+          } else if constexpr (std::is_same_v<T, ast::Index>) {
+            opt(k.object);
+            opt(k.index);
+          } else if constexpr (std::is_same_v<T, ast::Field>) {
+            opt(k.object);
+          } else if constexpr (std::is_same_v<T, ast::Tiers>) {
+            opt(k.subject);
+            for (const auto& t : k.tiers) {
+              opt(t.test.low);
+              opt(t.test.high);
+              opt(t.result);
+            }
+          } else if constexpr (std::is_same_v<T, ast::Versus>) {
+            opt(k.first);
+            opt(k.second);
+            opt(k.rule);
+          } else if constexpr (std::is_same_v<T, ast::Repeat>) {
+            opt(k.count);
+            opt(k.body);
+          } else if constexpr (std::is_same_v<T, ast::For>) {
+            found_ = true;
+          } else if constexpr (std::is_same_v<T, ast::Loop>) {
+            opt(k.init);
+            opt(k.cond);
+            opt(k.next);
+          }
+        },
+        e.kind);
+  }
+};
+
 struct Budget {};  // thrown when exact enumeration would pass max_branches
 struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
 
@@ -282,6 +387,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   Limits limits = base;
   limits.max_explosion_depth = std::min<std::int64_t>(limits.max_explosion_depth, options.explosion_depth);
   Tallies<mpq_class> t;
+  const bool check_order = OrderScan().program(*program->ast);
   PathDice dice;
   std::vector<mpq_class> prefix{1};  // prefix[i]: the product of the first i weights
   for (;;) {
@@ -294,7 +400,8 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     if (++t.runs > options.max_branches) throw Budget{};
     if (o.ok()) {
       // The same outcome with every roll's dice in the opposite order.
-      bool needs_check = std::any_of(dice.path.begin(), dice.path.end(), [](const Choice& c) { return c.n > 1; });
+      const bool needs_check = check_order && std::any_of(dice.path.begin(), dice.path.end(),
+                                                          [](const Choice& c) { return c.n > 1; });
       if (needs_check) {
         dice.next = 0;
         dice.replaying_reversed = true;
