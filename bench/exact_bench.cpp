@@ -1,0 +1,59 @@
+// bench/exact_bench.cpp — time of compute_stats with default options (exact
+// enumeration within the default max_branches budget, sampling beyond it).
+//
+// Each case records the counter "exact" (1 = enumerated exactly, 0 = fell back
+// to sampling, with the reason as the label) and "runs" (outcomes enumerated or
+// samples drawn), so a case that was sampled is never read as an exact time.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
+
+namespace {
+
+const alea::Engine& engine() {
+  static const alea::Engine e;
+  return e;
+}
+
+void exact_case(benchmark::State& state, const char* source) {
+  const alea::Compiled c = engine().compile(source);
+  if (!c.ok()) {
+    state.SkipWithError(("does not compile: " + std::string(source)).c_str());
+    return;
+  }
+  const alea::Bindings bindings;
+  const alea::StatsOptions options;  // the defaults, as `alea stats` uses them
+  alea::Stats last;
+  for (auto _ : state) {
+    last = alea::compute_stats(engine(), c.program, bindings, options);
+    benchmark::DoNotOptimize(last.value.mean);
+  }
+  const bool exact = last.method == alea::StatsMethod::Exact;
+  state.counters["exact"] = exact ? 1 : 0;
+  state.counters["runs"] = static_cast<double>(last.runs);
+  std::string label;
+  if (!exact) label = "SAMPLED: " + last.reason;
+  if (last.first_error) label += (label.empty() ? "" : "; ") + ("error: " + last.first_error->message);
+  if (!label.empty()) state.SetLabel(label);
+}
+
+// Sampling falls back onto every core, so time is wall-clock time.
+#define ALEA_EXACT(name, source) \
+  BENCHMARK_CAPTURE(exact_case, name, source)->Name("exact/" source)->UseRealTime()->Unit(benchmark::kMicrosecond)
+
+ALEA_EXACT(3d6, "3d6");
+ALEA_EXACT(4d6kh3, "4d6kh3");
+ALEA_EXACT(10d10kh3, "10d10kh3");
+ALEA_EXACT(20d6ge5, "20d6>=5");
+ALEA_EXACT(3d6x2, "3d6 explode 6 limit 2");
+ALEA_EXACT(3d6x5, "3d6 explode 6 limit 5");
+ALEA_EXACT(12d12le7, "12d12<=7");
+ALEA_EXACT(5d6, "5d6");
+ALEA_EXACT(40d6, "40d6");
+ALEA_EXACT(10d6kh5, "10d6kh5");
+ALEA_EXACT(opposed, "3d12 under 7 vs 2d12 under 6");
+
+}  // namespace
