@@ -27,19 +27,21 @@ void add_functions(const CompiledProgram& prog, std::vector<ImportedFn>& out, st
 
 }  // namespace
 
+struct Engine::StdlibSet {
+  std::vector<std::shared_ptr<const CompiledProgram>> programs;
+  std::vector<StdlibFunction> functions;
+};
+
 // The stdlib files are compiled in name order, each seeing the ones before it,
-// under the default parse limits; once per process, since nothing an Engine is
-// given changes them, and shared by every Engine.
-Engine::Engine(EngineOptions options) : options_(std::move(options)) {
-  struct Stdlib {
-    std::vector<std::shared_ptr<const CompiledProgram>> programs;
-    std::vector<StdlibFunction> functions;
-  };
-  static const Stdlib stdlib = [] {
-    Stdlib out;
-    Engine bare(EngineOptions{}, NoStdlib{});
+// under the default parse limits; once per process, on first need (most rolls
+// never call it, and compiling it is most of a short process's time), and then
+// shared by every Engine.
+const Engine::StdlibSet& Engine::shared_stdlib() {
+  static const StdlibSet stdlib = [] {
+    StdlibSet out;
+    const Engine bare;
     for (const auto& src : stdlib_sources()) {
-      Compiled c = bare.compile(src.text, std::string("stdlib/") + std::string(src.name));
+      Compiled c = bare.compile_with(src.text, std::string("stdlib/") + std::string(src.name), out.programs, false);
       if (!c.ok()) {
         throw std::logic_error("the embedded stdlib does not compile: " + render_text(c.diagnostics));
       }
@@ -50,21 +52,21 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
           }
         }
       }
-      bare.stdlib_.push_back(c.program);
       out.programs.push_back(std::move(c.program));
     }
     return out;
   }();
-  stdlib_ = stdlib.programs;
-  stdlib_functions_ = stdlib.functions;
+  return stdlib;
 }
+
+const std::vector<StdlibFunction>& Engine::stdlib_functions() const { return shared_stdlib().functions; }
 
 Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,
                                       std::optional<std::string> expected_name) {
   RulesetLoadOptions opts;
   opts.parse = options_.parse;
-  for (const auto& p : stdlib_) add_functions(*p, opts.imports);
-  opts.import_programs = stdlib_;
+  for (const auto& p : shared_stdlib().programs) add_functions(*p, opts.imports);
+  opts.import_programs = shared_stdlib().programs;
   opts.expected_name = std::move(expected_name);
   RulesetLoad load = load_ruleset(std::string(yaml), std::move(shown_as), opts);
   if (!load.ruleset) return std::move(load.diagnostics);
@@ -105,6 +107,16 @@ std::vector<const Ruleset*> Engine::rulesets() const {
 }
 
 Compiled Engine::compile(std::string_view source, std::string name, Imports imports) const {
+  // Without the stdlib first: a program that calls none of it never waits for it.
+  Compiled out = compile_with(source, name, imports, false);
+  const bool wants_stdlib = std::any_of(out.diagnostics.begin(), out.diagnostics.end(), [](const Diagnostic& d) {
+    return d.code == DiagCode::UnknownFunction;
+  });
+  if (!wants_stdlib) return out;
+  return compile_with(source, std::move(name), imports, true);
+}
+
+Compiled Engine::compile_with(std::string_view source, std::string name, Imports imports, bool with_stdlib) const {
   Compiled out;
   auto file = SourceFile::make(std::move(name), std::string(source));
   ParseResult parsed = parse(*file, options_.parse);
@@ -114,7 +126,9 @@ Compiled Engine::compile(std::string_view source, std::string name, Imports impo
   }
   ResolveContext ctx;
   ctx.builtins = &builtin_signatures();
-  for (const auto& prog : stdlib_) add_functions(*prog, ctx.imported);
+  if (with_stdlib) {
+    for (const auto& prog : shared_stdlib().programs) add_functions(*prog, ctx.imported);
+  }
   for (const auto& r : rulesets_) add_functions(*r->program, ctx.imported, r->ident);
   for (const auto& prog : imports) add_functions(*prog, ctx.imported);
   Diagnostics problems = resolve(*parsed.program, ctx);
@@ -126,7 +140,10 @@ Compiled Engine::compile(std::string_view source, std::string name, Imports impo
   prog->source = std::move(file);
   prog->ast = std::move(parsed.program);
   prog->imports.assign(imports.begin(), imports.end());
-  prog->imports.insert(prog->imports.end(), stdlib_.begin(), stdlib_.end());
+  if (with_stdlib) {
+    const auto& std_programs = shared_stdlib().programs;
+    prog->imports.insert(prog->imports.end(), std_programs.begin(), std_programs.end());
+  }
   for (const auto& r : rulesets_) prog->imports.push_back(r->program);
   out.program = std::move(prog);
   return out;

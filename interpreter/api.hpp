@@ -55,8 +55,8 @@ struct StdlibFunction {
 
 class Engine {
  public:
-  Engine() : Engine(EngineOptions{}) {}
-  explicit Engine(EngineOptions options);
+  Engine() = default;
+  explicit Engine(EngineOptions options) : options_(std::move(options)) {}
 
   [[nodiscard]] const EngineOptions& options() const { return options_; }
 
@@ -71,7 +71,7 @@ class Engine {
   // A loaded ruleset by name ("heroes-mythos" or "heroes_mythos"), or null.
   [[nodiscard]] const Ruleset* find_ruleset(std::string_view name) const;
   [[nodiscard]] std::vector<const Ruleset*> rulesets() const;
-  [[nodiscard]] const std::vector<StdlibFunction>& stdlib_functions() const { return stdlib_functions_; }
+  [[nodiscard]] const std::vector<StdlibFunction>& stdlib_functions() const;
 
   // Parses and resolves `source`. `name` is shown in diagnostics ("<input>",
   // a file name). It may call the stdlib, the loaded rulesets' mechanics, and
@@ -89,12 +89,12 @@ class Engine {
   [[nodiscard]] Outcome roll(std::string_view source, std::uint64_t seed) const;
 
  private:
-  struct NoStdlib {};
-  Engine(EngineOptions options, NoStdlib) : options_(std::move(options)) {}
+  struct StdlibSet;  // the compiled stdlib, shared by every Engine
+  static const StdlibSet& shared_stdlib();
+  [[nodiscard]] Compiled compile_with(std::string_view source, std::string name, Imports imports,
+                                      bool with_stdlib) const;
 
   EngineOptions options_;
-  std::vector<std::shared_ptr<const CompiledProgram>> stdlib_;
-  std::vector<StdlibFunction> stdlib_functions_;
   std::vector<std::shared_ptr<const Ruleset>> rulesets_;
 };
 
