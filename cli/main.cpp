@@ -18,6 +18,7 @@
 #include "cli/repl.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "cli/stats_command.hpp"
 #include "interpreter/api.hpp"
 
 namespace {
@@ -231,6 +232,10 @@ int main(int argc, char** argv) {
                    "a bare word given to a label parameter is that label (difficulty=hard).\n"
                    "A mechanic's record result is printed one field to a line after its dice.");
 
+  alea::cli::StatsArgs stats;
+  CLI::App* stats_cmd = alea::cli::add_stats_command(app, stats);
+  add_rulesets_option(stats_cmd, ruleset_dirs);
+
   RollArgs run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a program from a file ('-' reads standard input)");
   run_cmd->add_option("file", run.file, "The program file")->required();
@@ -282,6 +287,7 @@ int main(int argc, char** argv) {
     const alea::cli::RulesetPath path(ruleset_dirs);
     if (*roll_cmd) return roll_command(roll, path);
     if (*run_cmd) return run_command(run, path);
+    if (*stats_cmd) return alea::cli::stats_command(stats, path);
     if (*rulesets_cmd) return alea::cli::rulesets_command(path, list_json);
     if (*describe_cmd) return alea::cli::describe_command(describe_what, path, describe_json);
     if (*check_cmd) return alea::cli::check_command(check_files, path);

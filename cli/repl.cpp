@@ -11,6 +11,7 @@
 #include "cli/history.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "cli/stats_render.hpp"
 
 #include <editline/readline.h>
 #include <fcntl.h>
@@ -41,6 +42,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/builtins.hpp"
+#include "interpreter/stats.hpp"
 
 namespace alea::cli {
 namespace {
@@ -67,6 +69,7 @@ constexpr CommandDoc commands[] = {
     {":load", ":load NAME|FILE", "load a ruleset; its mechanics become functions (heroes_mythos.check)"},
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
     {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
+    {":stats", ":stats EXPR", "how EXPR is distributed: exact odds (or sampled), mean, table"},
 };
 
 std::string_view trim(std::string_view s) {
@@ -230,6 +233,9 @@ class Repl {
   bool trace_ = true;
   std::string pending_;                            // the lines of an input so far
   std::vector<Session::Function> known_;  // the functions as of the last input, to say what is new
+  // The inputs that defined functions, as the session keeps them, so that
+  // :stats compiles its expression as the session would.
+  std::vector<std::shared_ptr<const CompiledProgram>> imports_;
 
   // Evaluates the pending input; returns it once it is finished, or nothing
   // while it still waits for more lines.
@@ -254,6 +260,13 @@ class Repl {
       if (outcome.error->at_end_of_input && !force) return std::nullopt;
       report("{}", render_text(*outcome.error));
     } else {
+      if (outcome.program) {
+        const auto& statements = outcome.program->ast->statements;
+        if (std::any_of(statements.begin(), statements.end(),
+                        [](const ast::Statement& st) { return std::holds_alternative<ast::FnDef>(st); })) {
+          imports_.push_back(outcome.program);
+        }
+      }
       show(outcome);
       if (dice_.random_after_script() > 0) {
         report("note: the scripted faces ran out; {} {} rolled at random\n",
@@ -325,6 +338,8 @@ class Repl {
       fmt::print("{}", rulesets_text(path_, &engine_));
     } else if (name == ":describe") {
       describe_ruleset(arg);
+    } else if (name == ":stats") {
+      stats_of(arg);
     } else {
       report("error: unknown command '{}'; :help lists the commands\n", name);
     }
@@ -345,6 +360,7 @@ class Repl {
         "  d20 + mod(str)\n"
         "  :load heroes-mythos       a ruleset; then call its mechanics:\n"
         "  heroes_mythos.check(3, red: 1)\n"
+        "  :stats d20 + mod(str)     its odds: exact table, mean, percentiles, histogram\n"
         "\nTab completes keywords, functions, variables and the mechanics of the loaded\n"
         "rulesets (a ruleset an input calls is loaded from the path). An unfinished line\n"
         "(such as '3d6 +') continues on the next; an empty line ends it.\n"
@@ -445,6 +461,46 @@ class Repl {
     }
   }
 
+  // :stats EXPR — the distribution of EXPR with the session's variables and
+  // functions. Nothing about the session changes (a ruleset EXPR calls is
+  // loaded, as for any input); the sampler has its own seed, 0.
+  void stats_of(std::string_view arg) {
+    if (arg.empty()) {
+      report("error: ':stats' needs an expression, as in ':stats 2d6' or ':stats 4d6kh3'\n");
+      return;
+    }
+    const auto before = engine_.rulesets().size();
+    if (const Diagnostics d = load_mentioned(engine_, path_, arg); !d.empty()) {
+      report("{}", render_text(d));
+      return;
+    }
+    for (std::size_t i = before; i < engine_.rulesets().size(); ++i) {
+      const Ruleset& r = *engine_.rulesets()[i];
+      report("note: loaded the ruleset {} ({})\n", r.name, r.file);
+    }
+    const Compiled c = engine_.compile(arg, "<input>", imports_);
+    if (!c.ok()) {
+      report("{}", render_text(c.diagnostics.front()));
+      return;
+    }
+    StatsOptions options;
+    ProgressLine progress;
+    options.progress = [&progress](double f) { progress.update(f); };
+    const Stats s = compute_stats(engine_, c.program, session_.variables(), options);
+    progress.finish();
+    if (s.value.entries.empty() && s.first_error) {
+      report("{}", render_text(*s.first_error));
+      return;
+    }
+    StatsContext context;
+    context.expression = std::string(arg);
+    context.seed = options.seed;
+    context.explosion_depth = options.explosion_depth;
+    context.engine_explosion_limit = engine_.options().limits.max_explosion_depth;
+    fmt::print("{}", stats_text(s, context));
+    std::fflush(stdout);
+  }
+
   void dice_command(std::string_view arg) {
     if (arg.empty()) {
       if (dice_.queued().empty()) {
@@ -480,6 +536,12 @@ const Repl* completion_repl = nullptr;
 std::vector<std::string> completion_matches;
 std::size_t completion_next = 0;
 
+// Whether the line so far is the command `name` and its argument.
+bool cmd_is(std::string_view line_start, std::string_view name) {
+  return line_start.starts_with(name) &&
+         (line_start.size() == name.size() || line_start[name.size()] == ' ' || line_start[name.size()] == '\t');
+}
+
 // The candidates after `before`, each with what to type after it: '(' after a
 // function, since a call takes no space before its arguments; ' ' after a
 // word; nothing after a name that is both (`min`, `max`).
@@ -514,7 +576,7 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
     for (const auto& n : names) {
       if (n.starts_with(typed)) add(n.substr(typed.size()), ' ');
     }
-  } else if (line_start.empty() || line_start.front() != ':') {
+  } else if (line_start.empty() || line_start.front() != ':' || cmd_is(line_start, ":stats")) {
     for (const auto& k : keywords()) add(k, ' ');
     for (const auto& b : builtin_docs()) add(b.name, '(');
     if (completion_session) {

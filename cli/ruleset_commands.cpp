@@ -313,27 +313,27 @@ std::vector<std::pair<std::string, std::string>> setting_arguments(
 }
 
 MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_view target,
-                           const std::vector<std::string>& words) {
+                           const std::vector<std::string>& words, std::string_view command) {
   // The command line as typed, so that a mistake is shown under its word.
   std::string line(target);
   std::vector<Setting> settings;
   for (const auto& w : words) {
     if (!is_setting(w)) {
       throw UsageError(fmt::format(
-          "roll: '{}' is not a parameter setting; after {} write name=value words, as in dice=3", w,
-          target));
+          "{}: '{}' is not a parameter setting; after {} write name=value words, as in dice=3",
+          command, w, target));
     }
     Setting s = parse_setting(w, static_cast<std::uint32_t>(line.size() + 1));
     for (const auto& earlier : settings) {
-      if (earlier.key == s.key) throw UsageError(fmt::format("roll: '{}' is set twice", s.key));
+      if (earlier.key == s.key) throw UsageError(fmt::format("{}: '{}' is set twice", command, s.key));
       // `a=…` and `a.b=…` (or `a.b=…` and `a.b.c=…`): one value, given two ways.
       const Setting& whole = earlier.parts.size() < s.parts.size() ? earlier : s;
       const Setting& part = earlier.parts.size() < s.parts.size() ? s : earlier;
       if (std::equal(whole.parts.begin(), whole.parts.end(), part.parts.begin())) {
         throw UsageError(
-            fmt::format("roll: '{}' is set both as a whole ({}=…) and field by field ({}=…); write "
+            fmt::format("{}: '{}' is set both as a whole ({}=…) and field by field ({}=…); write "
                         "one or the other",
-                        whole.key, whole.key, part.key));
+                        command, whole.key, whole.key, part.key));
       }
     }
     line += " " + w;

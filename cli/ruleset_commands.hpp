@@ -83,10 +83,12 @@ struct Setting {
     const Ruleset& r, const MechanicInfo& m, const std::vector<Setting>& settings);
 
 // Builds the call after checking that each word is `name=value` (a word that
-// is not throws UsageError), loading the ruleset into `engine`.
+// is not throws UsageError, its message starting with `command`), loading the
+// ruleset into `engine`.
 [[nodiscard]] MechanicCall mechanic_call(Engine& engine, const RulesetPath& path,
                                          std::string_view target,
-                                         const std::vector<std::string>& words);
+                                         const std::vector<std::string>& words,
+                                         std::string_view command = "roll");
 
 // The parameter `name` of mechanic `m`, or of its ruleset, or null.
 [[nodiscard]] const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m,

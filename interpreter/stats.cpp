@@ -123,17 +123,21 @@ class PathDice final : public DiceSource {
   }
 };
 
-// A value as it is counted: a pool as its total, and a list as the multiset of
-// its items (sorted), so that the dice of a roll listed in any order are one
-// outcome — the order of a roll's dice is not part of what exact mode enumerates.
+// A value as it is counted: a pool as its total.
 Value counted(const Value& v) {
   if (const auto* p = v.as_pool()) {
     if (auto t = pool_total(*p)) return Value(*t);
   }
+  return v;
+}
+
+// A value with every list's items sorted: what the order check compares, so
+// that a result listing a roll's dice (in whatever order) passes it.
+Value unordered(const Value& v) {
   if (const auto* l = v.as_list()) {
     std::vector<std::pair<std::string, Value>> items;
     for (const auto& i : *l) {
-      Value c = counted(i);
+      Value c = unordered(counted(i));
       items.emplace_back(fmt::format("{}:{}", static_cast<int>(c.kind()), to_display(c)), std::move(c));
     }
     std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
@@ -146,10 +150,10 @@ Value counted(const Value& v) {
   }
   if (const auto* r = v.as_record()) {
     std::vector<Value> values;
-    for (const auto& f : r->values) values.push_back(counted(f));
+    for (const auto& f : r->values) values.push_back(unordered(counted(f)));
     return make_record(r->names, std::move(values));
   }
-  return v;
+  return counted(v);
 }
 
 // Counts of values with a weight of type W (mpq_class, or an integer count).
@@ -172,7 +176,8 @@ struct Tallies {
   Tally<W> value;
   std::vector<std::string> field_names;
   std::vector<Tally<W>> fields;
-  W unresolved{};
+  W cut_off{};  // explosion chains followed past the depth
+  W errors{};   // runs that ended in any other error
   std::uint64_t runs = 0;
   std::optional<Diagnostic> first_error;
 
@@ -191,8 +196,12 @@ struct Tallies {
     }
   }
   void fail(const Diagnostic& d, const W& w) {
-    unresolved += w;
-    if (d.code != DiagCode::ExplosionLimitExceeded && !first_error) first_error = d;
+    if (d.code == DiagCode::ExplosionLimitExceeded) {
+      cut_off += w;
+    } else {
+      errors += w;
+      if (!first_error) first_error = d;
+    }
   }
 };
 
@@ -409,7 +418,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
         const Outcome again = evaluate(program, bindings, dice, limits);
         dice.replaying_reversed = false;
         if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
-            !(counted(*again.value) == counted(*o.value))) {
+            !(unordered(*again.value) == unordered(*o.value))) {
           throw OrderMatters{};
         }
       }
@@ -428,7 +437,9 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   s.runs = t.runs;
   s.value = finish_exact("", t.value);
   for (std::size_t i = 0; i < t.fields.size(); ++i) s.fields.push_back(finish_exact(t.field_names[i], t.fields[i]));
-  s.unresolved = exact_probability(t.unresolved);
+  s.cut_off = exact_probability(t.cut_off);
+  s.errors = exact_probability(t.errors);
+  s.unresolved = exact_probability(t.cut_off + t.errors);
   s.first_error = t.first_error;
   return s;
 }
@@ -481,7 +492,8 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   Tallies<std::uint64_t> all;
   for (auto& p : parts) {
     all.runs += p.runs;
-    all.unresolved += p.unresolved;
+    all.cut_off += p.cut_off;
+    all.errors += p.errors;
     if (!all.first_error && p.first_error) all.first_error = p.first_error;
     for (const auto& [v, w] : p.value.entries) all.value.add(v, w);
     for (std::size_t f = 0; f < p.fields.size(); ++f) {
@@ -504,8 +516,15 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
     s.fields.push_back(finish_sampled(all.field_names[i], all.fields[i], static_cast<double>(all.runs)));
   }
   const double n = static_cast<double>(all.runs);
-  s.unresolved.value = n > 0 ? static_cast<double>(all.unresolved) / n : 0;
-  std::tie(s.unresolved.low, s.unresolved.high) = wilson(static_cast<double>(all.unresolved), n);
+  auto share = [&](std::uint64_t k) {
+    Probability p;
+    p.value = n > 0 ? static_cast<double>(k) / n : 0;
+    std::tie(p.low, p.high) = wilson(static_cast<double>(k), n);
+    return p;
+  };
+  s.cut_off = share(all.cut_off);
+  s.errors = share(all.errors);
+  s.unresolved = share(all.cut_off + all.errors);
   s.first_error = all.first_error;
   return s;
 }

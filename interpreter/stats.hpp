@@ -7,8 +7,8 @@
 // roll — true of every pool operation; only reading faces by position can
 // break it — and checks that on every outcome by running it again with each
 // roll's dice in the opposite order; a program that fails the check is sampled.
-// Lists in a value are counted as multisets (their items sorted), so a result
-// that lists the dice rolled is one outcome whatever their order.
+// The check compares lists as multisets, so a result that lists a roll's dice
+// passes it; in exact mode such a list shows the dice in ascending order.
 // Explosion chains are followed to `explosion_depth` extra dice; the
 // probability of going further is reported as `unresolved`, never dropped or
 // spread over the other outcomes. A program that needs more than
@@ -43,7 +43,7 @@ struct Probability {
 };
 
 struct DistributionEntry {
-  Value value;  // a pool is counted as its total, a list as its items sorted
+  Value value;  // a pool is counted as its total
   Probability probability;
 };
 
@@ -67,15 +67,18 @@ struct Stats {
   unsigned threads = 1;    // threads that sampled
   Distribution value;
   std::vector<Distribution> fields;  // one per field when the value is a record
-  // The probability of the runs that ended without a value: an explosion chain
-  // cut off at explosion_depth, or an error; the distributions above leave it out.
+  // The probability of the runs that ended without a value (the distributions
+  // above leave them out): cut_off, explosion chains followed past
+  // explosion_depth (exact) or past the engine's limit; errors, any other error.
   Probability unresolved;
+  Probability cut_off;
+  Probability errors;
   std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
 };
 
 struct StatsOptions {
-  std::uint64_t max_branches = 200'000;  // exact runs allowed before sampling instead
-  std::int64_t explosion_depth = 12;     // exact: extra dice followed per explosion chain
+  std::uint64_t max_branches = 100'000;  // exact runs allowed before sampling instead
+  std::int64_t explosion_depth = 6;      // exact: extra dice followed per explosion chain
   bool exact_only = false;               // fail instead of sampling
   bool sampled_only = false;             // sample even when exact would do
   std::uint64_t samples = 100'000;

@@ -223,6 +223,25 @@ def test_session(history):
         check(out is not None and "x = 11" in out and "fn bonus(s)" in out,
               ":vars lists variables and functions", r.transcript())
 
+        # :stats: exact odds with the session's variables and functions, changing nothing.
+        out = r.line(":stats 2d6")
+        check(out is not None and "2d6: exact (21 outcomes)" in out and "mean 7, sd 2.4152" in out
+              and re.search(r"(?m)^\s+7\s+16\.67%\s+1/6\s+58\.33%\s+58\.33%\s+█+$", out) is not None,
+              ":stats 2d6 shows the exact table", r.transcript())
+        out = r.line(":stats x + bonus(d6)")
+        check(out is not None and "x + bonus(d6): exact (6 outcomes)" in out
+              and re.search(r"(?m)^\s+12\s+33\.33%\s+1/3\s", out) is not None,
+              ":stats uses the session's variables and functions", r.transcript())
+        out = r.line(":stats nope + 1")
+        check(out is not None and "unknown name 'nope'" in out, ":stats reports an error in its expression",
+              r.transcript())
+        r.send(":sta\t")
+        check(r.expect(r":stats ") is not None, "Tab completes :stats", r.transcript())
+        out = r.line("d4")
+        check(out is not None and "d4: exact (4 outcomes)" in out, "the completed :stats runs", r.transcript())
+        out = r.line("x")
+        check(out is not None and "x = 11" in out, "after :stats the session is unchanged", r.transcript())
+
         # Ctrl-C drops the line (and an unfinished input) but nothing else.
         r.send("1 + 2")
         r.expect(r"1 \+ 2")
@@ -251,8 +270,8 @@ def test_rulesets(tmp):
     try:
         r.expect(re.escape(PROMPT))
         out = r.line(":help")
-        check(out is not None and ":load NAME|FILE" in out and ":rulesets" in out and ":describe" in out,
-              ":help lists the ruleset commands", r.transcript())
+        check(out is not None and ":load NAME|FILE" in out and ":rulesets" in out and ":describe" in out
+              and ":stats EXPR" in out, ":help lists the ruleset commands and :stats", r.transcript())
         r.line("let x = 7")
         r.send(":load heroes-my\t")
         check(r.expect(r":load heroes-mythos") is not None, "Tab completes a ruleset's name after :load",

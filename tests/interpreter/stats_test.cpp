@@ -80,14 +80,29 @@ TEST(ExactStats, SamplesWhenTheValueDependsOnTheOrderOfTheDice) {
   EXPECT_NE(s.reason.find("order"), std::string::npos);
 }
 
-TEST(ExactStats, CountsListsOfDiceAsMultisets) {
+TEST(ExactStats, ListsARollsDiceAsAMultisetAndKeepsOtherListsInOrder) {
   Engine engine;
-  const Stats s = stats_of(engine, "faces(2d6 keep highest 1)");
-  EXPECT_EQ(s.method, StatsMethod::Exact);
   const Stats pair = stats_of(engine, "faces(2d6)");
   EXPECT_EQ(pair.method, StatsMethod::Exact);
-  EXPECT_EQ(pair.value.entries.size(), 21u);  // the multisets of two d6
+  EXPECT_EQ(pair.value.entries.size(), 21u);  // the multisets of two d6, dice ascending
   EXPECT_EQ(exact_of(pair.value, make_list({Value(1), Value(2)})), "1/18");
+  // Two rolls of one die each: [1, 2] and [2, 1] are different outcomes.
+  const Stats two = stats_of(engine, "[d4, d4]");
+  EXPECT_EQ(two.value.entries.size(), 16u);
+  EXPECT_EQ(exact_of(two.value, make_list({Value(2), Value(1)})), "1/16");
+  EXPECT_EQ(exact_of(stats_of(engine, "{a: [d2, 1]}").value, make_record({"a"}, {make_list({Value(2), Value(1)})})), "1/2");
+}
+
+TEST(ExactStats, TellsCutOffChainsFromErrors) {
+  Engine engine;
+  StatsOptions o;
+  o.explosion_depth = 1;
+  const Stats s = stats_of(engine, "if d2 == 1 then 1 / 0 else d6 explode 6", o);
+  EXPECT_EQ(s.errors.exact, "1/2");
+  EXPECT_EQ(s.cut_off.exact, "1/72");  // d2 = 2, then 6, then 6 again
+  EXPECT_EQ(s.unresolved.exact, "37/72");
+  ASSERT_TRUE(s.first_error.has_value());
+  EXPECT_EQ(s.first_error->code, DiagCode::DivisionByZero);
 }
 
 TEST(ExactStats, SamplesOverBudgetAndIsDeterministicForASeed) {

@@ -1,0 +1,149 @@
+// cli/stats_command.cpp — `alea stats`: the arguments as `alea roll` reads them,
+// compute_stats, and the report as text, JSON or an SVG chart.
+#include "cli/stats_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdio>
+
+#include "cli/ruleset_commands.hpp"
+#include "cli/stats_render.hpp"
+#include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
+
+namespace alea::cli {
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_bad_input = 1;
+
+int fail(const StatsArgs& a, const Diagnostics& d, std::string_view expression) {
+  if (a.json) fmt::print("{}\n", stats_error_json(d.front(), expression));
+  std::fflush(stdout);
+  std::fputs(render_text(d).c_str(), stderr);
+  return exit_bad_input;
+}
+
+}  // namespace
+
+CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "stats", "Show how an expression or a ruleset's mechanic is distributed: exactly, or by sampling");
+  cmd->add_option("expression", a.words,
+                  "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
+                  "RULESET.MECHANIC followed by name=value words");
+  cmd->add_flag("--json", a.json, "Print the distribution as one JSON document");
+  cmd->add_option("--svg", a.svg, "Also write a bar chart of the distribution to FILE (SVG)")->option_text("FILE");
+  cmd->add_option("--samples", a.samples, "Runs to draw when sampling (default 100000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
+  cmd->add_option("--seed", a.seed, "Seed of the sampler (default 0): the same seed and threads give the same result");
+  cmd->add_option("--threads", a.threads, "Threads that sample (default: every core)")
+      ->check(CLI::Range(1u, 1024u));
+  auto* exact = cmd->add_flag("--exact", a.exact, "Give the exact answer or fail; never sample");
+  auto* sampled = cmd->add_flag("--sampled", a.sampled, "Sample even when an exact answer is within the budget");
+  exact->excludes(sampled);
+  cmd->add_option("--max-branches", a.max_branches,
+                  fmt::format("Runs an exact answer may take before sampling instead (default {})",
+                              StatsOptions{}.max_branches))
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
+  cmd->add_option("--explosion-depth", a.explosion_depth,
+                  fmt::format("Exact: extra dice followed per explosion chain; the rest is reported as "
+                              "unresolved (default {}, at most 100)", StatsOptions{}.explosion_depth))
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{100}));
+  cmd->footer("Examples:\n  alea stats 3d6\n  alea stats 4d6kh3 --json\n"
+              "  alea stats heroes-mythos.check dice=3 red=1\n"
+              "  alea stats '10d10>=8' --svg hits.svg\n"
+              "  alea stats '3d6 explode 6' --explosion-depth 5\n"
+              "Exact when the enumeration fits in --max-branches runs and the value does not depend\n"
+              "on the order of the dice within a roll; sampled otherwise. See docs/stats.md.");
+  return cmd;
+}
+
+int stats_command(const StatsArgs& a, const RulesetPath& path) {
+  std::vector<std::string> words;
+  for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
+  if (words.empty()) throw UsageError("stats: give an expression, as in: alea stats 3d6");
+  Engine engine;
+  std::string source, name, shown;
+  DeclaredOutcomes declared;
+  bool mechanic = false;
+  // As in `alea roll`: `heroes-mythos.check dice=3` calls a mechanic.
+  if (is_mechanic_word(words[0])) {
+    const std::string rname = words[0].substr(0, words[0].find('.'));
+    if (path.find(rname) || rname.find('-') != std::string::npos ||
+        (words.size() > 1 && is_setting(words[1]))) {
+      mechanic = true;
+      const std::vector<std::string> settings(words.begin() + 1, words.end());
+      MechanicCall call = mechanic_call(engine, path, words[0], settings, "stats");
+      if (call.diagnostics.empty()) call.diagnostics = load_mentioned(engine, path, call.source);
+      if (!call.diagnostics.empty()) return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
+      source = call.source;
+      name = "<command line>";
+      shown = call.source;
+      if (const Ruleset* r = engine.find_ruleset(rname)) {
+        if (const MechanicInfo* m = r->mechanic(words[0].substr(words[0].find('.') + 1))) {
+          declared = declared_outcomes(*m);
+        }
+      }
+    }
+  }
+  if (!mechanic) {
+    source = fmt::format("{}", fmt::join(words, " "));
+    name = "<input>";
+    shown = source;
+    if (const auto d = load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
+  }
+  const Compiled compiled = engine.compile(source, name);
+  if (!compiled.ok()) return fail(a, compiled.diagnostics, shown);
+
+  StatsOptions options;
+  options.samples = a.samples;
+  options.seed = a.seed;
+  options.threads = a.threads;
+  options.exact_only = a.exact;
+  options.sampled_only = a.sampled;
+  options.max_branches = a.max_branches;
+  options.explosion_depth = a.explosion_depth;
+  ProgressLine progress;
+  options.progress = [&progress](double f) { progress.update(f); };
+  Stats s = compute_stats(engine, compiled.program, {}, options);
+  progress.finish();
+
+  if (s.runs == 0 && s.first_error) {
+    // --exact, and no exact answer.
+    Diagnostic d = *s.first_error;
+    if (d.message.find("max_branches") != std::string::npos) {
+      d.note({}, fmt::format("raise --max-branches (now {}), or leave out --exact to sample", a.max_branches));
+    } else {
+      d.note({}, "leave out --exact to sample instead");
+    }
+    return fail(a, {d}, shown);
+  }
+  if (s.value.entries.empty() && s.first_error) {
+    // Every run ended in an error: there is no distribution to show.
+    return fail(a, {*s.first_error}, shown);
+  }
+  add_declared_outcomes(s, declared);
+
+  StatsContext context;
+  context.expression = shown;
+  context.seed = a.seed;
+  context.explosion_depth = a.explosion_depth;
+  context.engine_explosion_limit = engine.options().limits.max_explosion_depth;
+  if (!a.svg.empty()) {
+    if (const std::string problem = write_atomically(a.svg, stats_svg(s, context)); !problem.empty()) {
+      throw UsageError(fmt::format("--svg: {}", problem));
+    }
+  }
+  if (a.json) {
+    fmt::print("{}\n", stats_json(s, context));
+  } else {
+    fmt::print("{}", stats_text(s, context));
+  }
+  std::fflush(stdout);
+  return exit_ok;
+}
+
+}  // namespace alea::cli

@@ -1,0 +1,865 @@
+// cli/stats_render.cpp — `alea stats` output: the terminal report, JSON, the
+// SVG chart, and the progress line.
+//
+// Cumulative columns and percentiles are computed from the exact fractions
+// when there are some (GMP rationals, so that P(X <= 10) of 3d6 is exactly
+// 1/2 and the median is 10, not 11), and from the counts of the runs when
+// sampled.
+#include "cli/stats_render.hpp"
+
+#include <fmt/format.h>
+#include <gmpxx.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+namespace alea::cli {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+constexpr int percentile_points[] = {5, 25, 50, 75, 95};
+constexpr int screen_width = 80;
+
+// ---- numbers as people read them --------------------------------------------------
+
+// A number with at most `digits` decimals, without trailing zeros: 10.5, 12.2446, 7.
+std::string decimal(double x, int digits = 4) {
+  std::string s = fmt::format("{:.{}f}", x, digits);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return s;
+}
+
+// A probability as a percentage with two decimals; one too small (or too near
+// 1) to show that way says so instead of printing 0.00% (or 100.00%).
+std::string percent(double p) {
+  if (p <= 0) return "0.00%";
+  if (p < 0.00005) return "<0.01%";
+  if (p >= 1) return "100.00%";
+  if (p > 0.99995) return ">99.99%";
+  return fmt::format("{:.2f}%", p * 100);
+}
+
+// A share of the runs for a sentence: "0.46%", or for a tiny one its decimal
+// with two significant digits, "0.0000000012".
+std::string share(double p) {
+  if (p >= 0.0001 || p <= 0) return percent(p);
+  const int digits = static_cast<int>(std::ceil(-std::log10(p))) + 1;
+  return fmt::format("{:.{}f}", p, digits);
+}
+
+// The exact fraction when it is short enough to read at a glance: "1/216".
+std::string short_fraction(const Probability& p, std::size_t longest = 11) {
+  if (p.exact.empty() || p.exact.size() > longest) return "";
+  if (p.exact == "0/1") return "0";
+  if (p.exact == "1/1") return "1";
+  return p.exact;
+}
+
+std::string interval(const Probability& p) {
+  return fmt::format("{:.2f}–{:.2f}%", p.low * 100, p.high * 100);
+}
+
+// Wilson's 95% interval for 0 of n: an outcome that was never drawn.
+double wilson_high_for_zero(double n) {
+  constexpr double z = 1.959963984540054;
+  return n > 0 ? z * z / (n + z * z) : 1.0;
+}
+
+std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// The number of display columns of UTF-8 text (each code point one column).
+std::size_t columns(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string pad_left(std::string_view s, std::size_t width) {
+  const std::size_t n = columns(s);
+  return std::string(width > n ? width - n : 0, ' ') + std::string(s);
+}
+
+std::string pad_right(std::string_view s, std::size_t width) {
+  const std::size_t n = columns(s);
+  return std::string(s) + std::string(width > n ? width - n : 0, ' ');
+}
+
+std::string shown_value(const Value& v) {
+  std::string s = to_display(v);
+  if (columns(s) > 40) {
+    std::size_t cut = 0, cols = 0;
+    while (cut < s.size() && cols < 39) {
+      ++cut;
+      while (cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) ++cut;
+      ++cols;
+    }
+    s = s.substr(0, cut) + "…";
+  }
+  return s;
+}
+
+// A histogram bar `width` columns long at `max`, in eighths of a column.
+std::string bar(double p, double max, std::size_t width) {
+  if (max <= 0 || p <= 0) return "";
+  static constexpr const char* partial[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+  const auto eighths = static_cast<std::size_t>(std::lround(p / max * static_cast<double>(width) * 8));
+  std::string s;
+  for (std::size_t i = 0; i < eighths / 8; ++i) s += "█";
+  s += partial[eighths % 8];
+  return s;
+}
+
+std::string rtrim_lines(const std::string& text) {
+  std::string out;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    auto nl = text.find('\n', from);
+    if (nl == std::string::npos) nl = text.size();
+    std::string_view line(text.data() + from, nl - from);
+    while (!line.empty() && line.back() == ' ') line.remove_suffix(1);
+    out += line;
+    if (nl < text.size()) out += '\n';
+    from = nl + 1;
+  }
+  return out;
+}
+
+// ---- what a distribution says ------------------------------------------------------
+
+enum class Shape { Numeric, Bool, Other };
+
+Shape shape_of(const Distribution& d) {
+  if (d.numeric) return Shape::Numeric;
+  if (!d.entries.empty() && std::all_of(d.entries.begin(), d.entries.end(),
+                                        [](const DistributionEntry& e) { return e.value.as_bool(); })) {
+    return Shape::Bool;
+  }
+  return Shape::Other;
+}
+
+bool is_record_value(const Stats& s) {
+  return !s.fields.empty() &&
+         std::all_of(s.value.entries.begin(), s.value.entries.end(),
+                     [](const DistributionEntry& e) { return e.value.as_record() != nullptr; });
+}
+
+// A distribution with its cumulative columns and percentiles.
+struct Analysis {
+  std::vector<double> at_least, at_most;  // of all runs, like the probabilities
+  std::vector<std::optional<std::int64_t>> percentiles;  // one per percentile_points, numeric only
+};
+
+Analysis analyse(const Stats& s, const Distribution& d) {
+  Analysis a;
+  const std::size_t n = d.entries.size();
+  // Weights in one unit: exact rationals, or counts of runs.
+  const bool exact = s.method == StatsMethod::Exact;
+  const double runs = static_cast<double>(s.runs);
+  std::vector<mpq_class> w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Probability& p = d.entries[i].probability;
+    if (exact && !p.exact.empty()) {
+      w[i] = mpq_class(p.exact);
+      w[i].canonicalize();
+    } else {
+      w[i] = mpq_class(static_cast<double>(std::llround(p.value * runs)));
+    }
+  }
+  // As the probabilities are computed: exact ones by GMP, counts by division.
+  auto share_of = [&](const mpq_class& q) {
+    return exact ? q.get_d() : mpq_class(q).get_d() / (runs > 0 ? runs : 1);
+  };
+  mpq_class resolved = 0;
+  for (const auto& x : w) resolved += x;
+  mpq_class below = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    a.at_least.push_back(share_of(resolved - below));
+    below += w[i];
+    a.at_most.push_back(share_of(below));
+  }
+  if (d.numeric) {
+    // The smallest v with P(X <= v) >= p, among the runs that gave a value.
+    for (const int point : percentile_points) {
+      const mpq_class target = resolved * mpq_class(point, 100);
+      mpq_class sum = 0;
+      std::optional<std::int64_t> found;
+      for (std::size_t i = 0; i < n && resolved > 0; ++i) {
+        sum += w[i];
+        if (sum >= target) {
+          found = *d.entries[i].value.as_int();
+          break;
+        }
+      }
+      a.percentiles.push_back(found);
+    }
+  }
+  return a;
+}
+
+// Bool distributions always list false and true.
+Distribution with_both_bools(const Stats& s, Distribution d) {
+  for (const bool b : {false, true}) {
+    if (std::any_of(d.entries.begin(), d.entries.end(),
+                    [&](const DistributionEntry& e) { return e.value == Value(b); })) {
+      continue;
+    }
+    Probability p;
+    if (s.method == StatsMethod::Exact) p.exact = "0/1";
+    else p.high = wilson_high_for_zero(static_cast<double>(s.runs));
+    DistributionEntry e{Value(b), p};
+    if (b) d.entries.push_back(e);
+    else d.entries.insert(d.entries.begin(), e);
+  }
+  return d;
+}
+
+std::string mean_text(const Stats& s, const Distribution& d) {
+  std::string out = fmt::format("mean {}", decimal(d.mean));
+  if (s.method == StatsMethod::Exact) {
+    if (!d.exact_mean.empty() && d.exact_mean.size() <= 40 && decimal(d.mean) != d.exact_mean) {
+      const std::string shown = d.exact_mean.ends_with("/1")
+                                    ? d.exact_mean.substr(0, d.exact_mean.size() - 2)
+                                    : d.exact_mean;
+      if (shown != decimal(d.mean)) out += fmt::format(" (exact: {})", shown);
+    }
+  } else {
+    // The mean's 95% interval, from the runs that gave a value.
+    const double resolved = static_cast<double>(s.runs) * (1 - s.unresolved.value);
+    if (resolved > 1) out += fmt::format(" ±{} (95%)", decimal(1.959963984540054 * d.sd / std::sqrt(resolved)));
+  }
+  out += fmt::format(", sd {}", decimal(d.sd));
+  return out;
+}
+
+std::string percentiles_text(const Analysis& a) {
+  std::string out = "percentiles";
+  for (std::size_t i = 0; i < a.percentiles.size(); ++i) {
+    if (!a.percentiles[i]) continue;
+    out += fmt::format("  {}%: {}", percentile_points[i], *a.percentiles[i]);
+  }
+  return out;
+}
+
+// The table of a distribution: value, probability (with the exact fraction or
+// the 95% interval), at least and at most for numbers, and a histogram bar.
+std::string table_text(const Stats& s, const Distribution& d, const Analysis& a) {
+  const bool exact = s.method == StatsMethod::Exact;
+  const bool numeric = d.numeric;
+  std::vector<std::string> values, probs, least, most;
+  std::size_t detail_width = 0;
+  std::vector<std::string> details;
+  double max = 0;
+  for (const auto& e : d.entries) {
+    values.push_back(shown_value(e.value));
+    details.push_back(exact ? short_fraction(e.probability) : interval(e.probability));
+    detail_width = std::max(detail_width, columns(details.back()));
+    max = std::max(max, e.probability.value);
+  }
+  const std::string prob_header = exact ? "probability" : "probability, 95% interval";
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    std::string cell = pad_left(percent(d.entries[i].probability.value), 7);
+    if (detail_width > 0) cell += "  " + pad_right(details[i], detail_width);
+    probs.push_back(cell);
+    if (numeric) {
+      least.push_back(percent(a.at_least[i]));
+      most.push_back(percent(a.at_most[i]));
+    }
+  }
+  auto width_of = [](const std::vector<std::string>& cells, std::string_view header) {
+    std::size_t w = columns(header);
+    for (const auto& c : cells) w = std::max(w, columns(c));
+    return w;
+  };
+  const std::size_t vw = width_of(values, "value");
+  const std::size_t pw = width_of(probs, prob_header);
+  const std::size_t lw = numeric ? width_of(least, "at least") : 0;
+  const std::size_t mw = numeric ? width_of(most, "at most") : 0;
+  std::size_t used = vw + 2 + pw + 2;
+  if (numeric) used += lw + 2 + mw + 2;
+  const std::size_t bar_width = used + 10 <= screen_width ? screen_width - used : 10;
+
+  // Numbers are right-aligned, words left-aligned.
+  auto value_cell = [&](const std::string& v) { return numeric ? pad_left(v, vw) : pad_right(v, vw); };
+  std::string out = value_cell("value") + "  " + pad_right(prob_header, pw);
+  if (numeric) out += "  " + pad_left("at least", lw) + "  " + pad_left("at most", mw);
+  out += "\n";
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    out += value_cell(values[i]) + "  " + pad_right(probs[i], pw);
+    if (numeric) out += "  " + pad_left(least[i], lw) + "  " + pad_left(most[i], mw);
+    out += "  " + bar(d.entries[i].probability.value, max, bar_width) + "\n";
+  }
+  return out;
+}
+
+std::string bool_text(const Stats& s, const Distribution& d) {
+  const Distribution both = with_both_bools(s, d);
+  const Probability& p = both.entries.back().probability;  // true
+  if (s.method == StatsMethod::Exact) {
+    if (p.exact == "0/1") return "P(true) = 0";
+    const std::string f = short_fraction(p, 24);
+    return f.empty() ? fmt::format("P(true) = {}", percent(p.value))
+                     : fmt::format("P(true) = {} ({})", percent(p.value), f);
+  }
+  return fmt::format("P(true) = {} (95% interval {})", percent(p.value), interval(p));
+}
+
+// A distribution's summary and table; `title` is "" for the value itself.
+std::string distribution_text(const Stats& s, const Distribution& d, const std::string& title) {
+  const std::string lead = title.empty() ? "" : title + ": ";
+  switch (shape_of(d)) {
+    case Shape::Numeric: {
+      const Analysis a = analyse(s, d);
+      return fmt::format("{}{}\n{}\n\n{}", lead, mean_text(s, d), percentiles_text(a), table_text(s, d, a));
+    }
+    case Shape::Bool: {
+      const Distribution both = with_both_bools(s, d);
+      if (!title.empty()) return lead + bool_text(s, d) + "\n";
+      return bool_text(s, d) + "\n\n" + table_text(s, both, analyse(s, both));
+    }
+    case Shape::Other:
+      break;
+  }
+  if (d.entries.empty()) return lead + "no value\n";
+  return (title.empty() ? "\n" : title + ":\n") + table_text(s, d, analyse(s, d));
+}
+
+std::string header_text(const Stats& s, const StatsContext& c) {
+  if (s.method == StatsMethod::Exact) {
+    return fmt::format("{}: exact ({})\n", c.expression, plural(s.runs, "outcome", "outcomes"));
+  }
+  return fmt::format("{}: sampled ({} on {}, seed {}) — {}\n", c.expression, plural(s.runs, "run", "runs"),
+                     plural(s.threads, "thread", "threads"), c.seed, s.reason);
+}
+
+// One line per kind of run that gave no value: chains cut off, then errors.
+std::string unresolved_text(const Stats& s, const StatsContext& c) {
+  const bool exact = s.method == StatsMethod::Exact;
+  auto amount = [&](const Probability& p) {
+    if (!exact) {
+      return fmt::format("{} of the {}", std::llround(p.value * static_cast<double>(s.runs)),
+                         plural(s.runs, "run", "runs"));
+    }
+    const std::string f = short_fraction(p, 20);
+    return share(p.value) + (f.empty() ? " of the runs" : fmt::format(" ({}) of the runs", f));
+  };
+  std::string out;
+  if (s.cut_off.value > 0) {
+    const std::int64_t depth = exact ? std::min(c.explosion_depth, c.engine_explosion_limit) : c.engine_explosion_limit;
+    out += fmt::format("{} went past {} in an explosion chain and are not counted\n", amount(s.cut_off),
+                       plural(static_cast<std::uint64_t>(depth), "extra die", "extra dice"));
+  }
+  if (s.errors.value > 0) {
+    out += fmt::format("{} ended in an error and are not counted; the first:\n", amount(s.errors));
+    if (s.first_error) out += render_text(*s.first_error);
+  }
+  return out;
+}
+
+// ---- JSON --------------------------------------------------------------------------
+
+ordered_json value_json(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::Int: return *v.as_int();
+    case ValueKind::Bool: return *v.as_bool();
+    case ValueKind::Str: return *v.as_str();
+    case ValueKind::None: return nullptr;
+    case ValueKind::Pool: {
+      const auto t = pool_total(*v.as_pool());
+      return t ? ordered_json(*t) : ordered_json(nullptr);
+    }
+    case ValueKind::List: {
+      ordered_json a = ordered_json::array();
+      for (const auto& i : *v.as_list()) a.push_back(value_json(i));
+      return a;
+    }
+    case ValueKind::Record: {
+      ordered_json o = ordered_json::object();
+      const auto& r = *v.as_record();
+      for (std::size_t i = 0; i < r.names.size(); ++i) o[r.names[i]] = value_json(r.values[i]);
+      return o;
+    }
+  }
+  return nullptr;
+}
+
+ordered_json probability_json(const Stats& s, const Probability& p) {
+  ordered_json o;
+  o["probability"] = p.value;
+  if (s.method == StatsMethod::Exact) {
+    o["exact"] = p.exact.empty() ? "0/1" : p.exact;
+  } else {
+    o["low"] = p.low;
+    o["high"] = p.high;
+  }
+  return o;
+}
+
+ordered_json distribution_json(const Stats& s, const Distribution& d) {
+  ordered_json o;
+  o["mean"] = d.numeric ? ordered_json(d.mean) : ordered_json(nullptr);
+  o["sd"] = d.numeric ? ordered_json(d.sd) : ordered_json(nullptr);
+  o["exact_mean"] = d.numeric && !d.exact_mean.empty() ? ordered_json(d.exact_mean) : ordered_json(nullptr);
+  const Analysis a = analyse(s, d);
+  if (d.numeric) {
+    ordered_json p = ordered_json::object();
+    for (std::size_t i = 0; i < a.percentiles.size(); ++i) {
+      p[std::to_string(percentile_points[i])] =
+          a.percentiles[i] ? ordered_json(*a.percentiles[i]) : ordered_json(nullptr);
+    }
+    o["percentiles"] = p;
+  } else {
+    o["percentiles"] = nullptr;
+  }
+  ordered_json list = ordered_json::array();
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    ordered_json e;
+    e["value"] = value_json(d.entries[i].value);
+    e.update(probability_json(s, d.entries[i].probability));
+    if (d.numeric) {
+      e["at_least"] = a.at_least[i];
+      e["at_most"] = a.at_most[i];
+    }
+    list.push_back(e);
+  }
+  o["distribution"] = list;
+  return o;
+}
+
+ordered_json diagnostic_json(const Diagnostic& d) {
+  ordered_json o;
+  o["code"] = std::string(code_name(d.code));
+  o["message"] = d.message;
+  if (!d.span.empty()) {
+    const LineColumn lc = d.span.file->line_column(d.span.begin);
+    o["file"] = d.span.file->name();
+    o["line"] = lc.line;
+    o["column"] = lc.column;
+  }
+  return o;
+}
+
+// ---- SVG ---------------------------------------------------------------------------
+
+std::string xml(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double x) { return decimal(x, 1); }
+
+// A round step for an axis from 0 to `max` with at most about five lines.
+double nice_step(double max) {
+  if (max <= 0) return 0.1;
+  const double raw = max / 5;
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  for (const double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    if (m * mag >= raw) return m * mag;
+  }
+  return 10 * mag;
+}
+
+std::string axis_percent(double p, double step) {
+  // As many decimals as the step needs.
+  int digits = 0;
+  for (double scaled = step * 100; digits < 6 && std::abs(scaled - std::round(scaled)) > 1e-9; scaled *= 10) ++digits;
+  return fmt::format("{:.{}f}%", p * 100, digits);
+}
+
+constexpr double svg_width = 760;
+// Numbers get a tall panel with the at-least curve; a few labels a short one.
+double panel_height(const Distribution& d) { return d.numeric ? 300 : 220; }
+constexpr double left = 64, right = 64;
+
+// One chart: bars for `d`'s entries, with the at-least curve for numbers and
+// the 95% intervals when sampled. `top` is where the panel starts.
+std::string panel_svg(const Stats& s, const Distribution& raw, const std::string& title, double top) {
+  const Shape shape = shape_of(raw);
+  const Distribution d = shape == Shape::Bool ? with_both_bools(s, raw) : raw;
+  const Analysis a = analyse(s, d);
+  const bool exact = s.method == StatsMethod::Exact;
+  const bool numeric = d.numeric;
+  const double x0 = left, x1 = svg_width - right;
+  const double y0 = top + 40, y1 = top + panel_height(raw) - 44;
+  std::string out;
+  out += fmt::format("<g class=\"panel\">\n");
+  if (!title.empty()) {
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"panel-title\">{}</text>\n", num(x0), num(top + 22), xml(title));
+  }
+  if (d.entries.empty()) {
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"label\">no value</text>\n</g>\n", num(x0), num((y0 + y1) / 2));
+    return out;
+  }
+  double max = 0;
+  for (const auto& e : d.entries) max = std::max(max, exact ? e.probability.value : std::max(e.probability.value, e.probability.high));
+  if (!numeric && d.entries.size() <= 16) max *= 1.12;  // room for the values above the bars
+  const double step = nice_step(max);
+  const double ymax = std::max(step, std::ceil(max / step - 1e-9) * step);
+  auto y_of = [&](double p) { return y1 - (y1 - y0) * std::min(p, ymax) / ymax; };
+
+  // Grid and the left axis.
+  for (double t = 0; t <= ymax + step / 2; t += step) {
+    const double y = y_of(t);
+    out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>\n", num(x0), num(y), num(x1), num(y));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text>\n", num(x0 - 6), num(y + 4),
+                       axis_percent(t, step));
+  }
+  out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"axis\"/>\n", num(x0), num(y1), num(x1), num(y1));
+
+  // Slots: one per whole number from the least value to the greatest when the
+  // values are numbers not too far apart, so that gaps show; else one per entry.
+  std::vector<double> slot_of(d.entries.size());
+  std::size_t slots = d.entries.size();
+  std::int64_t lowest = 0;
+  bool by_number = false;
+  if (numeric) {
+    lowest = *d.entries.front().value.as_int();
+    const std::int64_t span = *d.entries.back().value.as_int() - lowest + 1;
+    by_number = span > 0 && span <= 400 && static_cast<std::size_t>(span) <= 4 * d.entries.size();
+    if (by_number) slots = static_cast<std::size_t>(span);
+  }
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    slot_of[i] = by_number ? static_cast<double>(*d.entries[i].value.as_int() - lowest) : static_cast<double>(i);
+  }
+  const double slot = (x1 - x0) / static_cast<double>(slots);
+  const double bar_w = std::clamp(slot * 0.8, 1.0, 90.0);
+  auto centre = [&](double k) { return x0 + slot * (k + 0.5); };
+
+  // Labels under the axis, thinned so that they do not overlap.
+  std::size_t label_chars = 1;
+  std::vector<std::string> labels;
+  for (const auto& e : d.entries) {
+    labels.push_back(shown_value(e.value));
+    label_chars = std::max(label_chars, columns(labels.back()));
+  }
+  const double label_px = static_cast<double>(label_chars) * 7.5 + 8;
+  auto every = static_cast<std::size_t>(std::max(1.0, std::ceil(label_px / slot)));
+  if (by_number) {
+    // Whole numbers are labelled at round steps: every 2, 5, 10, 20, 50…
+    std::size_t round = 1;
+    for (std::size_t m = 1; round < every; m *= 10) {
+      for (const std::size_t f : {1, 2, 5}) {
+        if (round < every) round = f * m;
+      }
+    }
+    every = round;
+    for (std::size_t k = 0; k < slots; ++k) {
+      const std::int64_t v = lowest + static_cast<std::int64_t>(k);
+      if (v % static_cast<std::int64_t>(every) != 0 && every > 1) continue;
+      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>\n",
+                         num(centre(static_cast<double>(k))), num(y1 + 16), v);
+    }
+  } else {
+    for (std::size_t i = 0; i < d.entries.size(); i += every) {
+      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>\n",
+                         num(centre(slot_of[i])), num(y1 + 16), xml(labels[i]));
+    }
+  }
+
+  // Bars, each with a tooltip; the 95% interval as a whisker when sampled.
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    const Probability& p = d.entries[i].probability;
+    const double cx = centre(slot_of[i]);
+    const double y = y_of(p.value);
+    std::string tip = fmt::format("{}: {}", labels[i], percent(p.value));
+    if (exact && !short_fraction(p, 24).empty()) tip += fmt::format(" ({})", short_fraction(p, 24));
+    if (!exact) tip += fmt::format(" (95%: {})", interval(p));
+    if (numeric) tip += fmt::format("; at least {}, at most {}", percent(a.at_least[i]), percent(a.at_most[i]));
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"bar\"><title>{}</title></rect>\n",
+                       num(cx - bar_w / 2), num(y), num(bar_w), num(std::max(0.0, y1 - y)), xml(tip));
+    if (!numeric && d.entries.size() <= 16) {
+      // A few labels: each bar's probability above it.
+      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"value\" text-anchor=\"middle\">{}</text>\n", num(cx),
+                         num(y_of(exact ? p.value : p.high) - 5), percent(p.value));
+    }
+    if (!exact && slot >= 4) {
+      out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"whisker\"/>\n", num(cx), num(y_of(p.low)),
+                         num(cx), num(y_of(p.high)));
+    }
+  }
+
+  // The at-least curve, on its own axis at the right (0–100%).
+  if (numeric) {
+    std::string points;
+    auto y_least = [&](double p) { return y1 - (y1 - y0) * p; };
+    for (std::size_t i = 0; i < d.entries.size(); ++i) {
+      points += fmt::format("{}{},{}", points.empty() ? "" : " ", num(centre(slot_of[i])), num(y_least(a.at_least[i])));
+    }
+    out += fmt::format("<polyline points=\"{}\" class=\"least\"/>\n", points);
+    for (const double t : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick least-tick\">{}%</text>\n", num(x1 + 6),
+                         num(y_least(t) + 4), static_cast<int>(t * 100));
+    }
+    // The legend, top right of the panel.
+    const double lx = x1 - 230, ly = top + 17;
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"10\" class=\"bar\"/>\n", num(lx), num(ly - 5));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"label\">probability</text>\n", num(lx + 17), num(ly + 4));
+    out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"least\"/>\n", num(lx + 110), num(ly),
+                       num(lx + 128), num(ly));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"label\">at least (right axis)</text>\n", num(lx + 133),
+                       num(ly + 4));
+  }
+  out += "</g>\n";
+  return out;
+}
+
+std::string panel_title(const Stats& s, const Distribution& d, const std::string& name) {
+  switch (shape_of(d)) {
+    case Shape::Numeric: return fmt::format("{}: mean {}, sd {}", name, decimal(d.mean), decimal(d.sd));
+    case Shape::Bool: return fmt::format("{}: {}", name, bool_text(s, d));
+    case Shape::Other: break;
+  }
+  return name;
+}
+
+}  // namespace
+
+// ---- declared outcomes -------------------------------------------------------------
+
+DeclaredOutcomes declared_outcomes(const MechanicInfo& m) {
+  DeclaredOutcomes out;
+  if (m.returns && m.returns->kind == ast::TypeSpec::Label && !m.returns->choices.empty()) {
+    out[""] = m.returns->choices;
+  }
+  for (const auto& f : m.result) {
+    if (f.type.kind == ast::TypeSpec::Label && !f.type.choices.empty()) out[f.name] = f.type.choices;
+  }
+  return out;
+}
+
+void add_declared_outcomes(Stats& stats, const DeclaredOutcomes& declared) {
+  auto complete = [&](Distribution& d, const std::vector<std::string>& labels) {
+    // Only a distribution of labels: a field that gave other values is left as it is.
+    if (d.entries.empty() || !std::all_of(d.entries.begin(), d.entries.end(),
+                                          [](const DistributionEntry& e) { return e.value.as_str(); })) {
+      return;
+    }
+    std::vector<DistributionEntry> ordered;
+    for (const auto& l : labels) {
+      auto it = std::find_if(d.entries.begin(), d.entries.end(),
+                             [&](const DistributionEntry& e) { return *e.value.as_str() == l; });
+      if (it != d.entries.end()) {
+        ordered.push_back(*it);
+        d.entries.erase(it);
+        continue;
+      }
+      Probability p;
+      if (stats.method == StatsMethod::Exact) p.exact = "0/1";
+      else p.high = wilson_high_for_zero(static_cast<double>(stats.runs));
+      ordered.push_back({Value(l), p});
+    }
+    for (auto& e : d.entries) ordered.push_back(std::move(e));  // undeclared ones, last
+    d.entries = std::move(ordered);
+  };
+  for (const auto& [name, labels] : declared) {
+    if (name.empty()) {
+      complete(stats.value, labels);
+      continue;
+    }
+    for (auto& f : stats.fields) {
+      if (f.name == name) complete(f, labels);
+    }
+  }
+}
+
+// ---- the renderers -----------------------------------------------------------------
+
+std::string stats_text(const Stats& s, const StatsContext& c) {
+  std::string out = header_text(s, c);
+  out += unresolved_text(s, c);
+  if (is_record_value(s)) {
+    for (const auto& f : s.fields) out += "\n" + distribution_text(s, f, f.name);
+  } else {
+    out += distribution_text(s, s.value, "");
+  }
+  return rtrim_lines(out);
+}
+
+std::string stats_json(const Stats& s, const StatsContext& c) {
+  ordered_json doc;
+  doc["expression"] = c.expression;
+  const bool exact = s.method == StatsMethod::Exact;
+  doc["method"] = exact ? "exact" : "sampled";
+  doc["reason"] = exact ? ordered_json(nullptr) : ordered_json(s.reason);
+  doc["runs"] = s.runs;
+  doc["threads"] = s.threads;
+  doc["seed"] = exact ? ordered_json(nullptr) : ordered_json(c.seed);
+  doc.update(distribution_json(s, s.value));
+  ordered_json fields = ordered_json::object();
+  for (const auto& f : s.fields) fields[f.name] = distribution_json(s, f);
+  doc["fields"] = fields;
+  ordered_json u = probability_json(s, s.unresolved);
+  u["cause"] = s.unresolved.value <= 0 ? ordered_json(nullptr)
+               : s.errors.value <= 0  ? ordered_json("explosion")
+               : s.cut_off.value <= 0 ? ordered_json("error")
+                                      : ordered_json("both");
+  u["cut_off"] = probability_json(s, s.cut_off);
+  u["errors"] = probability_json(s, s.errors);
+  u["explosion_depth"] = exact ? std::min(c.explosion_depth, c.engine_explosion_limit) : c.engine_explosion_limit;
+  u["error"] = s.first_error ? diagnostic_json(*s.first_error) : ordered_json(nullptr);
+  doc["unresolved"] = u;
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string stats_error_json(const Diagnostic& d, std::string_view expression) {
+  ordered_json doc;
+  doc["expression"] = std::string(expression);
+  doc["error"] = diagnostic_json(d);
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string stats_svg(const Stats& s, const StatsContext& c) {
+  const bool record = is_record_value(s);
+  std::vector<std::pair<const Distribution*, std::string>> panels;
+  if (record) {
+    for (const auto& f : s.fields) panels.emplace_back(&f, panel_title(s, f, f.name));
+  } else {
+    panels.emplace_back(&s.value, "");
+  }
+  const bool exact = s.method == StatsMethod::Exact;
+  const std::string method =
+      exact ? fmt::format("exact: {}", plural(s.runs, "outcome", "outcomes"))
+            : fmt::format("sampled: {} on {}, seed {}; whiskers show 95% intervals", plural(s.runs, "run", "runs"),
+                          plural(s.threads, "thread", "threads"), c.seed);
+  std::string summary;
+  if (!record && s.value.numeric) {
+    summary = fmt::format("mean {}{}, sd {}", decimal(s.value.mean),
+                          exact && !s.value.exact_mean.empty() && s.value.exact_mean.size() <= 40 &&
+                                  !s.value.exact_mean.ends_with("/1")
+                              ? fmt::format(" ({})", s.value.exact_mean)
+                              : "",
+                          decimal(s.value.sd));
+  } else if (!record && shape_of(s.value) == Shape::Bool) {
+    summary = bool_text(s, s.value);
+  }
+  if (s.unresolved.value > 0) {
+    summary += fmt::format("{}{} of the runs gave no value ({}) and are not shown", summary.empty() ? "" : "; ",
+                           share(s.unresolved.value),
+                           s.errors.value <= 0 ? "an explosion chain cut off" : s.cut_off.value <= 0 ? "an error" : "chains cut off or errors");
+  }
+  // The title is the expression, in a smaller font if it is long, cut if still too long.
+  const double room = svg_width - 2 * left + right / 2;
+  std::string title = c.expression;
+  double title_size = 18;
+  const auto title_px = [&](double size) { return static_cast<double>(columns(title)) * size * 0.6; };
+  while (title_size > 12 && title_px(title_size) > room) title_size -= 1;
+  if (title_px(title_size) > room) {
+    const auto keep = static_cast<std::size_t>(room / (title_size * 0.6)) - 1;
+    title = shown_value(Value(title.substr(0, keep))) + "…";
+  }
+  std::vector<std::string> lines{method};
+  if (!exact) lines.push_back(fmt::format("sampled because {}", s.reason));
+  if (!summary.empty()) lines.push_back(summary);
+  const double header = 44 + 18 * static_cast<double>(lines.size());
+  double height = header + 8;
+  for (const auto& [d, name] : panels) height += panel_height(*d);
+  std::string out;
+  out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif\">\n",
+      num(svg_width), num(height));
+  out += fmt::format("<title>{}</title>\n", xml(c.expression + " — " + method));
+  out += "<style>\n"
+         ".title{font-weight:600;fill:#222}\n"
+         ".subtitle{font-size:13px;fill:#555}\n"
+         ".panel-title{font-size:14px;font-weight:600;fill:#333}\n"
+         ".tick{font-size:11px;fill:#555}\n"
+         ".least-tick{fill:#c0590a}\n"
+         ".label{font-size:12px;fill:#333}\n"
+         ".value{font-size:11px;fill:#333}\n"
+         ".grid{stroke:#e4e4e4;stroke-width:1}\n"
+         ".axis{stroke:#888;stroke-width:1}\n"
+         ".bar{fill:#4c78a8}\n"
+         ".bar:hover{fill:#2f5b8c}\n"
+         ".whisker{stroke:#1d3557;stroke-width:1.2}\n"
+         ".least{fill:none;stroke:#f58518;stroke-width:2;stroke-linejoin:round}\n"
+         "</style>\n";
+  out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  out += fmt::format("<text x=\"{}\" y=\"30\" class=\"title\" font-size=\"{}\">{}</text>\n", num(left),
+                     num(title_size), xml(title));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"subtitle\">{}</text>\n", num(left),
+                       num(52 + 18 * static_cast<double>(i)), xml(lines[i]));
+  }
+  double top = header;
+  for (const auto& [d, name] : panels) {
+    out += panel_svg(s, *d, name, top);
+    top += panel_height(*d);
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+std::string write_atomically(const std::string& file, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(file);
+  fs::path temp = target;
+  temp += fmt::format(".tmp-{}", ::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) return fmt::format("cannot write '{}' (is the directory there?)", file);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(temp, ec);
+      return fmt::format("cannot write '{}'", file);
+    }
+  }
+  std::error_code ec;
+  fs::rename(temp, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    return fmt::format("cannot write '{}': {}", file, ec.message());
+  }
+  return "";
+}
+
+// ---- progress ----------------------------------------------------------------------
+
+ProgressLine::ProgressLine() : terminal_(::isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
+
+void ProgressLine::update(double fraction) {
+  if (!terminal_) return;
+  if (!shown_ && std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
+  const int pct = static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100);
+  if (shown_ && pct == last_percent_) return;
+  std::fflush(stdout);
+  std::fprintf(stderr, "\rsampling… %d%%", pct);
+  std::fflush(stderr);
+  shown_ = true;
+  last_percent_ = pct;
+}
+
+void ProgressLine::finish() {
+  if (!shown_) return;
+  std::fprintf(stderr, "\r%*s\r", 20, "");
+  std::fflush(stderr);
+  shown_ = false;
+}
+
+}  // namespace alea::cli

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""tests/cli/test_stats.py — `alea stats` as a user runs it: the exact table,
+known means, JSON, record mechanics, sampling, --exact, --svg and bad usage.
+
+Usage: test_stats.py /path/to/alea   (CTest passes the built binary)
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+ALEA = sys.argv[1]
+failures = []
+
+
+def run(args, timeout=60):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
+    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(f"{name}: {detail}")
+
+
+def expect(args, code, timeout=60):
+    rc, so, se = run(args, timeout)
+    check(" ".join(args)[:70], rc == code, f"exit {rc}, expected {code}; stderr: {se.strip()[:400]}")
+    return so, se
+
+
+def row(text, value):
+    """The cells of the table row for `value` (value, percentage, …), or None."""
+    for line in text.splitlines():
+        cells = line.split()
+        if cells and cells[0] == str(value) and len(cells) >= 3:
+            return cells
+    return None
+
+
+def json_of(args, name):
+    so, _ = expect(args + ["--json"], 0)
+    try:
+        return json.loads(so)
+    except ValueError as e:
+        check(name, False, f"not JSON ({e}): {so[:300]!r}")
+        return None
+
+
+def entry(dist, value):
+    for e in dist:
+        if e["value"] == value:
+            return e
+    return None
+
+
+# ---- 3d6: the exact table -----------------------------------------------------------
+out, _ = expect(["stats", "3d6"], 0)
+lines = out.splitlines()
+check("3d6 header", lines and lines[0] == "3d6: exact (56 outcomes)", repr(lines[:1]))
+check("3d6 mean", "mean 10.5 (exact: 21/2), sd 2.958" in out, out)
+check("3d6 percentiles", "percentiles  5%: 6  25%: 8  50%: 10  75%: 13  95%: 15" in out, out)
+check("3d6 columns", re.search(r"(?m)^value\s+probability\s+at least\s+at most$", out) is not None, out)
+# value, percentage, exact fraction, at least, at most, bar
+check("3d6 P(10)", row(out, 10)[:5] == ["10", "12.50%", "1/8", "62.50%", "50.00%"], row(out, 10))
+check("3d6 P(3)", row(out, 3)[:5] == ["3", "0.46%", "1/216", "100.00%", "0.46%"], row(out, 3))
+check("3d6 P(18)", row(out, 18)[:5] == ["18", "0.46%", "1/216", "0.46%", "100.00%"], row(out, 18))
+check("3d6 histogram", row(out, 10)[5] == max((row(out, v)[5] for v in range(3, 19)), key=len)
+      and set(row(out, 10)[5]) == {"█"}, row(out, 10))
+check("3d6 fits 80 columns", all(len(line) <= 80 for line in lines), max(lines, key=len))
+
+# ---- 4d6kh3: the known mean and sd ---------------------------------------------------
+out, _ = expect(["stats", "4d6kh3"], 0)
+check("4d6kh3 exact mean in text", "(exact: 15869/1296)" in out, out)
+doc = json_of(["stats", "4d6kh3"], "4d6kh3 json")
+if doc:
+    check("4d6kh3 exact_mean", doc["exact_mean"] == "15869/1296", doc["exact_mean"])
+    check("4d6kh3 mean", abs(doc["mean"] - 15869 / 1296) < 1e-12, doc["mean"])
+    check("4d6kh3 sd", abs(doc["sd"] - 2.846844) < 5e-7, doc["sd"])
+    check("4d6kh3 P(18)", entry(doc["distribution"], 18)["exact"] == "7/432", entry(doc["distribution"], 18))
+
+# ---- the JSON shape -----------------------------------------------------------------
+doc = json_of(["stats", "3d6"], "3d6 json")
+if doc:
+    for key in ["expression", "method", "reason", "runs", "threads", "mean", "sd", "exact_mean", "percentiles",
+                "distribution", "fields", "unresolved"]:
+        check(f"json has {key}", key in doc, list(doc))
+    check("json expression", doc["expression"] == "3d6", doc["expression"])
+    check("json method", doc["method"] == "exact" and doc["reason"] is None, doc["method"])
+    check("json runs", doc["runs"] == 56, doc["runs"])
+    check("json distribution", [e["value"] for e in doc["distribution"]] == list(range(3, 19)),
+          doc["distribution"])
+    e10 = entry(doc["distribution"], 10)
+    check("json entry", e10 == {"value": 10, "probability": 0.125, "exact": "1/8", "at_least": 0.625,
+                                "at_most": 0.5}, e10)
+    check("json probabilities add up", abs(sum(e["probability"] for e in doc["distribution"]) - 1) < 1e-12)
+    check("json percentiles", doc["percentiles"] == {"5": 6, "25": 8, "50": 10, "75": 13, "95": 15},
+          doc["percentiles"])
+    check("json fields", doc["fields"] == {}, doc["fields"])
+    check("json unresolved", doc["unresolved"]["probability"] == 0 and doc["unresolved"]["exact"] == "0/1"
+          and doc["unresolved"]["cause"] is None, doc["unresolved"])
+doc = json_of(["stats", "3d6 >= 12"], "bool json")
+if doc:
+    check("json booleans", [e["value"] for e in doc["distribution"]] == [False, True]
+          and doc["mean"] is None, doc)
+doc = json_of(["stats", "d6 explode 6", "--explosion-depth", "2"], "explosion json")
+if doc:
+    u = doc["unresolved"]
+    check("json explosion tail", u["exact"] == "1/216" and u["cause"] == "explosion"
+          and u["explosion_depth"] == 2, u)
+out, _ = expect(["stats", "d6 explode 6", "--explosion-depth", "2"], 0)
+check("text explosion tail",
+      "0.46% (1/216) of the runs went past 2 extra dice in an explosion chain and are not counted" in out, out)
+
+# ---- a record mechanic --------------------------------------------------------------
+out, _ = expect(["stats", "heroes-mythos.check", "dice=3", "red=1", "--explosion-depth", "4"], 0)
+check("record header", out.startswith("heroes_mythos.check(dice: 3, red: 1): exact ("), out[:200])
+check("record unresolved", "went past 4 extra dice in an explosion chain" in out, out[:400])
+check("record catastrophe", "catastrophe: P(true) = 0\n" in out, out)
+check("record sections", all(re.search(rf"(?m)^{f}:", out) for f in
+                             ["result", "success", "extra_successes", "catastrophe", "outcome"]), out)
+outcome = out[out.index("\noutcome:"):]
+check("record outcome labels", [row(outcome, label) is not None for label in ["catastrophe", "failure", "success"]]
+      == [True] * 3 and row(outcome, "catastrophe")[1:3] == ["0.00%", "0"], outcome)
+doc = json_of(["stats", "heroes-mythos.check", "dice=3", "red=1", "explode_limit=0"], "record json")
+if doc:
+    fields = doc["fields"]
+    check("record fields", list(fields) == ["result", "success", "extra_successes", "catastrophe", "outcome"],
+          list(fields))
+    check("P(success) = 67/216", entry(fields["success"]["distribution"], True)["exact"] == "67/216",
+          fields["success"])
+    check("P(catastrophe) = 0", entry(fields["catastrophe"]["distribution"], True) is None,
+          fields["catastrophe"])
+    check("outcome labels", [e["value"] for e in fields["outcome"]["distribution"]]
+          == ["catastrophe", "failure", "success"], fields["outcome"])
+    check("outcome never seen", entry(fields["outcome"]["distribution"], "catastrophe")["exact"] == "0/1",
+          fields["outcome"])
+    check("record field mean", fields["extra_successes"]["exact_mean"] == "11/108", fields["extra_successes"])
+out, _ = expect(["stats", "heroes-mythos.check", "dice=3", "red=1", "explode_limit=0"], 0)
+check("text P(success)", "success: P(true) = 31.02% (67/216)" in out, out)
+# A mistake in the call is reported as `alea roll` reports it.
+_, err = expect(["stats", "heroes-mythos.check", "dice=3", "reds=1"], 1)
+check("unknown parameter", "has no parameter 'reds'" in err and "did you mean 'red'?" in err, err)
+_, err = expect(["stats", "heroes-mythos.check", "dice=3", "oops"], 2)
+check("not a setting", err.startswith("alea: stats: 'oops' is not a parameter setting"), err)
+
+# ---- sampling -----------------------------------------------------------------------
+sampled = ["stats", "3d6", "--sampled", "--samples", "20000", "--seed", "1", "--threads", "2"]
+a, err = expect(sampled, 0)
+check("no progress line when stderr is not a terminal", err == "", err)
+b, _ = expect(sampled, 0)
+check("sampling is deterministic", a == b and a, f"{a!r} vs {b!r}")
+check("sampled header", a.startswith("3d6: sampled (20000 runs on 2 threads, seed 1) — sampling was asked for\n"),
+      a[:200])
+check("sampled intervals", re.search(r"(?m)^\s+10\s+\d+\.\d\d%\s+\d+\.\d\d–\d+\.\d\d%", a) is not None, a)
+c, _ = expect(["stats", "3d6", "--sampled", "--samples", "20000", "--seed", "2", "--threads", "2"], 0)
+check("another seed, other runs", c != a, c)
+doc = json_of(sampled, "sampled json")
+if doc:
+    check("sampled json", doc["method"] == "sampled" and doc["runs"] == 20000 and doc["threads"] == 2
+          and doc["seed"] == 1 and doc["exact_mean"] is None, doc)
+    e10 = entry(doc["distribution"], 10)
+    check("sampled interval holds 1/8", e10["low"] <= 0.125 <= e10["high"] and "exact" not in e10, e10)
+    check("sampled mean near 10.5", abs(doc["mean"] - 10.5) < 0.1, doc["mean"])
+# Over the budget, it samples and says why.
+out, _ = expect(["stats", "3d6", "--max-branches", "10", "--samples", "2000", "--threads", "1"], 0)
+check("over budget samples", out.startswith("3d6: sampled (2000 runs on 1 thread, seed 0) — an exact answer "
+                                            "needs more than 10 runs (max_branches)"), out[:200])
+
+# ---- --exact --------------------------------------------------------------------------
+_, err = expect(["stats", "20d6", "--exact", "--max-branches", "1000"], 1)
+check("--exact over budget", "no exact answer: an exact answer needs more than 1000 runs (max_branches)" in err
+      and "raise --max-branches" in err, err)
+_, err = expect(["stats", "faces(2d6)[0]", "--exact"], 1)
+check("--exact and the order of the dice", "depends on the order of the dice" in err, err)
+expect(["stats", "3d6", "--exact"], 0)
+
+# ---- errors in the expression ------------------------------------------------------------
+_, err = expect(["stats", "3d6 +"], 1)
+check("syntax error", "<input>:1:" in err and "^" in err, err)
+_, err = expect(["stats", "1 / 0"], 1)
+check("every run fails", "division by zero" in err, err)
+out, _ = expect(["stats", "6 / (d6 - 1)"], 0)
+check("some runs fail", "16.67% (1/6) of the runs ended in an error and are not counted; the first:" in out
+      and "DivisionByZero" in out, out)
+
+# ---- --svg ---------------------------------------------------------------------------------
+with tempfile.TemporaryDirectory() as tmp:
+    svg = os.path.join(tmp, "chart.svg")
+    out, _ = expect(["stats", "3d6", "--svg", svg], 0)
+    check("--svg still prints the table", out.startswith("3d6: exact"), out[:100])
+    try:
+        root = ET.parse(svg).getroot()
+        ns = "{http://www.w3.org/2000/svg}"
+        bars = [r for r in root.iter(ns + "rect") if "bar" in (r.get("class") or "") and r.find(ns + "title") is not None]
+        check("svg bars", len(bars) == 16, len(bars))
+        check("svg title", any("3d6" in (t.text or "") for t in root.iter(ns + "text")), "no title")
+        check("svg leaves no temporary file", os.listdir(tmp) == ["chart.svg"], os.listdir(tmp))
+    except (ET.ParseError, OSError) as e:
+        check("svg parses as XML", False, str(e))
+    svg2 = os.path.join(tmp, "record.svg")
+    expect(["stats", "heroes-mythos.check", "dice=2", "explode_limit=0", "--svg", svg2], 0)
+    try:
+        root = ET.parse(svg2).getroot()
+        panels = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "panel"]
+        check("svg panel per field", len(panels) == 5, len(panels))
+    except (ET.ParseError, OSError) as e:
+        check("record svg parses as XML", False, str(e))
+    _, err = expect(["stats", "3d6", "--svg", os.path.join(tmp, "no", "such", "dir.svg")], 2)
+    check("--svg to a missing directory", "cannot write" in err, err)
+
+# ---- bad usage -------------------------------------------------------------------------------
+for args in (["stats"], ["stats", "3d6", "--samples", "0"], ["stats", "3d6", "--samples", "x"],
+             ["stats", "3d6", "--exact", "--sampled"], ["stats", "3d6", "--threads", "0"],
+             ["stats", "3d6", "--bogus"], ["stats", "3d6", "--explosion-depth", "-1"]):
+    expect(args, 2)
+
+if failures:
+    print("\n".join(f"FAIL  {f}" for f in failures))
+    print(f"{len(failures)} failed")
+    sys.exit(1)
+print("all passed")
