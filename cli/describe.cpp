@@ -286,33 +286,8 @@ std::string single_mechanic_text(const Ruleset& r, const MechanicInfo& m) {
 
 // ---- JSON ---------------------------------------------------------------------
 
-json value_json(const Value& v) {
-  switch (v.kind()) {
-    case ValueKind::Int:
-      return *v.as_int();
-    case ValueKind::Bool:
-      return *v.as_bool();
-    case ValueKind::Str:
-      return *v.as_str();
-    case ValueKind::None:
-      return nullptr;
-    case ValueKind::List: {
-      json a = json::array();
-      for (const auto& i : *v.as_list()) a.push_back(value_json(i));
-      return a;
-    }
-    case ValueKind::Record: {
-      json o = json::object();
-      const auto& rec = *v.as_record();
-      for (std::size_t i = 0; i < rec.names.size(); ++i)
-        o[rec.names[i]] = value_json(rec.values[i]);
-      return o;
-    }
-    case ValueKind::Pool:
-      return to_display(v);  // a default is never a pool; show something sane
-  }
-  return nullptr;
-}
+// The engine's JSON for a value, as a JSON document to build on.
+json value_json(const Value& v) { return json::parse(render_value_json(v)); }
 
 json type_json(const ast::TypeSpec& t) {
   json o = {{"type", ast::type_name(t)}};

@@ -371,30 +371,8 @@ std::string unresolved_text(const Stats& s, const StatsContext& c) {
 
 // ---- JSON --------------------------------------------------------------------------
 
-ordered_json value_json(const Value& v) {
-  switch (v.kind()) {
-    case ValueKind::Int: return *v.as_int();
-    case ValueKind::Bool: return *v.as_bool();
-    case ValueKind::Str: return *v.as_str();
-    case ValueKind::None: return nullptr;
-    case ValueKind::Pool: {
-      const auto t = pool_total(*v.as_pool());
-      return t ? ordered_json(*t) : ordered_json(nullptr);
-    }
-    case ValueKind::List: {
-      ordered_json a = ordered_json::array();
-      for (const auto& i : *v.as_list()) a.push_back(value_json(i));
-      return a;
-    }
-    case ValueKind::Record: {
-      ordered_json o = ordered_json::object();
-      const auto& r = *v.as_record();
-      for (std::size_t i = 0; i < r.names.size(); ++i) o[r.names[i]] = value_json(r.values[i]);
-      return o;
-    }
-  }
-  return nullptr;
-}
+// The engine's JSON for a value, as a JSON document to build on.
+ordered_json value_json(const Value& v) { return ordered_json::parse(render_value_json(v)); }
 
 ordered_json probability_json(const Stats& s, const Probability& p) {
   ordered_json o;

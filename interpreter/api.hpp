@@ -131,5 +131,8 @@ class Session {
 // seed the dice came from, when there was one, so that a roll can be replayed.
 [[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression,
                                       std::optional<std::uint64_t> seed = std::nullopt);
+// A value as JSON: numbers, booleans, strings, null for none, arrays, objects
+// with a record's fields in order; a pool as its total.
+[[nodiscard]] std::string render_value_json(const Value& value);
 
 }  // namespace alea

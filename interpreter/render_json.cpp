@@ -13,7 +13,9 @@
 namespace alea {
 namespace {
 
-using nlohmann::json;
+// Keys in the order written: a record's fields as the program or ruleset
+// declares them, the document's keys as below.
+using json = nlohmann::ordered_json;
 
 json value_json(const Value& v) {
   switch (v.kind()) {
@@ -77,6 +79,10 @@ std::string_view origin_name(DieOrigin o) {
     case DieOrigin::Rerolled: return "rerolled";
   }
   throw std::logic_error("unreachable: DieOrigin");
+}
+
+std::string render_value_json(const Value& value) {
+  return value_json(value).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string render_json(const Outcome& o, std::string_view expression, std::optional<std::uint64_t> seed) {

@@ -16,19 +16,14 @@
 #include <vector>
 
 #include "interpreter/api.hpp"
+#include "tests/support/shipped.hpp"
 #include "interpreter/stats.hpp"
 
 namespace alea {
 namespace {
 
 const Engine& engine() {
-  static const Engine e = [] {
-    Engine en;
-    const Diagnostics d =
-        en.load_ruleset_file(ALEA_SOURCE_DIR "/rulesets/dozen-die.yaml", "rulesets/dozen-die.yaml");
-    if (!d.empty()) throw std::runtime_error(render_text(d));
-    return en;
-  }();
+  static const Engine e = testing::engine_with_ruleset("dozen-die");
   return e;
 }
 
@@ -380,12 +375,14 @@ class MeleeRunner {
 };
 
 // Every roll of n d12, in the order a counter would list them.
-std::vector<std::vector<std::int64_t>> all_rolls(int n) {
+const std::vector<std::int64_t> every_face{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+
+std::vector<std::vector<std::int64_t>> all_rolls(int n, const std::vector<std::int64_t>& faces = every_face) {
   std::vector<std::vector<std::int64_t>> out{{}};
   for (int i = 0; i < n; ++i) {
     std::vector<std::vector<std::int64_t>> next;
     for (const auto& r : out) {
-      for (std::int64_t f = 1; f <= 12; ++f) {
+      for (const std::int64_t f : faces) {
         auto s = r;
         s.push_back(f);
         next.push_back(std::move(s));
@@ -431,8 +428,13 @@ TEST_P(DozenDieSwap, ChangesOnlyWhoWinsTies) {
   const MeleeRunner xy(melee(nx, sx, ny, sy));
   const MeleeRunner yx(melee(ny, sy, nx, sx));
   const MeleeRunner yx_def(melee(ny, sy, nx, sx, ", tie_winner: \"defender\""));
-  for (const auto& x : all_rolls(nx)) {
-    for (const auto& y : all_rolls(ny)) {
+  // Every face when a side has one die; with two dice a side, the faces at and
+  // around every skill of the sweeps and the natural 12, which still make every
+  // tie and every boundary (12^4 rolls three ways is too slow under sanitizers).
+  const std::vector<std::int64_t> faces =
+      nx == 2 && ny == 2 ? std::vector<std::int64_t>{1, 2, 6, 7, 8, 10, 11, 12} : every_face;
+  for (const auto& x : all_rolls(nx, faces)) {
+    for (const auto& y : all_rolls(ny, faces)) {
       const MeleeResult a = xy.run(concat(x, y));
       const MeleeResult b = yx.run(concat(y, x));
       const MeleeResult c = yx_def.run(concat(y, x));
@@ -487,7 +489,7 @@ TEST_P(DozenDieSwap, ChangesOnlyWhoWinsTies) {
     }
   }
   long rolls = 1;
-  for (int i = 0; i < nx + ny; ++i) rolls *= 12;
+  for (int i = 0; i < nx + ny; ++i) rolls *= static_cast<long>(faces.size());
   EXPECT_EQ(cases, rolls);
 }
 
@@ -535,6 +537,9 @@ class DozenDieDistributionX : public ::testing::TestWithParam<MeleeDistribution>
 
 TEST_P(DozenDieDistributionX, HoldsExactly) {
   const MeleeDistribution& c = GetParam();
+  if (c.an + c.dn > 3) {
+    GTEST_SKIP() << c.id << ": 12^4 scripted runs; ComeOutOfTheStatisticsEngineExactly checks it exactly";
+  }
   const MeleeRunner run(melee(c.an, c.as, c.dn, c.ds));
   std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> counts;
   std::int64_t total = 0;
