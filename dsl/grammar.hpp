@@ -236,7 +236,7 @@ struct named_arg    : seq<arg_name, ws, one<':'>, ws, must<expression>> {};   //
 struct call_arg     : sor<named_arg, expression> {};
 struct call_items   : opt<list<call_arg, comma>, ws> {};
 struct call_args    : if_must<one<'('>, ws, call_items, close_paren> {};
-// `check(…)`, a ruleset's mechanic `heroes_mythos.check(…)`, the builtins sort() and clamp().
+// `check(…)`, a ruleset's mechanic `my_game.check(…)`, the builtins sort() and clamp().
 struct call_name    : sor<seq<identifier, opt<one<'.'>, identifier>>, kw_sort, kw_clamp> {};
 struct call         : seq<call_name, call_args> {};
 struct name_ref     : identifier {};

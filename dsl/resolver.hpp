@@ -20,7 +20,7 @@ struct BuiltinSignature {
 };
 
 // A function defined elsewhere and visible here under `name` (`check`, or
-// `heroes_mythos.check` for a ruleset's mechanic).
+// `my_game.check` for a ruleset's mechanic).
 struct ImportedFn {
   std::string name;
   const ast::FnDef* fn = nullptr;

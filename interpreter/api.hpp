@@ -61,14 +61,14 @@ class Engine {
   [[nodiscard]] const EngineOptions& options() const { return options_; }
 
   // Loads a ruleset; its mechanics become callable as `ident.mechanic`
-  // (`heroes_mythos.check`). Returns every problem found; on any problem
+  // (`my_game.check`). Returns every problem found; on any problem
   // nothing is loaded. A ruleset of the same name replaces the one loaded
   // before. Loading is not thread-safe: load first, then share the Engine.
   [[nodiscard]] Diagnostics load_ruleset_file(const std::filesystem::path& file,
                                               std::string shown_as = "");
   [[nodiscard]] Diagnostics load_ruleset_text(std::string_view yaml, std::string shown_as,
                                               std::optional<std::string> expected_name = std::nullopt);
-  // A loaded ruleset by name ("heroes-mythos" or "heroes_mythos"), or null.
+  // A loaded ruleset by name ("my-game" or "my_game"), or null.
   [[nodiscard]] const Ruleset* find_ruleset(std::string_view name) const;
   [[nodiscard]] std::vector<const Ruleset*> rulesets() const;
   [[nodiscard]] const std::vector<StdlibFunction>& stdlib_functions() const;

@@ -189,7 +189,7 @@ Value b_concat(BuiltinCall& c) {
       const auto* p = c.args[i].as_pool();
       if (!p) fail(DiagCode::TypeMismatch, c.arg_span(i), fmt::format("'concat' joins pools with pools, got {}", describe(c.args[i])));
       out.dice.insert(out.dice.end(), p->dice.begin(), p->dice.end());
-      out.groups.insert(out.groups.end(), p->groups.begin(), p->groups.end());
+      out.groups.add(p->groups);
       c.ev.check_size(out.dice.size(), c.span);
     }
     return c.ev.make_pool(std::move(out), c.span);
@@ -259,7 +259,7 @@ Value b_rolled(BuiltinCall& c) {
   std::vector<Value> out;
   for (const DieRecord& d : t.dice) {
     if (d.fate == DieFate::Rerolled || d.fate == DieFate::Added) continue;
-    if (std::find(p->groups.begin(), p->groups.end(), d.group) != p->groups.end()) out.emplace_back(d.face);
+    if (p->groups.contains(d.group)) out.emplace_back(d.face);
   }
   return make_list(std::move(out));
 }

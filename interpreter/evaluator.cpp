@@ -186,7 +186,7 @@ Value Evaluator::node(const ast::Dice& k, const ast::Expr& e) {
   const auto group = static_cast<std::uint32_t>(trace_.groups.size());
   trace_.groups.push_back({e.span, e.span});
   PoolData pool;
-  pool.groups.push_back(group);
+  pool.groups.add(group);
   pool.dice.reserve(faces.size());
   for (const std::int64_t f : faces) {
     pool.dice.push_back({f, add_die(kind_id, f, DieOrigin::Rolled, no_die, group)});

@@ -42,7 +42,7 @@ struct MechanicInfo {
   std::vector<FieldInfo> result;        // a record result's fields, in order
   std::optional<ast::TypeSpec> returns;  // or the type of a plain result
   std::string returns_doc;
-  std::vector<std::string> examples;    // command-line calls, "heroes-mythos.check dice=3"
+  std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
 };
 
 struct NamedValue {
@@ -53,8 +53,8 @@ struct NamedValue {
 
 struct Ruleset {
   int schema = 1;
-  std::string name;   // as in the file: "heroes-mythos"
-  std::string ident;  // as in the language: "heroes_mythos"
+  std::string name;   // as in the file: "my-game"
+  std::string ident;  // as in the language: "my_game"
   std::string title;
   std::string source;
   std::string doc;
@@ -75,7 +75,7 @@ struct Ruleset {
   }
 };
 
-// "heroes-mythos" → "heroes_mythos": how a ruleset is named in the language.
+// "my-game" → "my_game": how a ruleset is named in the language.
 [[nodiscard]] inline std::string ruleset_ident(std::string_view name) {
   std::string s(name);
   for (char& c : s) {

@@ -31,7 +31,7 @@ struct RulesetLoad {
   Diagnostics diagnostics;
 };
 
-// `file_name` is shown in diagnostics ("rulesets/heroes-mythos.yaml").
+// `file_name` is shown in diagnostics ("rulesets/my-game.yaml").
 [[nodiscard]] RulesetLoad load_ruleset(std::string yaml_text, std::string file_name,
                                        const RulesetLoadOptions& options);
 

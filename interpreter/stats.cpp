@@ -15,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <thread>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <gmpxx.h>
@@ -160,14 +161,18 @@ Value unordered(const Value& v) {
 template <class W>
 struct Tally {
   std::vector<std::pair<Value, W>> entries;
-  std::map<std::string, std::size_t> index;  // display → entry
+  std::unordered_map<std::int64_t, std::size_t> numbers;  // a number → its entry (the common case)
+  std::map<std::string, std::size_t> others;              // kind and display → entry
 
   void add(const Value& raw, const W& w) {
     const Value v = counted(raw);
-    const std::string key = fmt::format("{}:{}", static_cast<int>(v.kind()), to_display(v));
-    auto [it, fresh] = index.emplace(key, entries.size());
-    if (fresh) entries.emplace_back(v, w);
-    else entries[it->second].second += w;
+    auto found = [&](auto& index, auto key) {
+      auto [it, fresh] = index.emplace(std::move(key), entries.size());
+      if (fresh) entries.emplace_back(v, w);
+      else entries[it->second].second += w;
+    };
+    if (const auto* i = v.as_int()) found(numbers, *i);
+    else found(others, fmt::format("{}:{}", static_cast<int>(v.kind()), to_display(v)));
   }
 };
 

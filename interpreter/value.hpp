@@ -4,6 +4,7 @@
 // copying one is cheap and values never form cycles.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,14 +22,37 @@ struct PoolDie {
   std::uint32_t id = 0;
 };
 
+// The rolls (Trace::groups) a pool's dice came from. Almost every pool comes
+// from one roll, which is kept inline so that rolling allocates nothing for it.
+class RollOrigins {
+ public:
+  void add(std::uint32_t group) {
+    if (contains(group)) return;
+    if (first_ == none_) first_ = group;
+    else more_.push_back(group);
+  }
+  void add(const RollOrigins& other) {
+    if (other.first_ != none_) add(other.first_);
+    for (auto g : other.more_) add(g);
+  }
+  [[nodiscard]] bool contains(std::uint32_t group) const {
+    return group == first_ || std::find(more_.begin(), more_.end(), group) != more_.end();
+  }
+
+ private:
+  static constexpr std::uint32_t none_ = 0xFFFFFFFFu;
+  std::uint32_t first_ = none_;
+  std::vector<std::uint32_t> more_;  // only when pools of several rolls were joined
+};
+
 // An ordered multiset of dice. A pool used as a number is the sum of its faces;
 // a success pool (made by `under`) counts its dice instead.
 struct PoolData {
   std::vector<PoolDie> dice;
   bool successes = false;
-  // The rolls (Trace::groups) its dice came from, so that rolled() can give
-  // every die of them, the removed ones too.
-  std::vector<std::uint32_t> groups;
+  // The rolls its dice came from, so that rolled() can give every die of them,
+  // the removed ones too.
+  RollOrigins groups;
 };
 
 class Value;
