@@ -1,5 +1,4 @@
 // dsl/ast_builder.cpp — PEGTL parse tree → ast::Program, one function per node kind.
-#include <charconv>
 
 #include <fmt/format.h>
 
@@ -151,15 +150,22 @@ class Builder {
     return e;
   }
 
+  // The value of an `integer` or `neg_integer` node: digits, after a '-' for the latter.
   std::int64_t integer_value(const Node n) const {
     const std::string_view text = n.string_view();
-    std::int64_t v = 0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+    const bool negative = !text.empty() && text.front() == '-';
+    std::uint64_t magnitude = 0;
+    bool overflow = false;
+    for (const char c : text.substr(negative ? 1 : 0)) {
+      overflow |= __builtin_mul_overflow(magnitude, 10u, &magnitude);
+      overflow |= __builtin_add_overflow(magnitude, static_cast<unsigned>(c - '0'), &magnitude);
+    }
+    const std::uint64_t most = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+    if (overflow || magnitude > most) {
       fail(DiagCode::IntegerTooLarge, n,
            fmt::format("the number {} is too large (numbers are 64-bit integers)", text));
     }
-    return v;
+    return negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
   }
 
   static ast::CmpOp cmp_op(std::string_view s) {

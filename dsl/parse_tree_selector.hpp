@@ -2,15 +2,15 @@
 // the parse tree itself. Shared by parser.cpp (which parses and fills the tree)
 // and ast_builder.cpp (which reads it).
 //
-// The tree is flat: one array of nodes in pre-order, each a rule, a byte range
-// and the index just past its subtree, with no allocation per node. A kept rule
-// adds a node when it starts and drops it (with everything it added) when it
-// fails, so a failed alternative leaves nothing behind; a rule that is not kept
-// only drops what its failed attempt added. A "folded" rule with exactly one
-// child stands for that child, like PEGTL's fold_one, but keeps its own span
-// when it is not folded.
+// The tree is flat: one array of nodes in post-order, each a rule, a byte range
+// and the size of its subtree, with no allocation per node. A kept rule adds its
+// node when it succeeds; any rule that fails drops every node its attempt added,
+// so a failed alternative leaves nothing behind. A "folded" rule with exactly
+// one child is not added, and that child stands for it, like PEGTL's fold_one
+// (but a folded rule that is kept has its own span).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -69,14 +69,29 @@ inline constexpr std::uint16_t node_kind =
                                           : 0;
 inline constexpr bool is_folded_kind(std::uint16_t kind) { return kind > kept_rules::size; }
 
+// Whether matching a rule may add nodes: it makes one, or a rule it is made of
+// may (looked for `Depth` levels down; deeper, assumed so). A rule that cannot
+// needs no clean-up when it fails.
+template <class Rule, unsigned Depth>
+constexpr bool may_add_nodes() {
+  if constexpr (node_kind<Rule> != 0 || Depth == 0) {
+    return true;
+  } else {
+    return []<class... Subs>(pegtl::type_list<Subs...>) {
+      return (may_add_nodes<Subs, Depth - 1>() || ...);
+    }(typename Rule::subs_t());
+  }
+}
+template <class Rule, unsigned Depth>
+inline constexpr bool may_hold_node = may_add_nodes<Rule, Depth>();
+
 class ParseTree {
  public:
   struct Entry {
     std::uint32_t begin = 0, end = 0;  // bytes of the source
-    std::uint32_t next = 0;            // the index just past this node's subtree
+    std::uint32_t size = 0;            // nodes in this node's subtree, itself included
     std::uint32_t first_kid = 0;       // this node's children: kids_[first_kid, first_kid + kid_count)
     std::uint32_t kid_count = 0;
-    std::uint32_t stands_for = 0;      // itself, or the node its fold ends at (set by finish)
     std::uint16_t kind = 0;
   };
 
@@ -86,44 +101,48 @@ class ParseTree {
     size_ = 0;
     kids_.clear();
   }
-  // Called by the parser as rules start, succeed and fail. entries_ only grows;
-  // size_ says how many of its entries are nodes.
-  [[nodiscard]] std::uint32_t mark() const { return size_; }
-  [[gnu::always_inline]] void open(std::uint16_t kind, std::uint32_t begin) {
-    if (size_ == capacity_) [[unlikely]] grow();
-    Entry& e = data_[size_++];
-    e.begin = begin;
-    e.kind = kind;
-  }
-  void close(std::uint32_t at, std::uint32_t end) {
-    data_[at].end = end;
-    data_[at].next = size_;
-  }
-  void truncate(std::uint32_t at) { size_ = at; }
 
-  // After a successful parse: lists every node's children, folded. The root's
+  // Called by the parser as rules start, succeed and fail. Nodes are stored in
+  // post-order (a node after its subtree), so a rule adds its node when it
+  // succeeds and a failed attempt truncates back to where it started.
+  // entries_ only grows; size_ says how many of its entries are nodes.
+  [[nodiscard]] std::uint32_t mark() const { return size_; }
+  void truncate(std::uint32_t at) { size_ = at; }
+  // A kept rule that started at `at` (mark) and `begin` (byte) matched up to `end`.
+  [[gnu::always_inline]] void add(std::uint16_t kind, std::uint32_t at, std::uint32_t begin, std::uint32_t end) {
+    if (size_ == capacity_) [[unlikely]] grow();
+    Entry& e = data_[size_];
+    e.begin = begin;
+    e.end = end;
+    e.size = size_ - at + 1;
+    e.kind = kind;
+    ++size_;
+  }
+  // A folded rule matched: it becomes a node unless it holds exactly one.
+  void add_folded(std::uint16_t kind, std::uint32_t at, std::uint32_t begin, std::uint32_t end) {
+    if (size_ > at && size_ - data_[size_ - 1].size == at) return;  // one child: it stands for the rule
+    add(kind, at, begin, end);
+  }
+
+  // After a successful parse: lists every node's children in order. The root's
   // children (the top-level nodes) come last.
   void finish() {
     const std::uint32_t n = size_;
-    // What each node stands for, from the last node up.
-    for (std::uint32_t i = n; i-- > 0;) {
-      Entry& e = data_[i];
-      const bool one_child = i + 1 < e.next && data_[i + 1].next == e.next;
-      e.stands_for = is_folded_kind(e.kind) && one_child ? data_[i + 1].stands_for : i;
-    }
     kids_.resize(n);  // every node is the child of one node or of the root
     std::uint32_t* out = kids_.data();
     std::uint32_t used = 0;
+    const auto list = [&](std::uint32_t from, std::uint32_t to) {  // the subtrees that make up [from, to)
+      const std::uint32_t first = used;
+      for (std::uint32_t c = to; c > from; c -= data_[c - 1].size) out[used++] = c - 1;
+      std::reverse(out + first, out + used);
+      return first;
+    };
     for (std::uint32_t i = 0; i < n; ++i) {
       Entry& e = data_[i];
-      const std::uint32_t first = used;
-      for (std::uint32_t c = i + 1; c < e.next; c = data_[c].next) out[used++] = data_[c].stands_for;
-      e.kid_count = used - first;
-      e.first_kid = first;
+      e.first_kid = list(i + 1 - e.size, i);
+      e.kid_count = used - e.first_kid;
     }
-    root_kids_ = used;
-    for (std::uint32_t c = 0; c < n; c = data_[c].next) out[used++] = data_[c].stands_for;
-    kids_.resize(used);
+    root_kids_ = list(0, n);
   }
 
   // Gives back the memory of an unusually large parse.

@@ -87,18 +87,22 @@ struct tree_control : control<Rule> {
   template <pegtl::apply_mode A, pegtl::rewind_mode M, template <class...> class Action,
             template <class...> class Control, class Input>
   [[nodiscard]] static bool match(Input& in, ParseState& ps, ParseTree& tree) {
-    const std::uint32_t mark = tree.mark();
-    if constexpr (node_kind<Rule> != 0) {
-      tree.open(node_kind<Rule>, static_cast<std::uint32_t>(in.byte()));
-      if (control<Rule>::template match<A, M, Action, Control>(in, ps, tree)) {
-        tree.close(mark, static_cast<std::uint32_t>(in.byte()));
-        return true;
+    if constexpr (!may_hold_node<Rule, 8>) {
+      return control<Rule>::template match<A, M, Action, Control>(in, ps, tree);
+    } else {
+      const std::uint32_t mark = tree.mark();
+      const auto begin = static_cast<std::uint32_t>(in.byte());
+      if (!control<Rule>::template match<A, M, Action, Control>(in, ps, tree)) {
+        tree.truncate(mark);  // a failed attempt leaves no nodes behind
+        return false;
       }
-    } else if (control<Rule>::template match<A, M, Action, Control>(in, ps, tree)) {
+      if constexpr (is_folded_kind(node_kind<Rule>)) {
+        tree.add_folded(node_kind<Rule>, mark, begin, static_cast<std::uint32_t>(in.byte()));
+      } else if constexpr (node_kind<Rule> != 0) {
+        tree.add(node_kind<Rule>, mark, begin, static_cast<std::uint32_t>(in.byte()));
+      }
       return true;
     }
-    tree.truncate(mark);  // a failed attempt leaves no nodes behind
-    return false;
   }
 };
 
