@@ -188,6 +188,7 @@ Value Evaluator::node(const ast::Dice& k, const ast::Expr& e) {
   PoolData pool;
   pool.groups.add(group);
   pool.dice.reserve(faces.size());
+  trace_.dice.reserve(trace_.dice.size() + faces.size());
   for (const std::int64_t f : faces) {
     pool.dice.push_back({f, add_die(kind_id, f, DieOrigin::Rolled, no_die, group)});
   }
