@@ -74,6 +74,7 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
                            [&](const auto& r) { return r->ident == load.ruleset->ident; });
   if (same != rulesets_.end()) *same = std::move(load.ruleset);
   else rulesets_.push_back(std::move(load.ruleset));
+  cache_.clear();  // a name may mean another mechanic now
   return {};
 }
 
@@ -107,13 +108,18 @@ std::vector<const Ruleset*> Engine::rulesets() const {
 }
 
 Compiled Engine::compile(std::string_view source, std::string name, Imports imports) const {
+  const bool cacheable = imports.empty() && cache_.admits(source);
+  if (cacheable) {
+    if (auto program = cache_.find(name, source)) return Compiled{std::move(program), {}};
+  }
   // Without the stdlib first: a program that calls none of it never waits for it.
   Compiled out = compile_with(source, name, imports, false);
   const bool wants_stdlib = std::any_of(out.diagnostics.begin(), out.diagnostics.end(), [](const Diagnostic& d) {
     return d.code == DiagCode::UnknownFunction;
   });
-  if (!wants_stdlib) return out;
-  return compile_with(source, std::move(name), imports, true);
+  if (wants_stdlib) out = compile_with(source, name, imports, true);
+  if (cacheable && out.ok()) cache_.insert(name, source, out.program);
+  return out;
 }
 
 Compiled Engine::compile_with(std::string_view source, std::string name, Imports imports, bool with_stdlib) const {

@@ -23,6 +23,7 @@
 #include "dsl/parser.hpp"
 #include "interpreter/bindings.hpp"
 #include "interpreter/builtins.hpp"
+#include "interpreter/compile_cache.hpp"
 #include "interpreter/dice.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/limits.hpp"
@@ -35,6 +36,9 @@ namespace alea {
 struct EngineOptions {
   Limits limits;
   ParseOptions parse;
+  // How many compiled programs compile() keeps by source text, for hosts that
+  // compile the same expressions again and again (CompileCache); 0: none.
+  std::size_t compile_cache = 256;
 };
 
 // A compiled program, or the diagnostics that stopped it.
@@ -56,7 +60,7 @@ struct StdlibFunction {
 class Engine {
  public:
   Engine() = default;
-  explicit Engine(EngineOptions options) : options_(std::move(options)) {}
+  explicit Engine(EngineOptions options) : options_(std::move(options)), cache_(options_.compile_cache) {}
 
   [[nodiscard]] const EngineOptions& options() const { return options_; }
 
@@ -75,7 +79,8 @@ class Engine {
 
   // Parses and resolves `source`. `name` is shown in diagnostics ("<input>",
   // a file name). It may call the stdlib, the loaded rulesets' mechanics, and
-  // the functions of `imports`.
+  // the functions of `imports`. Without imports, a program compiled before
+  // from the same source and name may come back (EngineOptions::compile_cache).
   [[nodiscard]] Compiled compile(std::string_view source, std::string name = "<input>",
                                  Imports imports = {}) const;
 
@@ -96,6 +101,7 @@ class Engine {
 
   EngineOptions options_;
   std::vector<std::shared_ptr<const Ruleset>> rulesets_;
+  mutable CompileCache cache_{options_.compile_cache};
 };
 
 // Variables and functions that persist from one input to the next, as in the
