@@ -14,10 +14,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/repl.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "cli/state_commands.hpp"
+#include "cli/state_file.hpp"
 #include "cli/stats_command.hpp"
 #include "interpreter/api.hpp"
 
@@ -55,6 +58,9 @@ struct RollArgs {
   std::optional<std::uint64_t> seed;
   std::string dice;
   bool min = false, max = false, json = false;
+  std::string state_file;              // --state FILE
+  std::vector<std::string> choose;     // --choose NAME[=VALUE]
+  std::vector<std::string> flags;      // other options: the choices' flags (--use-superiority)
 };
 
 std::uint64_t fresh_seed() {
@@ -79,8 +85,33 @@ std::string record_breakdown(const alea::Outcome& o) {
   return out;
 }
 
+// The player's choices: --choose words and the flags the loaded rulesets declare.
+alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
+  alea::Choices choices;
+  for (const auto& w : a.choose) alea::cli::add_choice(engine, w, choices, "--choose");
+  for (const auto& f : a.flags) {
+    if (alea::cli::add_flag_choice(engine, f, choices)) continue;
+    const auto flags = alea::cli::choice_flags(engine);
+    throw UsageError(fmt::format("unknown option '{}'{}; run 'alea roll --help' for the options", f,
+                                 flags.empty() ? std::string()
+                                               : fmt::format(" (the rulesets used here add {})", fmt::join(flags, ", "))));
+  }
+  return choices;
+}
+
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
-             bool fields_per_line = false) {
+             const alea::cli::RulesetPath& path, bool fields_per_line = false) {
+  const alea::Choices choices = command_choices(engine, a);
+  std::optional<alea::State> state;
+  if (!a.state_file.empty()) {
+    try {
+      state = alea::cli::read_state_file(a.state_file);
+      alea::cli::check_state_file(a.state_file, *state, engine, path);
+    } catch (const alea::cli::StateFileError& e) {
+      std::fputs(e.what(), stderr);
+      return exit_bad_input;
+    }
+  }
   std::unique_ptr<alea::DiceSource> dice;
   std::optional<std::uint64_t> seed;
   alea::ScriptedDice* scripted = nullptr;
@@ -99,10 +130,26 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   if (!compiled.ok()) {
     outcome.error = compiled.diagnostics.front();
   } else {
-    outcome = engine.run(compiled.program, {}, *dice);
+    outcome = engine.run(compiled.program, {}, *dice, {state ? &*state : nullptr, &choices});
+  }
+  // The state is saved before anything is shown: a roll whose state cannot
+  // be kept is reported as failed, with the file as it was.
+  if (outcome.ok() && state && outcome.state && !(*outcome.state == *state)) {
+    try {
+      alea::cli::write_state_file(a.state_file, *outcome.state);
+    } catch (const alea::cli::StateFileError& e) {
+      std::fputs(e.what(), stderr);
+      return exit_bad_input;
+    }
   }
   if (a.json) {
-    fmt::print("{}\n", alea::render_json(outcome, source, seed));
+    std::string doc = alea::render_json(outcome, source, seed);
+    if (state && outcome.ok() && outcome.state) {
+      auto j = nlohmann::ordered_json::parse(doc);
+      j["state"] = nlohmann::ordered_json::parse(alea::state_to_json(*outcome.state));
+      doc = j.dump();
+    }
+    fmt::print("{}\n", doc);
   }
   if (!outcome.ok()) {
     const alea::Diagnostics all = compiled.ok() ? alea::Diagnostics{*outcome.error} : compiled.diagnostics;
@@ -129,6 +176,19 @@ void add_dice_options(CLI::App* cmd, RollArgs& a) {
   cmd->add_flag("--min", a.min, "Every die shows its lowest face");
   cmd->add_flag("--max", a.max, "Every die shows its highest face");
   cmd->add_flag("--json", a.json, "Print the value and every die as one JSON document");
+  cmd->add_option("--state", a.state_file,
+                  "Read the rulesets' state (counters kept between rolls) from this JSON file, and write it back "
+                  "when the roll changes it; a missing file is the starting state")
+      ->option_text("FILE");
+  cmd->add_option("--choose", a.choose,
+                  "Decide a ruleset's choice for this roll: NAME (true) or NAME=VALUE; may be repeated. A ruleset "
+                  "may add a flag for a choice, as --use-superiority")
+      ->option_text("NAME[=VALUE]")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // The flags rulesets declare for their choices are known only once the
+  // rulesets are loaded: they are read from what CLI11 leaves over.
+  cmd->allow_extras();
 }
 
 // Problems found before anything was rolled: every one on stderr and, for
@@ -161,13 +221,13 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
       if (!call.diagnostics.empty()) {
         return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
       }
-      return run_roll(engine, a, call.source, "<command line>", true);
+      return run_roll(engine, a, call.source, "<command line>", path, true);
     }
   }
   std::string source;
   for (const auto& w : words) source += (source.empty() ? "" : " ") + w;
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, "<input>");
+  return run_roll(engine, a, source, "<input>", path);
 }
 
 int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
@@ -185,7 +245,7 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   }
   alea::Engine engine;
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file);
+  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);
 }
 
 // --rulesets is accepted before the command and after it.
@@ -213,7 +273,11 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> ruleset_dirs;
   std::optional<std::uint64_t> repl_seed;
+  std::string repl_state;
   app.add_option("--seed", repl_seed, "Seed for the REPL's dice");
+  app.add_option("--state", repl_state,
+                 "The REPL keeps the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
   add_rulesets_option(&app, ruleset_dirs);
 
   RollArgs roll;
@@ -228,9 +292,13 @@ int main(int argc, char** argv) {
                    "  alea roll \"10d10>=8\" --seed 7 --json\n"
                    "  alea roll heroes-mythos.check dice=3 red=1 --dice 4,5,5,4\n"
                    "  alea roll 'heroes_mythos.check(3, red: 1).success'\n"
+                   "  alea roll pbta-superiority.increase n=2 --state hero.json\n"
+                   "  alea roll pbta-superiority.move stat=1 --use-superiority --state hero.json\n"
                    "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
                    "a bare word given to a label parameter is that label (difficulty=hard).\n"
-                   "A mechanic's record result is printed one field to a line after its dice.");
+                   "A mechanic's record result is printed one field to a line after its dice.\n"
+                   "--state FILE keeps the rulesets' state (a character's counters) between calls;\n"
+                   "the file is replaced whole, never left half-written. A roll that fails changes nothing.");
 
   alea::cli::StatsArgs stats;
   CLI::App* stats_cmd = alea::cli::add_stats_command(app, stats);
@@ -270,6 +338,9 @@ int main(int argc, char** argv) {
 
   CLI::App* repl_cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
   repl_cmd->add_option("--seed", repl_seed, "Seed for the REPL's dice");
+  repl_cmd->add_option("--state", repl_state,
+                       "Keep the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
   add_rulesets_option(repl_cmd, ruleset_dirs);
   repl_cmd->footer("Example:\n  alea repl --seed 7");
 
@@ -284,6 +355,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, args.data());
     if ((roll.min && roll.max) || (run.min && run.max)) throw UsageError("--min and --max exclude each other");
+    // What CLI11 left over, but the `--` that ends the options.
+    for (auto& w : roll_cmd->remaining()) {
+      if (w != "--") roll.flags.push_back(std::move(w));
+    }
+    for (auto& w : run_cmd->remaining()) {
+      if (w != "--") run.flags.push_back(std::move(w));
+    }
     const alea::cli::RulesetPath path(ruleset_dirs);
     if (*roll_cmd) return roll_command(roll, path);
     if (*run_cmd) return run_command(run, path);
@@ -292,7 +370,7 @@ int main(int argc, char** argv) {
     if (*describe_cmd) return alea::cli::describe_command(describe_what, path, describe_json);
     if (*check_cmd) return alea::cli::check_command(check_files, path);
     (void)repl_cmd;
-    return alea::cli::run_repl({repl_seed, ruleset_dirs});
+    return alea::cli::run_repl({repl_seed, ruleset_dirs, repl_state});
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return exit_ok;
