@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +43,22 @@ bool write_all(int fd, std::string_view text) {
     text.remove_prefix(static_cast<std::size_t>(n));
   }
   return true;
+}
+
+// Removes the temporary files of writers that no longer run.
+void remove_stale_temporaries(const fs::path& dir, const std::string& prefix) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string rest = name.substr(prefix.size());  // PID.XXXXXX
+    const auto dot = rest.find('.');
+    if (dot == std::string::npos || dot == 0 || rest.size() - dot != 7) continue;
+    pid_t pid = 0;
+    const auto [p, err] = std::from_chars(rest.data(), rest.data() + dot, pid);
+    if (err != std::errc() || p != rest.data() + dot || pid <= 0) continue;
+    if (::kill(pid, 0) != 0 && errno == ESRCH) ::unlink(it->path().c_str());
+  }
 }
 
 }  // namespace
@@ -84,7 +102,11 @@ void write_state_file(const std::string& file, const State& state) {
     if (!ec) target = resolved;
   }
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  // `.FILE.PID.XXXXXX`: a writer killed before its rename leaves its temporary
+  // file behind, and the next writer removes it once that process is gone.
+  const std::string prefix = "." + target.filename().string() + ".";
+  remove_stale_temporaries(dir, prefix);
+  std::string tmp = (dir / fmt::format("{}{}.XXXXXX", prefix, ::getpid())).string();
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) fail(file, fmt::format("cannot write the state file (in {}): {}", dir.string(), os_error()));
   const auto give_up = [&](const std::string& what) {

@@ -27,8 +27,9 @@ void check_state_file(const std::string& file, const State& state, const Engine&
 
 // Writes `state` to `file` so that the file is always whole: the new text goes
 // to a temporary file in the same directory, which is flushed to the disk and
-// then renamed over `file` (a process killed while writing leaves the old
-// file, and at most a hidden temporary `.FILE.XXXXXX`). Throws StateFileError.
+// then renamed over `file`. A process killed while writing leaves the old
+// file whole, and at most a hidden temporary `.FILE.PID.XXXXXX`, which the
+// next write removes once that process is gone. Throws StateFileError.
 void write_state_file(const std::string& file, const State& state);
 
 }  // namespace alea::cli
