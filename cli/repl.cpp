@@ -9,6 +9,7 @@
 // `alea roll`.
 #include "cli/repl.hpp"
 #include "cli/history.hpp"
+#include "cli/repl_dice.hpp"
 #include "cli/repl_state.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
@@ -107,83 +108,6 @@ void report(fmt::format_string<Args...> format, Args&&... args) {
   std::fflush(stderr);
 }
 
-// ---- dice ---------------------------------------------------------------------
-
-// Random faces, except that faces given with :dice come first: dice rolled by
-// hand at the table, typed in before the roll that uses them.
-class ReplDice final : public DiceSource {
- public:
-  explicit ReplDice(std::uint64_t seed) : random_(seed), seed_(seed) {}
-
-  void reseed(std::uint64_t seed) {
-    random_ = RandomDice(seed);
-    seed_ = seed;
-  }
-  [[nodiscard]] std::uint64_t seed() const { return seed_; }
-
-  void script(const std::vector<std::int64_t>& faces) {
-    queued_.assign(faces.begin(), faces.end());
-  }
-  void clear_script() { queued_.clear(); }
-  [[nodiscard]] const std::deque<std::int64_t>& queued() const { return queued_; }
-
-  // An input that fails rolled nothing as far as the user is concerned, so
-  // it gives its scripted faces back.
-  void begin_input() {
-    saved_ = queued_;
-    scripted_ = 0;
-    random_after_script_ = 0;
-  }
-  void undo_input() { queued_ = saved_; }
-  [[nodiscard]] std::size_t scripted_used() const { return scripted_; }
-  [[nodiscard]] std::size_t random_after_script() const { return random_after_script_; }
-
-  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
-    std::size_t i = 0;
-    for (; i < faces.size() && !queued_.empty(); ++i) {
-      const std::int64_t face = queued_.front();
-      if (!kind.has_face(face)) {
-        throw DiceSourceError(DiceSourceError::Kind::InvalidFace,
-                              fmt::format("the scripted face {} cannot be shown by a {} "
-                                          "(change it with :dice, or forget it with :dice clear)",
-                                          face, kind.name()));
-      }
-      faces[i] = face;
-      queued_.pop_front();
-      ++scripted_;
-    }
-    if (i == faces.size()) return;
-    if (scripted_ > 0) random_after_script_ += faces.size() - i;
-    random_.roll(kind, faces.subspan(i));
-  }
-
- private:
-  RandomDice random_;
-  std::uint64_t seed_;
-  std::deque<std::int64_t> queued_, saved_;
-  std::size_t scripted_ = 0, random_after_script_ = 0;
-};
-
-// "6,4,1", "6 4 1" or "6, 4, 1".
-std::optional<std::vector<std::int64_t>> parse_faces(std::string_view text) {
-  std::vector<std::int64_t> faces;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const auto end = text.find_first_of(", \t", pos);
-    const std::string_view item =
-        text.substr(pos, end == std::string_view::npos ? text.npos : end - pos);
-    if (!item.empty()) {
-      std::int64_t v = 0;
-      if (!parse_int(item, v)) return std::nullopt;
-      faces.push_back(v);
-    }
-    if (end == std::string_view::npos) break;
-    pos = end + 1;
-  }
-  if (faces.empty()) return std::nullopt;
-  return faces;
-}
-
 // ---- evaluation and commands --------------------------------------------------
 
 // What became of one line.
@@ -224,7 +148,10 @@ class Repl {
     }
     // An empty line ends an incomplete input: show what is missing.
     const bool force = trim(line).empty();
-    if (!force) pending_ += "\n" + std::string(line);
+    if (!force) {
+      pending_ += '\n';
+      pending_ += line;
+    }
     step.finished = evaluate(force);
     return step;
   }
