@@ -362,6 +362,9 @@ int main(int argc, char** argv) {
     for (auto& w : run_cmd->remaining()) {
       if (w != "--") run.flags.push_back(std::move(w));
     }
+    for (auto& w : stats_cmd->remaining()) {
+      if (w != "--") stats.flags.push_back(std::move(w));
+    }
     const alea::cli::RulesetPath path(ruleset_dirs);
     if (*roll_cmd) return roll_command(roll, path);
     if (*run_cmd) return run_command(run, path);

@@ -135,6 +135,19 @@ std::vector<std::string> choice_flags(const Engine& engine) {
   return out;
 }
 
+std::vector<std::string> state_and_choice_arguments(const Ruleset& ruleset, const State& state,
+                                                    const Choices& choices, const std::vector<std::string>& given) {
+  std::vector<std::string> out;
+  const auto add = [&](const std::string& name, const Value* v) {
+    if (!v || std::find(given.begin(), given.end(), name) != given.end()) return;
+    // A value of a state or a choice is JSON-shaped, and JSON's literals are the language's.
+    out.push_back(fmt::format("{}: {}", name, render_value_json(*v)));
+  };
+  for (const auto& c : ruleset.state) add(c.name, state.find(ruleset.name, c.name));
+  for (const auto& c : ruleset.choices) add(c.name, choices.find(ruleset.name, c.name));
+  return out;
+}
+
 std::string state_text(const Engine& engine, const State& state) {
   std::string out;
   for (const Ruleset* r : engine.rulesets()) {

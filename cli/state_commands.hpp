@@ -26,6 +26,14 @@ bool add_flag_choice(const Engine& engine, std::string_view option, Choices& int
 // The flags the loaded rulesets declare, as "--use-superiority", for messages.
 [[nodiscard]] std::vector<std::string> choice_flags(const Engine& engine);
 
+// For `alea stats`, which runs a mechanic without a state or choices: the
+// named arguments that give the mechanic's ruleset's counters their values in
+// `state` and its choices the decisions in `choices`, each as `name: value`,
+// leaving out the names in `given` (set on the command line already).
+[[nodiscard]] std::vector<std::string> state_and_choice_arguments(const Ruleset& ruleset, const State& state,
+                                                                  const Choices& choices,
+                                                                  const std::vector<std::string>& given);
+
 // The state of every loaded ruleset that keeps one, a counter to a line:
 // "pbta-superiority.superiority = 3   (1 to 6, starts at 1) S, the face …".
 [[nodiscard]] std::string state_text(const Engine& engine, const State& state);

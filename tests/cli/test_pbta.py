@@ -341,6 +341,18 @@ for (stat, s), spec in X.items():
 rc, out, err = run(["stats", "pbta-superiority.move", "stat=1", "superiority=6", "use_superiority=false", "--json"])
 tiers = {e["value"]: e["exact"] for e in json.loads(out)["fields"]["tier"]["distribution"]} if rc == 0 else {}
 check("2d6+1 without superiority", tiers == {"miss": "5/18", "partial": "4/9", "full": "5/18"}, f"{tiers} {err}")
+# The state of a character file, and the player's decision, as the starting point of every run.
+f = state_file("stats.json", 4)
+rc, out, err = run(["stats", "pbta-superiority.move", "stat=1", "--state", str(f), "--json"])
+tiers = {e["value"]: e["exact"] for e in json.loads(out)["fields"]["tier"]["distribution"]} if rc == 0 else {}
+check("stats --state", tiers == {"miss": "1/36", "partial": "5/12", "full": "5/9"} and superiority(f) == 4,
+      f"{tiers} {err}")
+rc, out, err = run(["stats", "pbta-superiority.move", "stat=1", "--state", str(f), "--no-use-superiority"])
+check("stats --no-use-superiority", rc == 0 and out.startswith(
+    "pbta_superiority.move(stat: 1, superiority: 4, use_superiority: false): exact") and "miss      27.78%  5/18" in out,
+    out + err)
+rc, out, err = run(["stats", "2d6", "--state", str(f)])
+check("stats --state needs a mechanic", rc == 2 and "apply to a mechanic" in err, err)
 rc, out, err = run(["stats", "pbta-superiority.move", "stat=1", "superiority=4"])
 check("stats text", rc == 0 and "tier:\nvalue    probability\nmiss       2.78%  1/36" in out
       and "superiority_used: P(true) = 52.78% (19/36)" in out, out + err)
