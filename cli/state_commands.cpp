@@ -43,6 +43,10 @@ FoundChoice find_choice(const Engine& engine, std::string_view name, std::string
   for (const Ruleset* r : engine.rulesets()) {
     if (!ruleset.empty() && r->ident != ruleset_ident(ruleset)) continue;
     if (const auto* c = r->choice(name)) found.push_back({r, c});
+    // Its flag's name is as good as its own: `use-superiority`.
+    for (const auto& c : r->choices) {
+      if (!c.flag.empty() && c.flag == name && c.name != name) found.push_back({r, &c});
+    }
   }
   if (found.size() == 1) return found[0];
   if (found.size() > 1) {

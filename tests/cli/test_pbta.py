@@ -189,10 +189,13 @@ check("--state ends at S = 1", superiority(f) == 1, f.read_text())
 # The player decides after seeing the dice: :choose makes the last roll again.
 script = (":load pbta-superiority\npbta_superiority.increase(4)\n:dice 2,4\npbta_superiority.move(0)\n"
           ":choose use_superiority=false\n:state\n:choose --use-superiority\n:state\n")
-rc, out, err = run(["--seed", "1", "--trace", "off"] if False else ["--seed", "1"], stdin=script)
+rc, out, err = run(["--seed", "1"], stdin=script)
 check(":choose keeps S", rc == 0 and "total: 6, tier: \"miss\"" in out
       and "pbta-superiority.superiority: 1 → 5\npbta-superiority.superiority = 5" in out, out + err)
 check(":choose spends it again", "pbta-superiority.superiority: 5 → 1\npbta-superiority.superiority = 1" in out, out)
+rc, out, err = run(["--seed", "1"], stdin="pbta_superiority.increase(4)\n:dice 2,4\npbta_superiority.move(0)\n"
+                   ":choose use-superiority=false\n")
+check(":choose by the flag's name", rc == 0 and "superiority_used: false, superiority_after: 5" in out, out + err)
 rc, out, err = run(["--seed", "1"], stdin=":load pbta-superiority\n:choose use_superiority\n")
 check(":choose before any roll", "there is no roll to decide on yet" in err, err)
 # The REPL with --state reads the file at the start and saves every change.
