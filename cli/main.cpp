@@ -99,6 +99,23 @@ alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
   return choices;
 }
 
+// A state file that cannot be read, checked or written: the report on stderr
+// and, for --json, the usual document with the report's first line.
+int state_failure(const RollArgs& a, const std::string& source, const alea::cli::StateFileError& e) {
+  if (a.json) {
+    const std::string report = e.what();
+    nlohmann::ordered_json doc = {{"expression", source},
+                                  {"ok", false},
+                                  {"error", {{"code", "StateInvalid"},
+                                             {"message", report.substr(0, report.find('\n'))},
+                                             {"file", a.state_file}}}};
+    fmt::print("{}\n", doc.dump());
+  }
+  std::fflush(stdout);
+  std::fputs(e.what(), stderr);
+  return exit_bad_input;
+}
+
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
              const alea::cli::RulesetPath& path, bool fields_per_line = false) {
   const alea::Choices choices = command_choices(engine, a);
@@ -108,8 +125,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
       state = alea::cli::read_state_file(a.state_file);
       alea::cli::check_state_file(a.state_file, *state, engine, path);
     } catch (const alea::cli::StateFileError& e) {
-      std::fputs(e.what(), stderr);
-      return exit_bad_input;
+      return state_failure(a, source, e);
     }
   }
   std::unique_ptr<alea::DiceSource> dice;
@@ -138,8 +154,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
     try {
       alea::cli::write_state_file(a.state_file, *outcome.state);
     } catch (const alea::cli::StateFileError& e) {
-      std::fputs(e.what(), stderr);
-      return exit_bad_input;
+      return state_failure(a, source, e);
     }
   }
   if (a.json) {

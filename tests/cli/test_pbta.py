@@ -276,6 +276,10 @@ state_error("ruleset.json", '{"pbta-superority": {"superiority": 2}}',
 state_error("array.json", '[1, 2]', "the state must be a JSON object, one entry per ruleset")
 state_error("empty.json", '', "this is not valid JSON: unexpected end of input")
 state_error("float.json", '{"pbta-superiority": {"superiority": 2.5}}', "pbta-superiority.superiority: 2.5 is not a whole number")
+rc, out, err = run(["roll", "pbta-superiority.increase", "--json", "--state", str(tmp / "range.json")])
+doc = json.loads(out) if rc == 1 and out.startswith("{") else {}
+check("a bad state file with --json", doc.get("ok") is False and doc.get("error", {}).get("code") == "StateInvalid"
+      and doc["error"].get("file") == str(tmp / "range.json"), out + err)
 (tmp / "adir").mkdir(exist_ok=True)
 state_error("adir", None, "adir: error: this is a directory, not a state file")
 rc, out, err = run(["roll", "pbta-superiority.increase", "--state", str(tmp / "no-such-dir" / "s.json")])
