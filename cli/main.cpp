@@ -14,10 +14,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/repl.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "cli/state_commands.hpp"
+#include "cli/state_file.hpp"
 #include "cli/stats_command.hpp"
 #include "interpreter/api.hpp"
 
@@ -55,6 +58,9 @@ struct RollArgs {
   std::optional<std::uint64_t> seed;
   std::string dice;
   bool min = false, max = false, json = false;
+  std::string state_file;              // --state FILE
+  std::vector<std::string> choose;     // --choose NAME[=VALUE]
+  std::vector<std::string> flags;      // other options: the choices' flags (--use-superiority)
 };
 
 std::uint64_t fresh_seed() {
@@ -79,8 +85,49 @@ std::string record_breakdown(const alea::Outcome& o) {
   return out;
 }
 
+// The player's choices: --choose words and the flags the loaded rulesets declare.
+alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
+  alea::Choices choices;
+  for (const auto& w : a.choose) alea::cli::add_choice(engine, w, choices, "--choose");
+  for (const auto& f : a.flags) {
+    if (alea::cli::add_flag_choice(engine, f, choices)) continue;
+    const auto flags = alea::cli::choice_flags(engine);
+    throw UsageError(fmt::format("unknown option '{}'{}; run 'alea roll --help' for the options", f,
+                                 flags.empty() ? std::string()
+                                               : fmt::format(" (the rulesets used here add {})", fmt::join(flags, ", "))));
+  }
+  return choices;
+}
+
+// A state file that cannot be read, checked or written: the report on stderr
+// and, for --json, the usual document with the report's first line.
+int state_failure(const RollArgs& a, const std::string& source, const alea::cli::StateFileError& e) {
+  if (a.json) {
+    const std::string report = e.what();
+    nlohmann::ordered_json doc = {{"expression", source},
+                                  {"ok", false},
+                                  {"error", {{"code", "StateInvalid"},
+                                             {"message", report.substr(0, report.find('\n'))},
+                                             {"file", a.state_file}}}};
+    fmt::print("{}\n", doc.dump());
+  }
+  std::fflush(stdout);
+  std::fputs(e.what(), stderr);
+  return exit_bad_input;
+}
+
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
-             bool fields_per_line = false) {
+             const alea::cli::RulesetPath& path, bool fields_per_line = false) {
+  const alea::Choices choices = command_choices(engine, a);
+  std::optional<alea::State> state;
+  if (!a.state_file.empty()) {
+    try {
+      state = alea::cli::read_state_file(a.state_file);
+      alea::cli::check_state_file(a.state_file, *state, engine, path);
+    } catch (const alea::cli::StateFileError& e) {
+      return state_failure(a, source, e);
+    }
+  }
   std::unique_ptr<alea::DiceSource> dice;
   std::optional<std::uint64_t> seed;
   alea::ScriptedDice* scripted = nullptr;
@@ -99,10 +146,25 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   if (!compiled.ok()) {
     outcome.error = compiled.diagnostics.front();
   } else {
-    outcome = engine.run(compiled.program, {}, *dice);
+    outcome = engine.run(compiled.program, {}, *dice, {state ? &*state : nullptr, &choices});
+  }
+  // The state is saved before anything is shown: a roll whose state cannot
+  // be kept is reported as failed, with the file as it was.
+  if (outcome.ok() && state && outcome.state && !(*outcome.state == *state)) {
+    try {
+      alea::cli::write_state_file(a.state_file, *outcome.state);
+    } catch (const alea::cli::StateFileError& e) {
+      return state_failure(a, source, e);
+    }
   }
   if (a.json) {
-    fmt::print("{}\n", alea::render_json(outcome, source, seed));
+    std::string doc = alea::render_json(outcome, source, seed);
+    if (state && outcome.ok() && outcome.state) {
+      auto j = nlohmann::ordered_json::parse(doc);
+      j["state"] = nlohmann::ordered_json::parse(alea::state_to_json(*outcome.state));
+      doc = j.dump();
+    }
+    fmt::print("{}\n", doc);
   }
   if (!outcome.ok()) {
     const alea::Diagnostics all = compiled.ok() ? alea::Diagnostics{*outcome.error} : compiled.diagnostics;
@@ -129,6 +191,19 @@ void add_dice_options(CLI::App* cmd, RollArgs& a) {
   cmd->add_flag("--min", a.min, "Every die shows its lowest face");
   cmd->add_flag("--max", a.max, "Every die shows its highest face");
   cmd->add_flag("--json", a.json, "Print the value and every die as one JSON document");
+  cmd->add_option("--state", a.state_file,
+                  "Read the rulesets' state (counters kept between rolls) from this JSON file, and write it back "
+                  "when the roll changes it; a missing file is the starting state")
+      ->option_text("FILE");
+  cmd->add_option("--choose", a.choose,
+                  "Decide a ruleset's choice for this roll: NAME (true) or NAME=VALUE; may be repeated. A ruleset "
+                  "may add a flag for a choice, as --use-superiority")
+      ->option_text("NAME[=VALUE]")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // The flags rulesets declare for their choices are known only once the
+  // rulesets are loaded: they are read from what CLI11 leaves over.
+  cmd->allow_extras();
 }
 
 // Problems found before anything was rolled: every one on stderr and, for
@@ -161,13 +236,13 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
       if (!call.diagnostics.empty()) {
         return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
       }
-      return run_roll(engine, a, call.source, "<command line>", true);
+      return run_roll(engine, a, call.source, "<command line>", path, true);
     }
   }
   std::string source;
   for (const auto& w : words) source += (source.empty() ? "" : " ") + w;
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, "<input>");
+  return run_roll(engine, a, source, "<input>", path);
 }
 
 int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
@@ -185,7 +260,7 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   }
   alea::Engine engine;
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file);
+  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);
 }
 
 // --rulesets is accepted before the command and after it.
@@ -202,6 +277,7 @@ void add_rulesets_option(CLI::App* cmd, std::vector<std::string>& dirs) {
 struct Commands {
   std::vector<std::string> ruleset_dirs;
   std::optional<std::uint64_t> repl_seed;
+  std::string repl_state;
   RollArgs roll, run;
   alea::cli::StatsArgs stats;
   bool list_json = false;
@@ -224,9 +300,13 @@ void add_roll(CLI::App& app, Commands& c) {
               "  alea roll \"10d10>=8\" --seed 7 --json\n"
               "  alea roll heroes-mythos.check dice=3 red=1 --dice 4,5,5,4\n"
               "  alea roll 'heroes_mythos.check(3, red: 1).success'\n"
+              "  alea roll pbta-superiority.increase n=2 --state hero.json\n"
+              "  alea roll pbta-superiority.move stat=1 --use-superiority --state hero.json\n"
               "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
               "a bare word given to a label parameter is that label (difficulty=hard).\n"
-              "A mechanic's record result is printed one field to a line after its dice.");
+              "A mechanic's record result is printed one field to a line after its dice.\n"
+              "--state FILE keeps the rulesets' state (a character's counters) between calls;\n"
+              "the file is replaced whole, never left half-written. A roll that fails changes nothing.");
 }
 
 void add_stats(CLI::App& app, Commands& c) {
@@ -273,6 +353,9 @@ void add_check(CLI::App& app, Commands& c) {
 void add_repl(CLI::App& app, Commands& c) {
   CLI::App* cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
   cmd->add_option("--seed", c.repl_seed, "Seed for the REPL's dice");
+  cmd->add_option("--state", c.repl_state,
+                  "Keep the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
   add_rulesets_option(cmd, c.ruleset_dirs);
   cmd->footer("Example:\n  alea repl --seed 7");
 }
@@ -321,6 +404,9 @@ int main(int argc, char** argv) {
 
   Commands c;
   app.add_option("--seed", c.repl_seed, "Seed for the REPL's dice");
+  app.add_option("--state", c.repl_state,
+                 "The REPL keeps the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
   add_rulesets_option(&app, c.ruleset_dirs);
   const std::string_view only = named_command(argc, argv);
   for (const Subcommand& sub : kSubcommands) {
@@ -341,6 +427,16 @@ int main(int argc, char** argv) {
     if ((c.roll.min && c.roll.max) || (c.run.min && c.run.max)) {
       throw UsageError("--min and --max exclude each other");
     }
+    // What CLI11 left over, but the `--` that ends the options: the choices' flags.
+    const auto leftovers = [&](CLI::App* cmd, std::vector<std::string>& flags) {
+      if (!chosen(cmd)) return;
+      for (auto& w : cmd->remaining()) {
+        if (w != "--") flags.push_back(std::move(w));
+      }
+    };
+    leftovers(c.roll_cmd, c.roll.flags);
+    leftovers(c.run_cmd, c.run.flags);
+    leftovers(c.stats_cmd, c.stats.flags);
     const alea::cli::RulesetPath path(c.ruleset_dirs);
     if (chosen(c.roll_cmd)) return roll_command(c.roll, path);
     if (chosen(c.run_cmd)) return run_command(c.run, path);
@@ -348,7 +444,7 @@ int main(int argc, char** argv) {
     if (chosen(c.rulesets_cmd)) return alea::cli::rulesets_command(path, c.list_json);
     if (chosen(c.describe_cmd)) return alea::cli::describe_command(c.describe_what, path, c.describe_json);
     if (chosen(c.check_cmd)) return alea::cli::check_command(c.check_files, path);
-    return alea::cli::run_repl({c.repl_seed, c.ruleset_dirs});
+    return alea::cli::run_repl({c.repl_seed, c.ruleset_dirs, c.repl_state});
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return exit_ok;

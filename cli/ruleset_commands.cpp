@@ -45,6 +45,8 @@ const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m, std::string
       if (p.name == name) return &p;
     }
   }
+  if (const auto* s = r.state_counter(name)) return s;
+  if (const auto* c = r.choice(name)) return c;
   return nullptr;
 }
 
@@ -390,6 +392,8 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
     std::vector<std::string> known;
     for (const auto& q : m->params) known.push_back(q.name);
     for (const auto& q : r->parameters) known.push_back(q.name);
+    for (const auto& q : r->state) known.push_back(q.name);
+    for (const auto& q : r->choices) known.push_back(q.name);
     Diagnostic& d = fail(DiagCode::UnknownArgument,
                          typed->span(s.at, s.at + static_cast<std::uint32_t>(key.size())),
                          fmt::format("{}.{} has no parameter '{}'", r->name, m->name, key));

@@ -208,6 +208,17 @@ struct ResultSpec {
   Span span;
 };
 
+// One change a mechanic makes to a counter kept between rolls, once its body
+// has given its result. `value` and `when` are hidden functions of the same
+// program that take the mechanic's parameters and then `result`.
+struct StateChange {
+  enum Op { Add, Subtract, Set, Reset } op = Set;
+  const Constant* counter = nullptr;
+  const FnDef* value = nullptr;  // Add, Subtract, Set: the amount or the new value
+  const FnDef* when = nullptr;   // null: always
+  Span span;
+};
+
 // `fn name(a, b = 1) = body` at the top level of a program, or a ruleset's mechanic.
 struct FnDef {
   std::string name;
@@ -228,6 +239,8 @@ struct FnDef {
   std::vector<std::string> side_fields;
   std::vector<TypeSpec> side_field_types;
   std::vector<std::int32_t> side_field_slots;  // set by the resolver
+  // A mechanic that changes a ruleset's state when it returns (its `changes`).
+  std::vector<StateChange> changes;
 };
 
 // A ruleset's constant, table or parameter: a name with a fixed value (a
@@ -238,6 +251,12 @@ struct Constant {
   Span span;
   bool parameter = false;
   std::optional<TypeSpec> type;
+  // Where a run looks before `value`, which is then the default: the state the
+  // host keeps between rolls, or the player's choices for this roll, each
+  // under the ruleset `owner`.
+  enum class Source { Fixed, State, Choice } source = Source::Fixed;
+  std::string owner;
+  bool clamp = true;  // State: a change past min/max stops there (false: an error)
 };
 
 // `let name = value` at the top level: a program-level variable.

@@ -291,6 +291,9 @@ Value Evaluator::constant(const ast::Constant& c) {
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
     if (it->first == &c) return it->second;
   }
+  if (c.source != ast::Constant::Source::Fixed) {
+    if (auto v = host_value(c)) return std::move(*v);
+  }
   for (const auto& [k, v] : constants_) {
     if (k == &c) return v;
   }
@@ -353,7 +356,10 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       given[k] = true;
     } else if (const ast::Constant* k = c.sets[i]) {
       if (k->type) check_type(*k->type, args[i], c.args[i]->span, fmt::format("the parameter '{}'", k->name));
-      overrides_.emplace_back(k, std::move(args[i]));
+      // A counter given by name is set, as if the state held it: the call's
+      // changes start from it, and it stays after the call.
+      if (k->source == ast::Constant::Source::State) write_state(*k, std::move(args[i]), c.args[i]->span, false);
+      else overrides_.emplace_back(k, std::move(args[i]));
     }
   }
   // An opposed mechanic: every side has the fields, and the body starts on the first side.
@@ -393,6 +399,7 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
     }
     Value result = eval(*fn.body);
     if (fn.result) check_result(fn, result);
+    if (!fn.changes.empty()) apply_changes(fn, new_base, result, span);
     return result;
   } catch (EvalError& err) {
     // One note per call site; a recursion shows as one note with its depth.
@@ -668,12 +675,13 @@ void Evaluator::run_program(const ast::Program& program, std::optional<Value>& v
 }  // namespace detail
 
 Outcome evaluate(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
-                 DiceSource& dice, const Limits& limits) {
+                 DiceSource& dice, const Limits& limits, const RunInput& input) {
   Outcome out;
   out.program = program;
-  detail::Evaluator ev(bindings, dice, limits, out.trace);
+  detail::Evaluator ev(bindings, dice, limits, out.trace, input);
   try {
     ev.run_program(*program->ast, out.value, out.globals);
+    out.state = ev.state();
   } catch (detail::EvalError& e) {
     out.value.reset();
     out.error = std::move(e.diagnostic);

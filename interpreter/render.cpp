@@ -163,9 +163,11 @@ std::string render_breakdown(const Outcome& o) {
   }
   std::string value = to_display(*o.value);
   // A value that came out of tiers shows the number it was sorted by: "= 9 → partial".
-  if (!t.events.empty() && t.events.back().result == value && t.events.back().span.file == shown.file &&
-      t.events.back().span.begin >= shown.begin && t.events.back().span.end <= shown.end) {
-    value = t.events.back().text;
+  // Lines of their own (note(), a change of state) are not tiers.
+  const auto last = std::find_if(t.events.rbegin(), t.events.rend(), [](const TraceEvent& e) { return !e.note; });
+  if (last != t.events.rend() && last->result == value && last->span.file == shown.file &&
+      last->span.begin >= shown.begin && last->span.end <= shown.end) {
+    value = last->text;
   }
   DiceText dice(t);
   if (shown.empty()) return value;

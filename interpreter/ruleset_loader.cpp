@@ -17,6 +17,7 @@
 
 #include "dsl/printer.hpp"
 #include "interpreter/builtins.hpp"
+#include "interpreter/ruleset_loader_parts.hpp"
 
 namespace alea {
 namespace {
@@ -43,7 +44,7 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
   return v;
 }
 
-class Loader {
+class Loader final : public detail::RulesetReader {
  public:
   Loader(std::string text, std::string name, const RulesetLoadOptions& options)
       : options_(options), file_(SourceFile::make(std::move(name), std::move(text))) {
@@ -78,6 +79,7 @@ class Loader {
       return out;
     }
     top(root);
+    detail::link_changes(*program_);
     if (!diags_.empty()) {
       out.diagnostics = std::move(diags_);
       return out;
@@ -104,12 +106,18 @@ class Loader {
   // Mechanics whose body did not parse: calls to them are not reported again.
   std::set<std::string> unparsed_;
 
+  // ---- what the sections in other files use ------------------------------
+  [[nodiscard]] const SourceFile& file() const override { return *file_; }
+  ast::Program& program() override { return *program_; }
+  Ruleset& ruleset() override { return *ruleset_; }
+  void keep_source(std::shared_ptr<const SourceFile> src) override { sources_.push_back(std::move(src)); }
+
   // ---- positions and errors ------------------------------------------------
   std::uint32_t offset_of(const YAML::Mark& m) const {
     if (m.pos < 0) return 0;
     return static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(m.pos), file_->text().size()));
   }
-  Span span_of(const YAML::Node& n) const {
+  Span span_of(const YAML::Node& n) const override {
     const auto b = offset_of(n.Mark());
     std::uint32_t len = 1;
     if (n.IsScalar() && n.Tag() == "?") len = static_cast<std::uint32_t>(std::max<std::size_t>(1, n.Scalar().size()));
@@ -119,18 +127,13 @@ class Loader {
     const auto nl = file_->text().find('\n', b);
     return file_->span(b, nl == std::string::npos ? e : std::min<std::uint32_t>(e, static_cast<std::uint32_t>(nl)));
   }
-  Diagnostic& error(DiagCode code, Span span, std::string message) {
+  Diagnostic& error(DiagCode code, Span span, std::string message) override {
     return diags_.emplace_back(code, span, std::move(message));
   }
 
   // ---- shapes ---------------------------------------------------------------
-  struct Key {
-    std::string name;
-    bool required;
-  };
-
   // Checks a mapping's keys: every key known, none twice, the required ones present.
-  bool keys(const YAML::Node& map, Span where, std::string_view what, const std::vector<Key>& allowed) {
+  bool keys(const YAML::Node& map, Span where, std::string_view what, const std::vector<Key>& allowed) override {
     if (!map.IsMap()) {
       error(DiagCode::RulesetFieldType, where, fmt::format("{} must be a mapping", what));
       return false;
@@ -164,7 +167,7 @@ class Loader {
     return true;
   }
 
-  std::optional<std::string> text(const YAML::Node& n, std::string_view what) {
+  std::optional<std::string> text(const YAML::Node& n, std::string_view what) override {
     if (!n.IsScalar() || (n.Tag() == "?" && n.Scalar().empty())) {
       error(DiagCode::RulesetFieldType, span_of(n), fmt::format("{} must be text", what));
       return std::nullopt;
@@ -188,7 +191,7 @@ class Loader {
   }
 
   // A name the language can use: checked once per ruleset-level definition.
-  bool name(const YAML::Node& key, std::string_view what, bool ruleset_level) {
+  bool name(const YAML::Node& key, std::string_view what, bool ruleset_level) override {
     const std::string s = key.Scalar();
     const Span at = span_of(key);
     const auto& kw = keywords();
@@ -237,7 +240,7 @@ class Loader {
     return make_record(std::move(names), std::move(values));
   }
 
-  ast::ExprPtr to_expr(const YAML::Node& n) {
+  ast::ExprPtr to_expr(const YAML::Node& n) override {
     auto e = std::make_unique<ast::Expr>();
     e->span = span_of(n);
     if (n.IsNull()) {
@@ -329,7 +332,7 @@ class Loader {
 
   // ---- code -------------------------------------------------------------------
   // The expression text of a scalar, as a SourceFile whose positions are the YAML file's.
-  std::shared_ptr<const SourceFile> code(const YAML::Node& n, std::string_view what) {
+  std::shared_ptr<const SourceFile> code(const YAML::Node& n, std::string_view what) override {
     if (!n.IsScalar() || n.Scalar().empty()) {
       error(DiagCode::RulesetFieldType, span_of(n), fmt::format("{} must be text in the language", what));
       return nullptr;
@@ -379,7 +382,7 @@ class Loader {
     return src;
   }
 
-  std::unique_ptr<ast::Program> parse_code(const std::shared_ptr<const SourceFile>& src) {
+  std::unique_ptr<ast::Program> parse_code(const std::shared_ptr<const SourceFile>& src) override {
     ParseResult r = parse(*src, options_.parse);
     if (!r.ok()) {
       for (auto& d : r.diagnostics) diags_.push_back(std::move(d));
@@ -392,8 +395,8 @@ class Loader {
   void top(const YAML::Node& root) {
     keys(root, file_->span(0, 1), "the ruleset",
          {{"schema", true}, {"name", true}, {"title", true}, {"source", true}, {"doc", false},
-          {"parameters", false}, {"constants", false}, {"tables", false}, {"functions", false},
-          {"mechanics", true}});
+          {"parameters", false}, {"constants", false}, {"tables", false}, {"state", false},
+          {"choices", false}, {"tiers", false}, {"functions", false}, {"mechanics", true}});
     Ruleset& r = *ruleset_;
     r.file = file_->name();
     if (const auto n = root["schema"]) {
@@ -423,6 +426,9 @@ class Loader {
     if (const auto n = root["parameters"]) parameters(n);
     if (const auto n = root["constants"]) constants(n);
     if (const auto n = root["tables"]) tables(n);
+    if (const auto n = root["state"]) detail::read_state(*this, n);
+    if (const auto n = root["choices"]) detail::read_choices(*this, n);
+    if (const auto n = root["tiers"]) detail::read_tiers(*this, n);
     if (const auto n = root["functions"]) functions(n);
     if (const auto n = root["mechanics"]) mechanics(n);
     resolve_all();
@@ -435,14 +441,13 @@ class Loader {
   }
 
   std::optional<ParamInfo> param(const YAML::Node& key, const YAML::Node& spec, std::string_view what,
-                                 bool default_required) {
+                                 bool default_required, const std::vector<Key>& extra = {}) override {
     const std::string pname = key.Scalar();
     const std::string context = fmt::format("the {} '{}'", what, pname);
-    if (!keys(spec, span_of(key), context,
-              {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
-               {"choices", false}, {"doc", true}})) {
-      return std::nullopt;
-    }
+    std::vector<Key> allowed = {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
+                                {"choices", false}, {"doc", true}};
+    allowed.insert(allowed.end(), extra.begin(), extra.end());
+    if (!keys(spec, span_of(key), context, allowed)) return std::nullopt;
     ParamInfo p;
     p.name = pname;
     if (spec["doc"]) p.doc = text(spec["doc"], "'doc'").value_or("");
@@ -589,7 +594,7 @@ class Loader {
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
               {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"body", true},
-               {"result", false}, {"returns", false}, {"examples", false}})) {
+               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}})) {
       return;
     }
     MechanicInfo m;
@@ -641,6 +646,7 @@ class Loader {
     for (const auto& c : program_->constants) {
       if (c->parameter) fn.settable.push_back(c.get());
     }
+    if (const YAML::Node ch = spec["changes"]; ch && named) detail::read_changes(*this, ch, fn, m);
     if (named && fn.body) program_->statements.emplace_back(std::move(fn));
     else unparsed_.insert(mname);
     ruleset_->mechanics.push_back(std::move(m));
