@@ -15,6 +15,7 @@ Usage: test_pbta.py /path/to/alea   (CTest passes the built binary)
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -384,6 +385,7 @@ for ex in ruleset_examples:
     rc, out, err = run(["roll"] + ex.split() + ["--seed", "7", "--state", str(f)])
     check(f"example {ex}", rc == 0 and "note:" not in err, f"exit {rc}: {err}")
 
+shutil.rmtree(tmp, ignore_errors=True)
 print(f"{checked} checks, {len(failures)} failed")
 for f in failures:
     print("FAIL", f)
