@@ -294,35 +294,12 @@ Value Evaluator::constant(const ast::Constant& c) {
     if (k == &c) return v;
   }
   Value v = eval(*c.value);
+  // A parameter of a declared record type gets the defaults of its missing fields.
+  if (c.type && (c.type->record || c.type->items)) {
+    v = conform(*c.type, v, c.value.get(), c.value->span, fmt::format("the default of '{}'", c.name));
+  }
   constants_.emplace_back(&c, v);
   return v;
-}
-
-void Evaluator::check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what) {
-  // A pool stands for its total wherever a number is wanted.
-  if (t.kind == ast::TypeSpec::Int && v.as_pool()) {
-    check_type(t, Value(to_int(v, span, what)), span, what);
-    return;
-  }
-  if (!type_admits(t, v)) {
-    fail(DiagCode::TypeMismatch, span,
-         fmt::format("{} must be {} {}, got {}", what, t.kind == ast::TypeSpec::Int ? "an" : "a",
-                     ast::type_name(t), describe(v)));
-  }
-  if (const auto* i = v.as_int()) {
-    if (t.min && *i < *t.min) {
-      fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be at least {}, got {}", what, *t.min, *i));
-    }
-    if (t.max && *i > *t.max) {
-      fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be at most {}, got {}", what, *t.max, *i));
-    }
-  }
-  if (const auto* str = v.as_str(); str && !t.choices.empty() &&
-      std::find(t.choices.begin(), t.choices.end(), *str) == t.choices.end()) {
-    std::string list;
-    for (const auto& c : t.choices) list += (list.empty() ? "" : ", ") + c;
-    fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be one of {}, got \"{}\"", what, list, *str));
-  }
 }
 
 Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
@@ -346,12 +323,16 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
     if (p >= 0) {
       const auto k = static_cast<std::size_t>(p);
       if (k < fn.types.size() && fn.types[k]) {
-        check_type(*fn.types[k], args[i], c.args[i]->span, fmt::format("the argument '{}'", fn.params[k]));
+        args[i] = conform(*fn.types[k], args[i], c.args[i].get(), c.args[i]->span,
+                          fmt::format("the argument '{}'", fn.params[k]));
       }
       stack_[new_base + k] = std::move(args[i]);
       given[k] = true;
     } else if (const ast::Constant* k = c.sets[i]) {
-      if (k->type) check_type(*k->type, args[i], c.args[i]->span, fmt::format("the parameter '{}'", k->name));
+      if (k->type) {
+        args[i] = conform(*k->type, args[i], c.args[i].get(), c.args[i]->span,
+                          fmt::format("the parameter '{}'", k->name));
+      }
       overrides_.emplace_back(k, std::move(args[i]));
     }
   }
@@ -365,8 +346,9 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
         fail(DiagCode::MissingArgument, span,
              fmt::format("the side '{}' needs the field '{}'", side_name, fn.side_fields[f]));
       }
-      check_type(fn.side_field_types[f], *v, span, fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
-      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = *v;
+      const Value checked = conform(fn.side_field_types[f], *v, nullptr, span,
+                                    fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
+      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = checked;
     }
   }
   ++call_depth_;
@@ -386,7 +368,8 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       if (given[k]) continue;
       Value v = eval(*fn.defaults.at(k));
       if (k < fn.types.size() && fn.types[k]) {
-        check_type(*fn.types[k], v, fn.defaults[k]->span, fmt::format("the default of '{}'", fn.params[k]));
+        v = conform(*fn.types[k], v, fn.defaults[k].get(), fn.defaults[k]->span,
+                    fmt::format("the default of '{}'", fn.params[k]));
       }
       stack_[new_base + k] = std::move(v);
     }

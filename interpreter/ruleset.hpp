@@ -45,6 +45,13 @@ struct MechanicInfo {
   std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
 };
 
+// A record type the ruleset declares under `types:`, with its fields.
+struct TypeInfo {
+  std::string name;
+  std::string doc;
+  std::vector<ParamInfo> fields;  // a field without a default is required
+};
+
 struct NamedValue {
   std::string name;
   std::string doc;
@@ -59,6 +66,7 @@ struct Ruleset {
   std::string source;
   std::string doc;
   std::string file;   // as shown in diagnostics
+  std::vector<TypeInfo> types;
   std::vector<ParamInfo> parameters;
   std::vector<NamedValue> constants;
   std::vector<NamedValue> tables;
