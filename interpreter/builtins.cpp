@@ -10,6 +10,9 @@
 
 namespace alea {
 namespace detail {
+
+Value b_roll_each(BuiltinCall& c);  // builtins_dice.cpp
+
 namespace {
 
 std::int64_t int_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
@@ -371,6 +374,7 @@ const std::vector<Entry>& table() {
       {{"kind", 1, 1}, b_kind, "kind(x)", "what x is: \"int\", \"bool\", \"string\", \"pool\", \"list\", \"record\" or \"none\""},
       {{"rolled", 1, 1}, b_rolled, "rolled(pool)", "every die of the rolls behind a pool, the removed ones too, as a list of faces"},
       {{"note", 2, 2}, b_note, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
+      {{"roll_each", 1, 2}, b_roll_each, "roll_each(dice, die)", "rolls a list of described dice (records with a 'die' and tags such as a colour), each die with its tags in the trace; gives the records with each one's 'face'"},
       {{"cover", 2, 2}, b_cover, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };
   return t;
