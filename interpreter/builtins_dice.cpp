@@ -80,10 +80,14 @@ Value with_face(const RecordData& r, std::int64_t face) {
 }  // namespace
 
 Value b_roll_each(BuiltinCall& c) {
-  const auto* list = c.args[0].as_list();
+  // One description alone is one die, and gives one record.
+  const bool one = c.args[0].as_record() != nullptr;
+  const std::vector<Value> alone = one ? std::vector<Value>{c.args[0]} : std::vector<Value>{};
+  const auto* list = one ? &alone : c.args[0].as_list();
   if (!list) {
     fail(DiagCode::TypeMismatch, c.arg_span(0),
-         fmt::format("'roll_each' needs a list of dice, each a record such as {{die: 6, colour: \"red\"}}, got {}",
+         fmt::format("'roll_each' needs a list of dice, each a record such as {{die: 6, colour: \"red\"}}, or "
+                     "one such record, got {}",
                      describe(c.args[0])));
   }
   const Value* fallback = c.args.size() > 1 && !c.args[1].is_none() ? &c.args[1] : nullptr;
@@ -132,7 +136,7 @@ Value b_roll_each(BuiltinCall& c) {
     }
     begin = end;
   }
-  return make_list(std::move(out));
+  return one ? out.front() : make_list(std::move(out));
 }
 
 }  // namespace alea::detail

@@ -121,7 +121,7 @@ class TypeChecker {
       if (known) continue;
       std::vector<std::string> names;
       for (const auto& f : rt.fields) names.push_back(f.name);
-      Diagnostic d(DiagCode::UnknownField, at.field(n).src ? at.field(n).src->span : at.span,
+      Diagnostic d(DiagCode::UnknownField, at.span,
                    fmt::format("{} is a {}, which has no field '{}'", named(what_, at.path), rt.name, n));
       if (auto near = closest_name(n, names); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
       d.note({}, fmt::format("the fields of a {}: {}", rt.name, fmt::join(names, ", ")));
