@@ -155,21 +155,33 @@ const std::vector<Vector> vectors = {
   {"O4", "crystal_die.after_attack(2, 1, passes: 2)", {}, {{"", "battle"}}},
   {"O4_one_pass", "crystal_die.after_attack(2, 1, passes: 1)", {}, {{"", "reserve_attack"}}},
   {"O4_empty", "crystal_die.after_attack(0, 0)", {}, {{"", "battle"}}},
-  // O5: x rolls 3 against t (4) and loses; y rolls 6 against x (3) and wins: x to the Abyss;
-  // P1's second die rolls 1 against its own Attack die (2) and loses; P2's answer rolls 6 and
-  // wins against it. y and P2's second die go to Imprisonment, and so does P1's second die;
-  // t stays; initiative passes to P2.
-  {"O5", o5(o5_moves), {3, 6, 1, 6},
-   {{"p1.field", "[{type: \"life\", colour: \"red\", shape: none, special: false, face: 3}]"},
+  // O5: x rolls 3 against t (4), y 2 against x (3), P1's second die 1 against its own
+  // Attack die (2), P2's second answer 1 against that target: every duel is lost, so x, y,
+  // P1's second die and P2's second answer go to their owners' Imprisonment, t and the
+  // other target stay, and initiative passes to P2.
+  {"O5", o5(o5_moves), {3, 2, 1, 1},
+   {{"p1.field", "[{type: \"life\", colour: \"red\", shape: none, special: false, face: 3}, "
+                 "{type: \"attack\", colour: \"red\", shape: none, special: false, face: 2}]"},
     {"p1.reserve", "[]"},
+    {"p1.imprisoned", "[{type: \"attack\", colour: \"red\", shape: none, special: false, face: 3}, "
+                      "{type: \"defence\", colour: \"red\", shape: none, special: false, face: 1}]"},
+    {"p1.abyss", "[]"},
+    {"p2.field", "[{type: \"life\", colour: \"blue\", shape: none, special: false, face: 4}]"},
+    {"p2.reserve", "[]"},
+    {"p2.imprisoned", "[{type: \"attack\", colour: \"blue\", shape: none, special: false, face: 2}, "
+                      "{type: \"life\", colour: \"blue\", shape: none, special: false, face: 1}]"},
+    {"p2.abyss", "[]"}, {"passed", "false"}, {"next_first", "p2"}}},
+  // O5 where the answers win: y (6) beats x (3), which goes to the Abyss instead of
+  // Imprisonment (duel_effect abyss); P2's second answer (6) beats P1's own Attack die (2).
+  {"O5_answers_win", o5(o5_moves), {3, 6, 1, 6},
+   {{"p1.field", "[{type: \"life\", colour: \"red\", shape: none, special: false, face: 3}]"},
     {"p1.imprisoned", "[{type: \"defence\", colour: \"red\", shape: none, special: false, face: 1}]"},
     {"p1.abyss", "[{type: \"attack\", colour: \"red\", shape: none, special: false, face: 2}, "
                  "{type: \"attack\", colour: \"red\", shape: none, special: false, face: 3}]"},
     {"p2.field", "[{type: \"life\", colour: \"blue\", shape: none, special: false, face: 4}]"},
-    {"p2.reserve", "[]"},
     {"p2.imprisoned", "[{type: \"attack\", colour: \"blue\", shape: none, special: false, face: 6}, "
                       "{type: \"life\", colour: \"blue\", shape: none, special: false, face: 6}]"},
-    {"p2.abyss", "[]"}, {"passed", "false"}, {"next_first", "p2"}}},
+    {"next_first", "p2"}}},
   // O5 without answers: x loses against t and goes to Imprisonment; t stays.
   {"O5_no_answer", o5("[{die: 0, side: \"opponent\", index: 0}, none, none]"), {2},
    {{"p1.reserve", "[{type: \"defence\", colour: \"red\", shape: none, special: false, face: none}]"},
