@@ -16,6 +16,7 @@ Value b_roll_each(BuiltinCall& c);  // builtins_dice.cpp
 namespace {
 
 std::int64_t int_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
+  if (const std::int64_t* x = c.args[i].as_int()) return *x;  // the words below only for an error
   return c.ev.to_int(c.args[i], c.arg_span(i), fmt::format("argument {} of '{}'", i + 1, fn));
 }
 
@@ -29,7 +30,10 @@ std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
   std::vector<std::int64_t> out;
   if (c.args.size() == 1) {
     if (const auto* l = c.args[0].as_list()) {
-      for (const auto& v : *l) out.push_back(c.ev.to_int(v, c.arg_span(0), fmt::format("an item given to '{}'", fn)));
+      for (const auto& v : *l) {
+        const std::int64_t* x = v.as_int();
+        out.push_back(x ? *x : c.ev.to_int(v, c.arg_span(0), fmt::format("an item given to '{}'", fn)));
+      }
       return out;
     }
     if (const auto* p = c.args[0].as_pool()) {

@@ -228,19 +228,26 @@ Value Evaluator::node(const ast::Unary& k, const ast::Expr& e) {
 
 Value Evaluator::binary(const ast::Binary& b, const ast::Expr& e) {
   using ast::BinOp;
+  // The words for an error are made only when there is one: this runs on every operator.
+  auto side_bool = [&](const Value& v, const ast::Expr& at, std::string_view which) {
+    if (const bool* x = v.as_bool()) return *x;
+    return to_bool(v, at.span, fmt::format("the {} side of '{}'", which, ast::spelling(b.op)));
+  };
+  auto side_int = [&](const Value& v, const ast::Expr& at, std::string_view which) {
+    if (const std::int64_t* x = v.as_int()) return *x;
+    return to_int(v, at.span, fmt::format("the {} side of '{}'", which, ast::spelling(b.op)));
+  };
   if (b.op == BinOp::And || b.op == BinOp::Or) {
-    const std::string what = fmt::format("the left side of '{}'", ast::spelling(b.op));
-    const bool lhs = to_bool(eval(*b.lhs), b.lhs->span, what);
+    const bool lhs = side_bool(eval(*b.lhs), *b.lhs, "left");
     if (b.op == BinOp::And ? !lhs : lhs) return lhs;
-    return to_bool(eval(*b.rhs), b.rhs->span, fmt::format("the right side of '{}'", ast::spelling(b.op)));
+    return side_bool(eval(*b.rhs), *b.rhs, "right");
   }
   const Value l = eval(*b.lhs);
   const Value r = eval(*b.rhs);
   if (b.op == BinOp::Eq) return l == r;
   if (b.op == BinOp::Ne) return !(l == r);
-  const std::string op(ast::spelling(b.op));
-  const std::int64_t x = to_int(l, b.lhs->span, fmt::format("the left side of '{}'", op));
-  const std::int64_t y = to_int(r, b.rhs->span, fmt::format("the right side of '{}'", op));
+  const std::int64_t x = side_int(l, *b.lhs, "left");
+  const std::int64_t y = side_int(r, *b.rhs, "right");
   std::int64_t out = 0;
   switch (b.op) {
     case BinOp::Add: {
