@@ -90,7 +90,7 @@ class TypeChecker {
       throw EvalError{std::move(d)};
     }
     if (t.items) {
-      if (const auto* l = v.as_list()) return items(*t.items, *l, v, at);
+      if (const auto* l = v.as_list()) return items(*t.items, *l, at);
     }
     if (t.record) {
       if (const auto* r = v.as_record()) return fields(*t.record, *r, at);
@@ -102,15 +102,13 @@ class TypeChecker {
   Evaluator& ev_;
   std::string_view what_;
 
-  Value items(const ast::TypeSpec& t, const std::vector<Value>& l, const Value& whole, const Place& at) {
+  Value items(const ast::TypeSpec& t, const std::vector<Value>& l, const Place& at) {
     std::vector<Value> out;
-    bool changed = false;
     for (std::size_t i = 0; i < l.size(); ++i) {
       ev_.charge(1, at.span);
       out.push_back(conform(t, l[i], at.item(i)));
-      changed = changed || !(out.back() == l[i]) || out.back().kind() != l[i].kind();
     }
-    return changed ? make_list(std::move(out)) : whole;
+    return make_list(std::move(out));
   }
 
   // The record with the type's fields, in the type's order, missing ones

@@ -220,6 +220,17 @@ check("unknown field", code == 1 and "the argument 'die' is a die, which has no 
 code, out, err = run(["roll", "crystal-die.split_damage", "life=[5,x]", "damage=1"])
 check("bad value", code == 1 and "[UnknownName]" in err, err)
 
+# A die given field by field: a bare word is a label, as for any label parameter.
+got, err = roll_json(["crystal-die.duel", "die.type=attack", "die.colour=red", "die.special=true", "target.type=life",
+                      "target.colour=blue", "target.face=4"], [4])
+check("U3 field by field", got is not None and got["value"]["won"] is True
+      and got["dice"][0]["tags"] == {"type": "attack", "colour": "red", "shape": None, "special": True},
+      json.dumps(got)[:400] if got else err)
+code, out, err = run(["roll", "crystal-die.duel", "die.type=attack", "die.colour=purpel", "target.type=life",
+                      "target.colour=blue", "target.face=4"])
+check("field by field unknown colour", code == 1 and "the argument 'die.colour' must be one of" in err
+      and caret_under(err, '"purpel"'), err)
+
 # ---- alea describe ------------------------------------------------------------------------
 
 code, out, err = run(["describe", "crystal-die"])
