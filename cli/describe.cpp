@@ -233,6 +233,23 @@ std::string example_call(const Ruleset& r, const MechanicInfo& m) {
   return s;
 }
 
+// The declared record types a type names, itself or through `items`.
+void types_named(const ast::TypeSpec& t, std::vector<std::string>& out) {
+  if (t.record && std::find(out.begin(), out.end(), t.record->name) == out.end()) {
+    out.push_back(t.record->name);
+    for (const auto& f : t.record->fields) types_named(f.type, out);
+  }
+  if (t.items) types_named(*t.items, out);
+}
+
+void types_text(std::string& out, std::size_t indent, const Ruleset& r, const std::vector<std::string>& only) {
+  for (const auto& t : r.types) {
+    if (std::find(only.begin(), only.end(), t.name) == only.end()) continue;
+    item(out, indent, fmt::format("a {} is a record of:", t.name), "");
+    params_text(out, indent + 2, t.fields);
+  }
+}
+
 // `with_ruleset_parameters`: for one mechanic shown alone, the ruleset's
 // parameters too, since a call may set them.
 void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, std::size_t indent,
@@ -245,6 +262,11 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   if (!m.sides.empty()) {
     out += fmt::format("{}each side ({}) is a record of:\n", pad, fmt::join(m.sides, ", "));
     params_text(out, indent + 2, m.side_fields);
+  }
+  if (with_ruleset_parameters) {
+    std::vector<std::string> used;
+    for (const auto& p : m.params) types_named(p.type, used);
+    types_text(out, indent, r, used);
   }
   if (with_ruleset_parameters && !r.parameters.empty()) {
     out += pad + "parameters of the whole ruleset, settable on this call too:\n";
@@ -285,6 +307,13 @@ std::string ruleset_text(const Ruleset& r) {
       pos = nl + 1;
     }
     out = trim_end(out) + "\n";
+  }
+  if (!r.types.empty()) {
+    out += "\nTypes of records the mechanics take and give:\n";
+    for (const auto& t : r.types) {
+      item(out, 2, fmt::format("{}: a record of", t.name), t.doc);
+      params_text(out, 4, t.fields);
+    }
   }
   if (!r.parameters.empty()) {
     out += "\nParameters of the whole ruleset, settable on every mechanic:\n";
@@ -421,6 +450,13 @@ json state_json(const Ruleset& r) {
   return {{"state", a}, {"choices", c}, {"tiers", t}};
 }
 
+
+json types_json(const Ruleset& r) {
+  json a = json::array();
+  for (const auto& t : r.types) a.push_back({{"name", t.name}, {"doc", t.doc}, {"fields", params_json(t.fields)}});
+  return a;
+}
+
 json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
   json fields = json::array();
   for (const auto& f : m.result) {
@@ -456,6 +492,7 @@ json ruleset_json(const Ruleset& r) {
           {"source", r.source},
           {"doc", r.doc},
           {"file", r.file},
+          {"types", types_json(r)},
           {"parameters", params_json(r.parameters)},
           {"state", state_json(r)["state"]},
           {"choices", state_json(r)["choices"]},
@@ -521,6 +558,7 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
     o["title"] = r->title;
     o["file"] = r->file;
     o["ruleset_parameters"] = params_json(r->parameters);
+    o["types"] = types_json(*r);
     d.text = o.dump(2) + "\n";
   } else {
     d.text = single_mechanic_text(*r, *m);

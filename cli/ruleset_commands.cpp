@@ -308,8 +308,17 @@ std::vector<std::pair<std::string, std::string>> setting_arguments(
     for (const auto& t : settings) {
       if (t.parts[0] == key) group.push_back(&t);
     }
-    const bool side = std::find(m.sides.begin(), m.sides.end(), key) != m.sides.end();
-    args.emplace_back(key, record_text(group, 1, side ? m.side_fields : std::vector<ParamInfo>{}));
+    // The fields of a side, or of a record type the ruleset declares, so that a bare
+    // word given to a label field is that label: `die.colour=red`.
+    std::vector<ParamInfo> fields;
+    if (std::find(m.sides.begin(), m.sides.end(), key) != m.sides.end()) {
+      fields = m.side_fields;
+    } else if (const ParamInfo* p = find_param(r, m, key); p && p->type.record) {
+      for (const auto& t : r.types) {
+        if (t.name == p->type.record->name) fields = t.fields;
+      }
+    }
+    args.emplace_back(key, record_text(group, 1, fields));
   }
   return args;
 }

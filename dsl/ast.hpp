@@ -190,12 +190,36 @@ struct Expr {
   std::uint32_t depth = 1;  // levels of nodes from here down, leaves being 1
 };
 
+struct RecordType;
+
 // The values a parameter, a ruleset parameter or a result field admits.
 struct TypeSpec {
   enum Kind { Any, Int, Bool, Str, Label, List, Record, Pool } kind = Any;
   bool optional = false;                 // `int?`: none is admitted too
   std::optional<std::int64_t> min, max;  // Int
   std::vector<std::string> choices;      // Str/Label; empty: any text
+  // Record: a record type a ruleset declares under `types:`, whose fields are
+  // checked (and missing ones given their defaults). Null: any record.
+  std::shared_ptr<const RecordType> record;
+  // List: what every item must be (`items:`). Null: any items.
+  std::shared_ptr<const TypeSpec> items;
+};
+
+// A field of a declared record type: described like a parameter.
+struct FieldSpec {
+  std::string name;
+  TypeSpec type;
+  ExprPtr default_value;  // a literal; null: the field is required
+  std::string doc;
+  Span span;
+};
+
+// A record type declared under a ruleset's `types:` ("die": its shape, colour…).
+struct RecordType {
+  std::string name;
+  std::string doc;
+  std::vector<FieldSpec> fields;
+  Span span;
 };
 
 // What a function promises to return: a record with these fields, checked at

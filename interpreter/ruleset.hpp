@@ -82,6 +82,13 @@ struct MechanicInfo {
   std::vector<ChangeInfo> changes;      // what it does to the ruleset's state
 };
 
+// A record type the ruleset declares under `types:`, with its fields.
+struct TypeInfo {
+  std::string name;
+  std::string doc;
+  std::vector<ParamInfo> fields;  // a field without a default is required
+};
+
 struct NamedValue {
   std::string name;
   std::string doc;
@@ -96,6 +103,7 @@ struct Ruleset {
   std::string source;
   std::string doc;
   std::string file;   // as shown in diagnostics
+  std::vector<TypeInfo> types;
   std::vector<ParamInfo> parameters;
   std::vector<StateInfo> state;       // counters kept between rolls
   std::vector<ChoiceInfo> choices;    // decisions a player makes after seeing a roll

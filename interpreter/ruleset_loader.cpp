@@ -103,6 +103,7 @@ class Loader final : public detail::RulesetReader {
   std::unique_ptr<ast::Program> program_ = std::make_unique<ast::Program>();
   std::vector<std::shared_ptr<const SourceFile>> sources_;
   std::map<std::string, Span> names_;  // ruleset-level names, for duplicates
+  std::map<std::string, std::shared_ptr<const ast::RecordType>> types_;  // declared under `types:`
   // Mechanics whose body did not parse: calls to them are not reported again.
   std::set<std::string> unparsed_;
 
@@ -290,12 +291,29 @@ class Loader final : public detail::RulesetReader {
         return t;
       }
     }
+    if (auto it = types_.find(base); it != types_.end()) {
+      t.kind = ast::TypeSpec::Record;
+      t.record = it->second;
+      return t;
+    }
     std::vector<std::string> words;
     for (const auto& [word, kind] : kinds) words.push_back(word);
+    for (const auto& [word, type] : types_) words.push_back(word);
     auto& d = error(DiagCode::RulesetInvalidValue, span_of(n), fmt::format("unknown type '{}'", *s));
     if (auto near = closest_name(base, words); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
-    else d.note({}, "the types are int, bool, string, label, list, record, pool and any; add '?' to admit null");
+    else d.note({}, "the types are int, bool, string, label, list, record, pool, any and those declared under 'types' (before this one); add '?' to admit null");
     return std::nullopt;
+  }
+
+  // `items: die` on a list: the type every item must have.
+  void items(const YAML::Node& spec, ast::TypeSpec& t) {
+    const YAML::Node i = spec["items"];
+    if (!i) return;
+    if (t.kind != ast::TypeSpec::List) {
+      error(DiagCode::RulesetInvalidValue, span_of(i), "'items' applies to the type list");
+      return;
+    }
+    if (auto it = type(i)) t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
   }
 
   // Bounds and choices of a parameter or field.
@@ -395,7 +413,7 @@ class Loader final : public detail::RulesetReader {
   void top(const YAML::Node& root) {
     keys(root, file_->span(0, 1), "the ruleset",
          {{"schema", true}, {"name", true}, {"title", true}, {"source", true}, {"doc", false},
-          {"parameters", false}, {"constants", false}, {"tables", false}, {"state", false},
+          {"types", false}, {"parameters", false}, {"constants", false}, {"tables", false}, {"state", false},
           {"choices", false}, {"tiers", false}, {"functions", false}, {"mechanics", true}});
     Ruleset& r = *ruleset_;
     r.file = file_->name();
@@ -423,6 +441,7 @@ class Loader final : public detail::RulesetReader {
     if (const auto n = root["title"]) r.title = text(n, "'title'").value_or("");
     if (const auto n = root["source"]) r.source = text(n, "'source'").value_or("");
     if (const auto n = root["doc"]) r.doc = text(n, "'doc'").value_or("");
+    if (const auto n = root["types"]) types(n);
     if (const auto n = root["parameters"]) parameters(n);
     if (const auto n = root["constants"]) constants(n);
     if (const auto n = root["tables"]) tables(n);
@@ -445,7 +464,7 @@ class Loader final : public detail::RulesetReader {
     const std::string pname = key.Scalar();
     const std::string context = fmt::format("the {} '{}'", what, pname);
     std::vector<Key> allowed = {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
-                                {"choices", false}, {"doc", true}};
+                                {"choices", false}, {"items", false}, {"doc", true}};
     allowed.insert(allowed.end(), extra.begin(), extra.end());
     if (!keys(spec, span_of(key), context, allowed)) return std::nullopt;
     ParamInfo p;
@@ -454,6 +473,7 @@ class Loader final : public detail::RulesetReader {
     auto t = spec["type"] ? type(spec["type"]) : std::nullopt;
     if (t) {
       constraints(spec, *t, "choices");
+      items(spec, *t);
       p.type = *t;
     }
     if (const YAML::Node d = spec["default"]) {
@@ -489,6 +509,54 @@ class Loader final : public detail::RulesetReader {
       if (!c->value) continue;
       program_->constants.push_back(std::move(c));
       ruleset_->parameters.push_back(std::move(*p));
+    }
+  }
+
+  // `types: {die: {doc: …, fields: {colour: {type: label, choices: […], doc: …}, …}}}`:
+  // record types, which parameters, fields and results may name. A type may use
+  // the types declared before it.
+  void types(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(DiagCode::RulesetFieldType, span_of(n), "'types' must be a mapping from type names to their fields");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string tname = it->first.Scalar();
+      if (!name(it->first, "type", false)) continue;
+      static const std::set<std::string> words = {"int", "bool", "string", "label", "list", "record", "pool", "any"};
+      if (words.count(tname) || types_.count(tname)) {
+        error(DiagCode::RulesetInvalidValue, span_of(it->first),
+              fmt::format("the type name '{}' is already {}", tname, words.count(tname) ? "a type of the format" : "declared"));
+        continue;
+      }
+      const std::string context = fmt::format("the type '{}'", tname);
+      if (!keys(it->second, span_of(it->first), context, {{"doc", true}, {"fields", true}})) continue;
+      auto rt = std::make_shared<ast::RecordType>();
+      rt->name = tname;
+      rt->span = span_of(it->first);
+      if (it->second["doc"]) rt->doc = text(it->second["doc"], "'doc'").value_or("");
+      TypeInfo info{tname, rt->doc, {}};
+      const YAML::Node fields = it->second["fields"];
+      if (!fields) continue;
+      if (!fields.IsMap() || fields.size() == 0) {
+        error(DiagCode::RulesetFieldType, span_of(fields), "'fields' maps each field of the record to its description");
+        continue;
+      }
+      for (auto f = fields.begin(); f != fields.end(); ++f) {
+        if (!name(f->first, "field", false)) continue;
+        auto p = param(f->first, f->second, "field", false);
+        if (!p) continue;
+        ast::FieldSpec fs;
+        fs.name = p->name;
+        fs.type = p->type;
+        fs.default_value = f->second["default"] ? to_expr(f->second["default"]) : nullptr;
+        fs.doc = p->doc;
+        fs.span = span_of(f->first);
+        rt->fields.push_back(std::move(fs));
+        info.fields.push_back(std::move(*p));
+      }
+      types_[tname] = rt;
+      ruleset_->types.push_back(std::move(info));
     }
   }
 
@@ -713,9 +781,11 @@ class Loader final : public detail::RulesetReader {
     ast::ResultSpec r;
     if (ret) {
       r.span = span_of(ret);
-      if (!keys(ret, span_of(ret), "'returns'", {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}})) return;
+      if (!keys(ret, span_of(ret), "'returns'",
+                {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}, {"items", false}})) return;
       if (auto t = ret["type"] ? type(ret["type"]) : std::nullopt) {
         constraints(ret, *t, "choices");
+        items(ret, *t);
         r.returns = *t;
         m.returns = *t;
       }
@@ -732,7 +802,7 @@ class Loader final : public detail::RulesetReader {
       if (!name(it->first, "result field", false)) continue;
       const std::string fname = it->first.Scalar();
       if (!keys(it->second, span_of(it->first), fmt::format("the result field '{}'", fname),
-                {{"type", true}, {"doc", true}, {"outcomes", false}, {"min", false}, {"max", false}})) {
+                {{"type", true}, {"doc", true}, {"outcomes", false}, {"min", false}, {"max", false}, {"items", false}})) {
         continue;
       }
       FieldInfo f;
@@ -741,6 +811,7 @@ class Loader final : public detail::RulesetReader {
       auto t = it->second["type"] ? type(it->second["type"]) : std::nullopt;
       if (!t) continue;
       constraints(it->second, *t, "outcomes");
+      items(it->second, *t);
       f.type = *t;
       r.fields.push_back(fname);
       r.types.push_back(*t);
