@@ -60,7 +60,7 @@ struct RollArgs {
   bool min = false, max = false, json = false;
   std::string state_file;              // --state FILE
   std::vector<std::string> choose;     // --choose NAME[=VALUE]
-  std::vector<std::string> flags;      // other options: the choices' flags (--use-superiority)
+  std::vector<std::string> flags;      // other options: the choices' flags (--use-edge)
 };
 
 std::uint64_t fresh_seed() {

@@ -72,8 +72,8 @@ constexpr CommandDoc commands[] = {
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
     {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
     {":stats", ":stats EXPR", "how EXPR is distributed: exact odds (or sampled), mean, table"},
-    {":state", ":state [reset]", "the rulesets' state kept between rolls (superiority…), or back to the start"},
-    {":choose", ":choose NAME[=V]", "decide a choice on the last roll (use_superiority): made again, same dice"},
+    {":state", ":state [reset]", "the rulesets' state kept between rolls (a character's counters), or back to the start"},
+    {":choose", ":choose NAME[=V]", "decide a choice on the last roll (a choice the ruleset declares): made again, same dice"},
 };
 
 std::string_view trim(std::string_view s) {

@@ -43,7 +43,7 @@ FoundChoice find_choice(const Engine& engine, std::string_view name, std::string
   for (const Ruleset* r : engine.rulesets()) {
     if (!ruleset.empty() && r->ident != ruleset_ident(ruleset)) continue;
     if (const auto* c = r->choice(name)) found.push_back({r, c});
-    // Its flag's name is as good as its own: `use-superiority`.
+    // Its flag's name is as good as its own: `use-edge`.
     for (const auto& c : r->choices) {
       if (!c.flag.empty() && c.flag == name && c.name != name) found.push_back({r, &c});
     }

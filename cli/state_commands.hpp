@@ -1,6 +1,6 @@
 // cli/state_commands.hpp — the rulesets' state and choices on the command
 // line and in the REPL: `--choose NAME[=VALUE]` and the flags rulesets declare
-// (`--use-superiority`), and the text that shows a state and its changes.
+// (`--use-edge`), and the text that shows a state and its changes.
 #pragma once
 
 #include <string>
@@ -18,12 +18,12 @@ namespace alea::cli {
 // `command`.
 void add_choice(const Engine& engine, std::string_view word, Choices& into, std::string_view command);
 
-// Whether `option` ("--use-superiority", "--no-use-superiority") is the flag
+// Whether `option` ("--use-edge", "--no-use-edge") is the flag
 // of a choice of a loaded ruleset; if so, adds its decision (true, or false
 // after "no-") to `into`.
 bool add_flag_choice(const Engine& engine, std::string_view option, Choices& into);
 
-// The flags the loaded rulesets declare, as "--use-superiority", for messages.
+// The flags the loaded rulesets declare, as "--use-edge", for messages.
 [[nodiscard]] std::vector<std::string> choice_flags(const Engine& engine);
 
 // For `alea stats`, which runs a mechanic without a state or choices: the
@@ -35,11 +35,11 @@ bool add_flag_choice(const Engine& engine, std::string_view option, Choices& int
                                                                   const std::vector<std::string>& given);
 
 // The state of every loaded ruleset that keeps one, a counter to a line:
-// "pbta-superiority.superiority = 3   (1 to 6, starts at 1) S, the face …".
+// "my-game.edge = 3   (1 to 6, starts at 1) S, the face …".
 [[nodiscard]] std::string state_text(const Engine& engine, const State& state);
 
 // What changed from `before` to `after`, a counter to a line:
-// "pbta-superiority.superiority: 5 → 1"; "" when nothing did.
+// "my-game.edge: 5 → 1"; "" when nothing did.
 [[nodiscard]] std::string state_changes_text(const Engine& engine, const State& before, const State& after);
 
 // The choices of the loaded rulesets, and `decided` where set, a choice to a line.

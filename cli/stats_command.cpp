@@ -61,7 +61,7 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
       ->option_text("NAME[=VALUE]")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->allow_extras();  // the flags rulesets declare for their choices (--use-superiority)
+  cmd->allow_extras();  // the flags rulesets declare for their choices (--use-edge)
   cmd->footer("Examples:\n  alea stats 3d6\n  alea stats 4d6kh3 --json\n"
               "  alea stats heroes-mythos.check dice=3 red=1\n"
               "  alea stats '10d10>=8' --svg hits.svg\n"

@@ -26,7 +26,7 @@ struct StatsArgs {
   std::int64_t explosion_depth = StatsOptions{}.explosion_depth;
   std::string state_file;             // --state FILE: the counters a mechanic starts from (read only)
   std::vector<std::string> choose;    // --choose NAME[=VALUE]
-  std::vector<std::string> flags;     // the choices' flags (--use-superiority)
+  std::vector<std::string> flags;     // the choices' flags (--use-edge)
 };
 
 // Adds the `stats` subcommand and its options to `app`.

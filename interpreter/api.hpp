@@ -95,7 +95,7 @@ class Engine {
   //
   //   alea::State sheet;                                  // kept by the host
   //   alea::Choices decide;
-  //   decide.set("pbta-superiority", "use_superiority", true);
+  //   decide.set("my-game", "use_edge", true);
   //   alea::Outcome o = engine.run(move, {}, dice, {&sheet, &decide});
   //   if (o.ok()) sheet = *o.state;
   [[nodiscard]] Outcome run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,

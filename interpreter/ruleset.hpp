@@ -42,7 +42,7 @@ struct StateInfo : ParamInfo {
 
 // A decision the player makes after seeing a roll (a ruleset's `choices`);
 // `none` to a mechanic when the player did not decide. `flag` is the
-// command-line flag that decides it true (`use-superiority`), or "".
+// command-line flag that decides it true (`use-edge`), or "".
 struct ChoiceInfo : ParamInfo {
   std::string flag;
 };

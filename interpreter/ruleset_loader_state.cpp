@@ -123,7 +123,7 @@ void read_choices(RulesetReader& r, const YAML::Node& n) {
                       });
       if (!ok) {
         r.error(DiagCode::RulesetInvalidValue, r.span_of(f),
-                "a flag is written without its '--', in lower case, with '-' between words: use-superiority");
+                "a flag is written without its '--', in lower case, with '-' between words: use-edge");
       } else if (p->type.kind != ast::TypeSpec::Bool) {
         r.error(DiagCode::RulesetInvalidValue, r.span_of(f), "a flag decides a choice true, so the choice must be a bool");
       } else {

@@ -119,7 +119,7 @@ StateParse parse_state_json(std::string_view text, std::string name) {
     const auto pos = static_cast<std::uint32_t>(std::min(at, text.size()));
     out.diagnostics.emplace_back(DiagCode::StateInvalid, file->span(pos, pos), std::move(message))
         .note({}, "a state file is a JSON object of rulesets, each an object of counters, as in "
-                  "{\"pbta-superiority\": {\"superiority\": 3}}");
+                  "{\"my-game\": {\"edge\": 3}}");
     return std::move(out);
   };
   json j;

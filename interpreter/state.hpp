@@ -2,7 +2,7 @@
 // during one: values by ruleset and name.
 //
 // A ruleset declares its `state` (counters kept between rolls, such as a
-// superiority die's face) and its `choices` (decisions a player makes after
+// edge die's face) and its `choices` (decisions a player makes after
 // seeing a roll). The host keeps a State for each character and passes it to
 // every run; the run gives the new State back in Outcome::state, or, when it
 // fails, nothing: a failed roll changes nothing. Choices are passed the same
@@ -10,7 +10,7 @@
 // policy. Neither is ever kept inside the Engine.
 //
 // As JSON (a state file, a bot's store), a State is one object per ruleset:
-//   {"pbta-superiority": {"superiority": 3}}
+//   {"my-game": {"edge": 3}}
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,7 @@ namespace alea {
 
 struct Ruleset;
 
-// Values by ruleset name ("pbta-superiority") and then by name ("superiority").
+// Values by ruleset name ("my-game") and then by name ("edge").
 class RulesetValues {
  public:
   using Map = std::map<std::string, std::map<std::string, Value, std::less<>>, std::less<>>;
@@ -71,7 +71,7 @@ struct StateParse {
 
 // The problems of `state`'s entry for `ruleset` (ignoring other rulesets'
 // entries): names the ruleset does not declare, values of the wrong type or
-// out of range. Each is one line, naming the entry: "pbta-superiority.superiority
+// out of range. Each is one line, naming the entry: "my-game.edge
 // is 9; it must be at most 6".
 [[nodiscard]] std::vector<std::string> state_problems(const Ruleset& ruleset, const State& state);
 
