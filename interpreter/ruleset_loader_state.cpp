@@ -86,7 +86,8 @@ void read_state(RulesetReader& r, const YAML::Node& n) {
       }
     }
     if (p->type.kind == ast::TypeSpec::Pool || p->type.kind == ast::TypeSpec::Any) {
-      r.error(DiagCode::RulesetInvalidValue, r.span_of(it->second["type"]),
+      const YAML::Node type = it->second["type"];  // absent when the type came from elsewhere
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(type ? type : it->first),
               fmt::format("a state holds an int, bool, string, label, list or record, not {}", ast::type_name(p->type)));
       continue;
     }
