@@ -262,7 +262,7 @@ class PoolOps {
     return finish(std::move(out));
   }
 
-  Value keep(const ast::Keep& k, PoolData out) {
+  Value keep(const ast::Keep& k, const PoolData& out) {
     std::vector<bool> selected(out.dice.size(), false);
     if (k.which == ast::KeepWhich::Matching) {
       const Test t = test(k.cond, true);
