@@ -1,4 +1,4 @@
-// cli/repl.cpp — the interactive loop: evaluation, :commands, history, completion.
+// cli/repl.cpp — the interactive loop: evaluation, :commands, history, what tab completion offers.
 //
 // On a terminal, lines come from libedit (its readline-compatible API); from a
 // pipe or a file they come from std::getline, with no prompts and no history,
@@ -11,22 +11,18 @@
 #include "cli/history.hpp"
 #include "cli/repl_dice.hpp"
 #include "cli/repl_state.hpp"
+#include "cli/repl_terminal.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
 #include "cli/stats_render.hpp"
 
-#include <editline/readline.h>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <clocale>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -486,12 +482,10 @@ class Repl {
 
 // ---- the terminal -------------------------------------------------------------
 
-// libedit calls plain C functions, so completion reaches the session through
-// these globals; there is one REPL per process.
+// What tab completion offers; libedit's callbacks reach the session through
+// these, and there is one REPL per process.
 const Session* completion_session = nullptr;
 const Repl* completion_repl = nullptr;
-std::vector<std::string> completion_matches;
-std::size_t completion_next = 0;
 
 // Whether the line so far is the command `name` and its argument.
 bool cmd_is(std::string_view line_start, std::string_view name) {
@@ -555,159 +549,12 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
   return words;
 }
 
-extern "C" char* next_completion(const char* /*text*/, int state) {
-  if (state == 0) completion_next = 0;
-  if (completion_next >= completion_matches.size()) return nullptr;
-  return ::strdup(completion_matches[completion_next++].c_str());
-}
-
-extern "C" char** complete(const char* text, int start, int /*end*/) {
-  rl_attempted_completion_over = 1;  // no file names
-  const std::string_view line(rl_line_buffer ? rl_line_buffer : "");
-  const std::string_view before =
-      line.substr(0, std::min(static_cast<std::size_t>(start), line.size()));
-  const std::string_view prefix(text);
-  completion_matches.clear();
-  char after = ' ';
-  for (const auto& [w, a] : words_for(before, prefix)) {
-    if (w.starts_with(prefix)) {
-      completion_matches.push_back(w);
-      after = a;
-    }
-  }
-  // libedit reads this once the match is unique.
-  rl_completion_append_character = completion_matches.size() == 1 ? after : ' ';
-  return rl_completion_matches(text, next_completion);
-}
-
-// Ctrl-C abandons the line being typed (and an unfinished input) and gives a
-// fresh prompt, as in Python's REPL. While an input is being evaluated it is
-// ignored: every evaluation is bounded by the engine's limits, and the session
-// and the history must survive.
-//
-// The handler only sets a flag and writes to a pipe. libedit reads keys through
-// read_key() below, which waits on the terminal and on that pipe together, so
-// a Ctrl-C is seen however it falls between two reads (libedit's own read
-// retries once after EINTR, and misses a signal that arrives between reads).
-volatile std::sig_atomic_t interrupted = 0;
-int interrupt_pipe[2] = {-1, -1};
-
-extern "C" void on_interrupt(int) {
-  const int saved = errno;
-  interrupted = 1;
-  [[maybe_unused]] const auto n = ::write(interrupt_pipe[1], "!", 1);
-  errno = saved;
-}
-
-bool catch_interrupts() {
-  if (::pipe2(interrupt_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  return sigaction(SIGINT, &action, nullptr) == 0;
-}
-
-void forget_interrupts() {
-  char buf[64];
-  while (::read(interrupt_pipe[0], buf, sizeof buf) > 0) {
-  }
-  interrupted = 0;
-}
-
-// One key for libedit, as a Unicode code point (UTF-8 is decoded here because
-// libedit passes what this returns straight on as a wide character), or EOF
-// at the end of input or on Ctrl-C.
-extern "C" int read_key(FILE* /*stream*/) {
-  unsigned char bytes[4];
-  std::size_t have = 0, need = 1;
-  while (have < need) {
-    if (interrupted) return EOF;
-    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {interrupt_pipe[0], POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      return EOF;
-    }
-    if (fds[1].revents != 0) return EOF;
-    const ssize_t n = ::read(STDIN_FILENO, bytes + have, 1);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) return EOF;
-    if (have == 0) {
-      const unsigned char b = bytes[0];
-      need = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-    } else if ((bytes[have] & 0xC0) != 0x80) {
-      return bytes[have];  // not UTF-8: drop what came before this byte
-    }
-    ++have;
-  }
-  if (need == 1) return bytes[0];
-  int code = bytes[0] & (0x7F >> need);
-  for (std::size_t i = 1; i < need; ++i) code = (code << 6) | (bytes[i] & 0x3F);
-  return code;
-}
-
-// This libedit prints the prompt before it puts the terminal in raw mode (it
-// does that at its first read), so keys typed as soon as the prompt appears
-// were echoed twice and a Ctrl-D there was lost. Going raw before the prompt
-// closes that window; libedit restores the mode when the line is done.
-extern "C" int raw_before_prompt() {
-  rl_prep_terminal(1);
-  return 0;
-}
-
-struct ReadResult {
-  enum class Kind { Line, Interrupted, End } kind;
-  std::string line;
-};
-
-class Terminal {
- public:
-  Terminal(const Repl& repl, const std::vector<std::string>& history) {
-    completion_session = &repl.session();
-    completion_repl = &repl;
-    rl_readline_name = "alea";
-    // ':' stays inside a word so that ':se<TAB>' completes a command.
-    static char breaks[] = " \t\n\"'()[]{},;+-*/%<>=!~";
-    rl_completer_word_break_characters = breaks;
-    rl_basic_word_break_characters = breaks;
-    rl_attempted_completion_function = complete;
-    rl_pre_input_hook = raw_before_prompt;
-    if (interrupt_pipe[0] >= 0) rl_getc_function = read_key;  // read before rl_initialize()
-    rl_initialize();
-    using_history();
-    stifle_history(static_cast<int>(history_cap));
-    for (const auto& e : history) remember(e);
-  }
-  Terminal(const Terminal&) = delete;
-  Terminal& operator=(const Terminal&) = delete;
-  ~Terminal() {
-    completion_session = nullptr;
-    completion_repl = nullptr;
-  }
-
-  ReadResult read(const char* prompt) {
-    forget_interrupts();  // a Ctrl-C during the last evaluation
-    char* raw = readline(prompt);
-    if (!raw) return {interrupted ? ReadResult::Kind::Interrupted : ReadResult::Kind::End, {}};
-    std::string line(raw);
-    std::free(raw);
-    return {ReadResult::Kind::Line, std::move(line)};
-  }
-
-  void remember(const std::string& entry) {
-    if (last_ == entry) return;
-    add_history(entry.c_str());
-    last_ = entry;
-  }
-
- private:
-  std::string last_;
-};
-
 int run_terminal(Repl& repl) {
   catch_interrupts();
   HistoryFile history(history_path());
-  Terminal terminal(repl, history.load());
+  completion_session = &repl.session();
+  completion_repl = &repl;
+  Terminal terminal(words_for, history.load());
   fmt::print("alea: roll dice and rules. :help lists the commands, Ctrl-D leaves. (seed {})\n",
              repl.seed());
   std::fflush(stdout);
