@@ -96,9 +96,25 @@ void item(std::string& out, std::size_t indent, std::string_view head, std::stri
   if (!doc.empty()) out += wrap(doc, indent + 4);
 }
 
-void params_text(std::string& out, std::size_t indent, const std::vector<ParamInfo>& params) {
-  for (const auto& p : params)
+// A record of a declared shape lists its fields under it: each one in full
+// (`field_details`), or all on one line with their defaults, for the overview.
+void params_text(std::string& out, std::size_t indent, const std::vector<ParamInfo>& params,
+                 bool field_details = true) {
+  for (const auto& p : params) {
     item(out, indent, fmt::format("{} ({})", p.name, param_attributes(p)), p.doc);
+    if (p.fields.empty()) continue;
+    if (field_details) {
+      out += std::string(indent + 4, ' ') + "its fields:\n";
+      params_text(out, indent + 6, p.fields, true);
+      continue;
+    }
+    std::vector<std::string> fields;
+    for (const auto& f : p.fields) {
+      fields.push_back(f.default_value ? fmt::format("{}={}", f.name, to_display(*f.default_value))
+                                       : fmt::format("{} (required)", f.name));
+    }
+    out += wrap(fmt::format("its fields: {}", fmt::join(fields, ", ")), indent + 4);
+  }
 }
 
 // The words of an example as a POSIX shell splits them: blanks separate words,
@@ -177,6 +193,17 @@ std::string example_call(const Ruleset& r, const MechanicInfo& m) {
       }
       continue;
     }
+    if (!p.fields.empty()) {  // a record of a declared shape: its required fields
+      std::string given;
+      for (const auto& f : p.fields) {
+        if (f.default_value) continue;
+        const std::string v = sample_value(f.type);
+        if (v.empty()) return "";
+        given += fmt::format(" {}.{}={}", p.name, f.name, v);
+      }
+      s += given.empty() ? fmt::format(" {}={{}}", p.name) : given;
+      continue;
+    }
     const std::string v = sample_value(p.type);
     if (v.empty()) return "";
     s += " " + p.name + "=" + v;
@@ -191,7 +218,7 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   const std::string pad(indent, ' ');
   if (!m.params.empty()) {
     out += pad + "parameters, in call order:\n";
-    params_text(out, indent + 2, m.params);
+    params_text(out, indent + 2, m.params, with_ruleset_parameters);
   }
   if (!m.sides.empty()) {
     out += fmt::format("{}each side ({}) is a record of:\n", pad, fmt::join(m.sides, ", "));
@@ -263,6 +290,10 @@ std::string usage(const Ruleset& r, const MechanicInfo& m) {
         for (const auto& f : m.side_fields) s += fmt::format(" {}.{}=…", p.name, f.name);
         continue;
       }
+      if (!p.fields.empty()) {  // set field by field; a field left out takes its default
+        s += p.default_value ? fmt::format(" [{}.FIELD=…]", p.name) : fmt::format(" {}.FIELD=…", p.name);
+        continue;
+      }
       s += p.default_value ? fmt::format(" [{}={}]", p.name, to_display(*p.default_value))
                            : " " + p.name + "=…";
     }
@@ -305,6 +336,7 @@ json params_json(const std::vector<ParamInfo>& params) {
     o["required"] = !p.default_value;
     o["default"] = p.default_value ? value_json(*p.default_value) : json(nullptr);
     o["doc"] = p.doc;
+    if (!p.fields.empty()) o["fields"] = params_json(p.fields);
     a.push_back(std::move(o));
   }
   return a;

@@ -263,7 +263,8 @@ namespace {
 
 // Record text for the settings that share their first `depth` names, field by
 // field in the order first given: `a.b=1 a.c.d=2` gives `{b: 1, c: {d: 2}}` for `a`.
-// `fields` are what a side of an opposed mechanic declares, for a label's bare word.
+// `fields` are what a side of an opposed mechanic or a record parameter declares,
+// for a label's bare word.
 std::string record_text(const std::vector<const Setting*>& group, std::size_t depth,
                         const std::vector<ParamInfo>& fields = {}) {
   std::vector<std::string> names;
@@ -282,8 +283,10 @@ std::string record_text(const std::vector<const Setting*>& group, std::size_t de
     const auto declared =
         std::find_if(fields.begin(), fields.end(), [&](const ParamInfo& f) { return f.name == n; });
     const ParamInfo* field = declared == fields.end() ? nullptr : &*declared;
-    out.push_back(fmt::format(
-        "{}: {}", n, leaf ? argument_text(field, sub[0]->value) : record_text(sub, depth + 1)));
+    out.push_back(fmt::format("{}: {}", n,
+                              leaf ? argument_text(field, sub[0]->value)
+                                   : record_text(sub, depth + 1,
+                                                 field ? field->fields : std::vector<ParamInfo>{})));
   }
   return fmt::format("{{{}}}", fmt::join(out, ", "));
 }
@@ -307,7 +310,10 @@ std::vector<std::pair<std::string, std::string>> setting_arguments(
       if (t.parts[0] == key) group.push_back(&t);
     }
     const bool side = std::find(m.sides.begin(), m.sides.end(), key) != m.sides.end();
-    args.emplace_back(key, record_text(group, 1, side ? m.side_fields : std::vector<ParamInfo>{}));
+    const ParamInfo* p = find_param(r, m, key);
+    args.emplace_back(key, record_text(group, 1, side ? m.side_fields
+                                                 : p ? p->fields
+                                                     : std::vector<ParamInfo>{}));
   }
   return args;
 }
@@ -431,6 +437,28 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
           .note({}, fmt::format("{}: {}", f.name, f.doc));
     }
   }
+  // A record parameter of a declared shape given field by field (`hero.str=3`):
+  // each first-level field must be one it declares; those left out take their
+  // defaults when the mechanic is called.
+  for (const auto& p : m->params) {
+    if (p.fields.empty()) continue;
+    std::vector<std::string> declared;
+    for (const auto& f : p.fields) declared.push_back(f.name);
+    for (const auto& s : settings) {
+      if (s.parts[0] != p.name || s.parts.size() < 2) continue;
+      if (std::find(declared.begin(), declared.end(), s.parts[1]) != declared.end()) continue;
+      const auto from = s.at + static_cast<std::uint32_t>(p.name.size() + 1);
+      Diagnostic& d =
+          fail(DiagCode::UnknownArgument,
+               typed->span(from, from + static_cast<std::uint32_t>(s.parts[1].size())),
+               fmt::format("the record '{}' of {}.{} has no field '{}'", p.name, r->name, m->name,
+                           s.parts[1]));
+      if (const std::string near = closest_name(s.parts[1], declared); !near.empty()) {
+        d.note({}, fmt::format("did you mean '{}'?", near));
+      }
+      d.note({}, fmt::format("its fields: {}", fmt::join(declared, ", ")));
+    }
+  }
   // A required parameter left out is caught here, where the message can say
   // how to write it on the command line.
   for (const auto& p : m->params) {
@@ -445,6 +473,17 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
                            fmt::format("{}.{} needs the side '{}': add {}", r->name, m->name,
                                        p.name, fmt::join(wanted, " ")));
       for (const auto& f : m->side_fields) d.note({}, fmt::format("{}: {}", f.name, f.doc));
+      continue;
+    }
+    if (!p.fields.empty()) {  // a record of a declared shape, given field by field
+      std::vector<std::string> names;
+      for (const auto& f : p.fields) names.push_back(f.name);
+      fail(DiagCode::MissingArgument, typed->span(0, end),
+           fmt::format("{}.{} needs the record '{}': add {}.FIELD=… for its fields, or {}={{}} for "
+                       "all their defaults",
+                       r->name, m->name, p.name, p.name, p.name))
+          .note({}, fmt::format("{}: {}", p.name, p.doc))
+          .note({}, fmt::format("its fields: {}", fmt::join(names, ", ")));
       continue;
     }
     fail(DiagCode::MissingArgument, typed->span(0, end),

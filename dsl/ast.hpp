@@ -190,12 +190,25 @@ struct Expr {
   std::uint32_t depth = 1;  // levels of nodes from here down, leaves being 1
 };
 
+struct FieldSpec;
+
 // The values a parameter, a ruleset parameter or a result field admits.
 struct TypeSpec {
   enum Kind { Any, Int, Bool, Str, Label, List, Record, Pool } kind = Any;
   bool optional = false;                 // `int?`: none is admitted too
   std::optional<std::int64_t> min, max;  // Int
   std::vector<std::string> choices;      // Str/Label; empty: any text
+  // Record: the fields it has, in order; empty: any record. A record argument
+  // of a declared shape gets the defaults of the fields it leaves out, and may
+  // not have other fields.
+  std::vector<FieldSpec> fields;
+};
+
+// A declared field of a record parameter.
+struct FieldSpec {
+  std::string name;
+  TypeSpec type;
+  std::shared_ptr<const Expr> default_value;  // a literal; null: the field must be given
 };
 
 // What a function promises to return: a record with these fields, checked at

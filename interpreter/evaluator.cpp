@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dsl/printer.hpp"
 #include "dsl/resolver.hpp"
@@ -325,6 +326,39 @@ void Evaluator::check_type(const ast::TypeSpec& t, const Value& v, Span span, st
   }
 }
 
+Value Evaluator::conform(const ast::TypeSpec& t, Value v, Span span, std::string_view what) {
+  check_type(t, v, span, what);
+  const RecordData* rec = v.as_record();
+  if (t.fields.empty() || !rec) return v;
+  std::vector<std::string> declared;
+  declared.reserve(t.fields.size());
+  for (const auto& f : t.fields) declared.push_back(f.name);
+  for (const auto& given : rec->names) {
+    if (std::find(declared.begin(), declared.end(), given) != declared.end()) continue;
+    EvalError err{Diagnostic(DiagCode::UnknownField, span, fmt::format("{} has no field '{}'", what, given))};
+    if (const std::string near = closest_name(given, declared); !near.empty()) {
+      err.diagnostic.note({}, fmt::format("did you mean '{}'?", near));
+    }
+    err.diagnostic.note({}, fmt::format("its fields: {}", fmt::join(declared, ", ")));
+    throw err;
+  }
+  std::vector<Value> values;
+  values.reserve(t.fields.size());
+  for (const auto& f : t.fields) {
+    const std::string field_what = fmt::format("the field '{}' of {}", f.name, what);
+    const auto at = std::find(rec->names.begin(), rec->names.end(), f.name);
+    if (at != rec->names.end()) {
+      const Value* given = &rec->values[static_cast<std::size_t>(at - rec->names.begin())];
+      values.push_back(conform(f.type, *given, span, field_what));
+    } else if (f.default_value) {
+      values.push_back(conform(f.type, eval(*f.default_value), span, field_what));
+    } else {
+      fail(DiagCode::MissingArgument, span, fmt::format("{} needs the field '{}'", what, f.name));
+    }
+  }
+  return make_record(std::move(declared), std::move(values));
+}
+
 Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
   const Span span = e.span;
   const ast::FnDef& fn = *c.fn;
@@ -346,12 +380,13 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
     if (p >= 0) {
       const auto k = static_cast<std::size_t>(p);
       if (k < fn.types.size() && fn.types[k]) {
-        check_type(*fn.types[k], args[i], c.args[i]->span, fmt::format("the argument '{}'", fn.params[k]));
+        args[i] = conform(*fn.types[k], std::move(args[i]), c.args[i]->span,
+                          fmt::format("the argument '{}'", fn.params[k]));
       }
       stack_[new_base + k] = std::move(args[i]);
       given[k] = true;
     } else if (const ast::Constant* k = c.sets[i]) {
-      if (k->type) check_type(*k->type, args[i], c.args[i]->span, fmt::format("the parameter '{}'", k->name));
+      if (k->type) args[i] = conform(*k->type, std::move(args[i]), c.args[i]->span, fmt::format("the parameter '{}'", k->name));
       overrides_.emplace_back(k, std::move(args[i]));
     }
   }
@@ -365,8 +400,8 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
         fail(DiagCode::MissingArgument, span,
              fmt::format("the side '{}' needs the field '{}'", side_name, fn.side_fields[f]));
       }
-      check_type(fn.side_field_types[f], *v, span, fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
-      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = *v;
+      Value field = conform(fn.side_field_types[f], *v, span, fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
+      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = std::move(field);
     }
   }
   ++call_depth_;
@@ -386,7 +421,7 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       if (given[k]) continue;
       Value v = eval(*fn.defaults.at(k));
       if (k < fn.types.size() && fn.types[k]) {
-        check_type(*fn.types[k], v, fn.defaults[k]->span, fmt::format("the default of '{}'", fn.params[k]));
+        v = conform(*fn.types[k], std::move(v), fn.defaults[k]->span, fmt::format("the default of '{}'", fn.params[k]));
       }
       stack_[new_base + k] = std::move(v);
     }

@@ -23,6 +23,7 @@ struct ParamInfo {
   ast::TypeSpec type;
   std::optional<Value> default_value;  // empty: the argument is required
   std::string doc;
+  std::vector<ParamInfo> fields;  // a record of a declared shape: its fields, as `type.fields`
 };
 
 // A field of a mechanic's record result.

@@ -435,12 +435,12 @@ class Loader {
   }
 
   std::optional<ParamInfo> param(const YAML::Node& key, const YAML::Node& spec, std::string_view what,
-                                 bool default_required) {
+                                 bool default_required, int depth = 0) {
     const std::string pname = key.Scalar();
     const std::string context = fmt::format("the {} '{}'", what, pname);
     if (!keys(spec, span_of(key), context,
               {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
-               {"choices", false}, {"doc", true}})) {
+               {"choices", false}, {"fields", false}, {"doc", true}})) {
       return std::nullopt;
     }
     ParamInfo p;
@@ -449,6 +449,7 @@ class Loader {
     auto t = spec["type"] ? type(spec["type"]) : std::nullopt;
     if (t) {
       constraints(spec, *t, "choices");
+      if (const YAML::Node fs = spec["fields"]) record_fields(fs, *t, p, depth);
       p.type = *t;
     }
     if (const YAML::Node d = spec["default"]) {
@@ -464,6 +465,35 @@ class Loader {
       }
     }
     return p;
+  }
+
+  // `fields: {str: {type: int, default: 0, doc: …}, …}` under a record parameter:
+  // the shape of the record, each field described like a parameter. A field
+  // without a default must be given; a record field may declare fields in turn.
+  void record_fields(const YAML::Node& fs, ast::TypeSpec& t, ParamInfo& p, int depth) {
+    if (t.kind != ast::TypeSpec::Record) {
+      error(DiagCode::RulesetInvalidValue, span_of(fs), "'fields' apply to the type record");
+      return;
+    }
+    if (!fs.IsMap() || fs.size() == 0) {
+      error(DiagCode::RulesetFieldType, span_of(fs), "'fields' maps each field of the record to its description");
+      return;
+    }
+    if (depth >= 8) {
+      error(DiagCode::RulesetInvalidValue, span_of(fs), "records with declared fields nest at most 8 levels deep");
+      return;
+    }
+    for (auto it = fs.begin(); it != fs.end(); ++it) {
+      if (!name(it->first, "field", false)) continue;
+      auto info = param(it->first, it->second, "field", false, depth + 1);
+      if (!info) continue;
+      ast::FieldSpec f;
+      f.name = info->name;
+      f.type = info->type;
+      if (const YAML::Node d = it->second["default"]) f.default_value = to_expr(d);
+      t.fields.push_back(std::move(f));
+      p.fields.push_back(std::move(*info));
+    }
   }
 
   void parameters(const YAML::Node& n) {
