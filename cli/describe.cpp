@@ -103,8 +103,9 @@ void params_text(std::string& out, std::size_t indent, const std::vector<ParamIn
   for (const auto& p : params) {
     item(out, indent, fmt::format("{} ({})", p.name, param_attributes(p)), p.doc);
     if (p.fields.empty()) continue;
+    const bool list = p.type.kind == ast::TypeSpec::List;
     if (field_details) {
-      out += std::string(indent + 4, ' ') + "its fields:\n";
+      out += std::string(indent + 4, ' ') + (list ? "each item is a record of:\n" : "its fields:\n");
       params_text(out, indent + 6, p.fields, true);
       continue;
     }
@@ -113,7 +114,8 @@ void params_text(std::string& out, std::size_t indent, const std::vector<ParamIn
       fields.push_back(f.default_value ? fmt::format("{}={}", f.name, to_display(*f.default_value))
                                        : fmt::format("{} (required)", f.name));
     }
-    out += wrap(fmt::format("its fields: {}", fmt::join(fields, ", ")), indent + 4);
+    out += wrap(fmt::format("{}: {}", list ? "each item is a record of" : "its fields", fmt::join(fields, ", ")),
+                indent + 4);
   }
 }
 
@@ -235,6 +237,7 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   } else if (m.returns) {
     item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
   }
+  if (m.sampled_odds) out += pad + "odds: alea stats samples it (it has no bound, so no exact answer)\n";
   if (!m.examples.empty()) {
     out += pad + "examples:\n";
     for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e);
@@ -364,6 +367,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"side_fields", params_json(m.side_fields)},
           {"result", fields},
           {"returns", returns},
+          {"odds", m.sampled_odds ? "sampled" : "auto"},
           {"examples", m.examples}};
 }
 

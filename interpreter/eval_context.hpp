@@ -47,9 +47,12 @@ class Evaluator {
   void check_size(std::size_t n, Span span);
   // Fails unless `v` is of type `t`; `what` names it ("the argument 'red'").
   void check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what);
-  // check_type, and a record of a declared shape completed: its fields in the
-  // declared order, the defaults of those left out filled in.
+  // check_type, and a record of a declared shape (or a list of such records)
+  // completed: its fields in the declared order, the defaults of those left
+  // out filled in; a field it does not declare is an error.
   Value conform(const ast::TypeSpec& t, Value v, Span span, std::string_view what);
+  Value conform_fields(const std::vector<ast::FieldSpec>& fields, const RecordData& rec, Span span,
+                       std::string_view what);
   // Counts `n` steps of work done outside eval() (a search inside an operation).
   void charge(std::int64_t n, Span span) {
     steps_ += n;

@@ -328,12 +328,31 @@ void Evaluator::check_type(const ast::TypeSpec& t, const Value& v, Span span, st
 
 Value Evaluator::conform(const ast::TypeSpec& t, Value v, Span span, std::string_view what) {
   check_type(t, v, span, what);
-  const RecordData* rec = v.as_record();
-  if (t.fields.empty() || !rec) return v;
+  if (t.fields.empty()) return v;
+  if (const RecordData* rec = v.as_record()) return conform_fields(t.fields, *rec, span, what);
+  if (const auto* items = v.as_list()) {  // a list of records of the declared shape
+    std::vector<Value> out;
+    out.reserve(items->size());
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      const std::string item_what = fmt::format("item {} of {}", i, what);
+      const RecordData* rec = (*items)[i].as_record();
+      if (!rec) {
+        fail(DiagCode::TypeMismatch, span,
+             fmt::format("{} must be a record, got {}", item_what, describe((*items)[i])));
+      }
+      out.push_back(conform_fields(t.fields, *rec, span, item_what));
+    }
+    return make_list(std::move(out));
+  }
+  return v;
+}
+
+Value Evaluator::conform_fields(const std::vector<ast::FieldSpec>& fields, const RecordData& rec, Span span,
+                                std::string_view what) {
   std::vector<std::string> declared;
-  declared.reserve(t.fields.size());
-  for (const auto& f : t.fields) declared.push_back(f.name);
-  for (const auto& given : rec->names) {
+  declared.reserve(fields.size());
+  for (const auto& f : fields) declared.push_back(f.name);
+  for (const auto& given : rec.names) {
     if (std::find(declared.begin(), declared.end(), given) != declared.end()) continue;
     EvalError err{Diagnostic(DiagCode::UnknownField, span, fmt::format("{} has no field '{}'", what, given))};
     if (const std::string near = closest_name(given, declared); !near.empty()) {
@@ -343,13 +362,12 @@ Value Evaluator::conform(const ast::TypeSpec& t, Value v, Span span, std::string
     throw err;
   }
   std::vector<Value> values;
-  values.reserve(t.fields.size());
-  for (const auto& f : t.fields) {
+  values.reserve(fields.size());
+  for (const auto& f : fields) {
     const std::string field_what = fmt::format("the field '{}' of {}", f.name, what);
-    const auto at = std::find(rec->names.begin(), rec->names.end(), f.name);
-    if (at != rec->names.end()) {
-      const Value* given = &rec->values[static_cast<std::size_t>(at - rec->names.begin())];
-      values.push_back(conform(f.type, *given, span, field_what));
+    const auto at = std::find(rec.names.begin(), rec.names.end(), f.name);
+    if (at != rec.names.end()) {
+      values.push_back(conform(f.type, rec.values[static_cast<std::size_t>(at - rec.names.begin())], span, field_what));
     } else if (f.default_value) {
       values.push_back(conform(f.type, eval(*f.default_value), span, field_what));
     } else {

@@ -44,6 +44,9 @@ struct MechanicInfo {
   std::optional<ast::TypeSpec> returns;  // or the type of a plain result
   std::string returns_doc;
   std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
+  // `odds: sampled`: `alea stats` samples it at once, without trying an exact
+  // answer (a loop with no bound, such as a battle to the death).
+  bool sampled_odds = false;
 };
 
 struct NamedValue {

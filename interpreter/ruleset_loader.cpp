@@ -468,11 +468,12 @@ class Loader {
   }
 
   // `fields: {str: {type: int, default: 0, doc: …}, …}` under a record parameter:
-  // the shape of the record, each field described like a parameter. A field
-  // without a default must be given; a record field may declare fields in turn.
+  // the shape of the record (under a list: of each of its items), each field
+  // described like a parameter. A field without a default must be given; a
+  // record field may declare fields in turn.
   void record_fields(const YAML::Node& fs, ast::TypeSpec& t, ParamInfo& p, int depth) {
-    if (t.kind != ast::TypeSpec::Record) {
-      error(DiagCode::RulesetInvalidValue, span_of(fs), "'fields' apply to the type record");
+    if (t.kind != ast::TypeSpec::Record && t.kind != ast::TypeSpec::List) {
+      error(DiagCode::RulesetInvalidValue, span_of(fs), "'fields' apply to the types record and list (a list of records)");
       return;
     }
     if (!fs.IsMap() || fs.size() == 0) {
@@ -619,7 +620,7 @@ class Loader {
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
               {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"body", true},
-               {"result", false}, {"returns", false}, {"examples", false}})) {
+               {"result", false}, {"returns", false}, {"examples", false}, {"odds", false}})) {
       return;
     }
     MechanicInfo m;
@@ -629,6 +630,14 @@ class Loader {
     fn.span = span_of(key);
     if (spec["doc"]) m.doc = text(spec["doc"], "'doc'").value_or("");
     if (spec["group"]) m.group = text(spec["group"], "'group'").value_or("");
+    if (const YAML::Node o = spec["odds"]) {
+      if (const auto v = text(o, "'odds'")) {
+        if (*v == "sampled") m.sampled_odds = true;
+        else if (*v != "auto")
+          error(DiagCode::RulesetInvalidValue, span_of(o),
+                fmt::format("'odds' is auto (exact when alea stats can, else sampled) or sampled, not '{}'", *v));
+      }
+    }
     if (const YAML::Node sd = spec["sides"]) sides(sd, m, fn);
     if (const YAML::Node ps = spec["params"]) {
       if (!ps.IsMap()) {

@@ -44,6 +44,12 @@ mechanics:
       hero: {type: record, doc: the hero as completed}
       foe: {type: record, doc: the foe as completed}
       dmg: {type: int, doc: the damage}
+  team:
+    doc: a list of heroes
+    params:
+      heroes: {type: list, doc: the heroes, fields: *hero}
+    body: heroes
+    returns: {type: list, doc: the heroes as completed}
 )";
 
 const Engine& engine() {
@@ -98,6 +104,18 @@ TEST(RecordFields, EachFieldIsCheckedLikeAParameter) {
   EXPECT_EQ(run("x.damage(3)"), "error: TypeMismatch: the argument 'hero' must be a record, got the number 3");
 }
 
+TEST(RecordFields, AListOfRecordsHasEachItemCompleted) {
+  EXPECT_EQ(run("x.team([{name: \"A\"}, {str: 2, name: \"B\"}])"),
+            "[{str: 0, lives: none, mount: \"none\", name: \"A\", gear: {sword: false}}, "
+            "{str: 2, lives: none, mount: \"none\", name: \"B\", gear: {sword: false}}]");
+  EXPECT_EQ(run("x.team([])"), "[]");
+  EXPECT_EQ(run("x.team([{name: \"A\"}, 3])"),
+            "error: TypeMismatch: item 1 of the argument 'heroes' must be a record, got the number 3");
+  EXPECT_EQ(run("x.team([{name: \"A\", mount: \"dragon\"}])"),
+            "error: ArgumentOutOfRange: the field 'mount' of item 0 of the argument 'heroes' must be one of "
+            "none, horse, got \"dragon\"");
+}
+
 // "LINE:COL Code message" of each problem the loader reports.
 std::vector<std::string> problems(std::string_view mechanic_params) {
   const std::string yaml = fmt::format(
@@ -115,7 +133,7 @@ std::vector<std::string> problems(std::string_view mechanic_params) {
 
 TEST(RecordFields, TheLoaderChecksTheDeclaration) {
   EXPECT_EQ(problems("      n: {type: int, doc: n, fields: {a: {type: int, doc: a}}}\n"),
-            (std::vector<std::string>{"9:38 RulesetInvalidValue 'fields' apply to the type record"}));
+            (std::vector<std::string>{"9:38 RulesetInvalidValue 'fields' apply to the types record and list (a list of records)"}));
   EXPECT_EQ(problems("      r: {type: record, doc: r, fields: [a, b]}\n"),
             (std::vector<std::string>{
                 "9:41 RulesetFieldType 'fields' maps each field of the record to its description"}));
