@@ -103,6 +103,9 @@ class Loader {
   std::map<std::string, Span> names_;  // ruleset-level names, for duplicates
   // Mechanics whose body did not parse: calls to them are not reported again.
   std::set<std::string> unparsed_;
+  // The 'functions' block did not parse: calls of its functions are not
+  // reported again, one by one, as unknown.
+  bool functions_unparsed_ = false;
 
   // ---- positions and errors ------------------------------------------------
   std::uint32_t offset_of(const YAML::Mark& m) const {
@@ -585,7 +588,10 @@ class Loader {
     auto src = code(n, "'functions'");
     if (!src) return;
     auto prog = parse_code(src);
-    if (!prog) return;
+    if (!prog) {
+      functions_unparsed_ = true;
+      return;
+    }
     if (prog->main) {
       error(DiagCode::RulesetInvalidValue, prog->main->span, "'functions' holds only 'fn' definitions");
     }
@@ -790,9 +796,10 @@ class Loader {
     ctx.free_names_are_errors = true;
     for (auto& d : resolve(*program_, ctx)) {
       const bool echo = d.code == DiagCode::UnknownFunction &&
-                        std::any_of(unparsed_.begin(), unparsed_.end(), [&](const std::string& m) {
-                          return d.message == fmt::format("unknown function '{}'", m);
-                        });
+                        (functions_unparsed_ ||
+                         std::any_of(unparsed_.begin(), unparsed_.end(), [&](const std::string& m) {
+                           return d.message == fmt::format("unknown function '{}'", m);
+                         }));
       if (!echo) diags_.push_back(std::move(d));
     }
   }

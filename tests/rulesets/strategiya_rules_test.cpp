@@ -266,6 +266,30 @@ const std::vector<Vector> vectors = {
   {"V167_5", "strategiya.combat_roll({}, {})", {5}, {{"defender_lives", "10"}}},
   {"V167", "strategiya.combat_duel({}, {})", {}, {{"outcome", "stalemate"}, {"rolls", "0"}}},
 
+  // ---- battles of more than two heroes (R26, R27, R30, A6, A7, A17) ------------------------------
+  // One hero a side is the duel: V157's dice give V157's battle.
+  {"V157_battle", "strategiya.combat_battle([{str: 4}], [{str: 6}])", {5, 2, 6, 1, 4, 6, 3, 5, 4},
+   {{"outcome", "second_wins"}, {"rolls", "9"}, {"turns", "5"}, {"kills", "[{by: \"second 1\", victim: \"first 1\"}]"}}},
+  // V120 in a battle: the others roll 2 and 5, so the order is A, C, B; then 2 + 3 = 5 dice a
+  // turn (V72); a passed attack goes to the next in the order (A7); A strikes the weakest
+  // foe, the earlier in the order on a tie.
+  {"V120_battle", "strategiya.combat_battle([{str: 3}], [{str: 2}, {str: 2}], max_rolls: 8).order", {2, 5, 4, 1, 5, 2, 6, 3, 4, 4},
+   {{"", "[\"first 1\", \"second 2\", \"second 1\"]"}}},
+  {"V72_battle", "column(strategiya.combat_battle([{str: 3}], [{str: 2}, {str: 2}], max_rolls: 8, log: true).log, \"turn\")",
+   {2, 5, 4, 1, 5, 2, 6, 3, 4, 4}, {{"", "[1, 1, 1, 1, 1, 2, 2, 2]"}}},
+  {"V72_battle_rollers", "column(strategiya.combat_battle([{str: 3}], [{str: 2}, {str: 2}], max_rolls: 8, log: true).log, \"by\")",
+   {2, 5, 4, 1, 5, 2, 6, 3, 4, 4},
+   {{"", "[\"first 1\", \"first 1\", \"second 2\", \"second 2\", \"second 1\", \"second 1\", \"first 1\", \"first 1\"]"}}},
+  {"V72_battle_targets", "column(strategiya.combat_battle([{str: 3}], [{str: 2}, {str: 2}], max_rolls: 8, log: true).log, \"target\")",
+   {2, 5, 4, 1, 5, 2, 6, 3, 4, 4},
+   {{"", "[\"second 2\", \"second 2\", \"first 1\", \"first 1\", \"first 1\", \"first 1\", \"second 2\", \"second 2\"]"}}},
+  // A17: the side left standing wins; each kill is listed with its killer. Once one of
+  // three heroes is dead, the budget is a duel's 2.
+  {"R30_kills", "strategiya.combat_battle([{str: 9}], [{str: 0, lives: 1}, {str: 0, lives: 1}])", {6, 5, 4, 4},
+   {{"outcome", "first_wins"}, {"rolls", "2"},
+    {"kills", "[{by: \"first 1\", victim: \"second 1\"}, {by: \"first 1\", victim: \"second 2\"}]"}}},
+  {"V156_battle", "strategiya.combat_battle([{}, {}], [{}])", {3, 5}, {{"outcome", "stalemate"}, {"rolls", "0"}}},
+
   // ---- 3.5, computed exactly for the duels of V178-V179 (the recurrence of combat_duel_odds) -----
   // The initiator needs a hits and the other b: STR 1 heroes with b and a lives.
   {"V178_1_1", "strategiya.combat_duel_odds({str: 1, lives: 1}, {str: 1, lives: 1})", {}, {{"a_wins", "2/3"}, {"a_needs", "1"}, {"b_needs", "1"}}},
