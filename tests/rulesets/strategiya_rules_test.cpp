@@ -314,6 +314,9 @@ const std::vector<Vector> vectors = {
   {"R42_short", "strategiya.equipment_check({str: 4, two_handed: true})", {}, {{"ok", "false"},
    {"problems", "[\"a two-handed sword (двуручный меч) needs STR 5\"]"}}},
   {"R42_exclusions", "len(strategiya.equipment_check({str: 9, int: 10, swords: 2, shield: true, staff: true, mount: \"dragon\"}).problems)", {}, {{"", "2"}}},
+  // R32, A8: a battle that goes on past battle_roll_cap attack dice stops as a stalemate.
+  {"R32_cap", "strategiya.combat_duel({str: 1, lives: 1000}, {str: 1, lives: 1000}, battle_roll_cap: 100)",
+   std::vector<std::int64_t>(100, 4), {{"outcome", "stalemate"}, {"rolls", "100"}, {"b_lives", "900"}, {"turns", "50"}}},
   {"R89_first", "strategiya.dispute()", {3}, {{"", "first_claim"}}},
   {"R89_second", "strategiya.dispute()", {4}, {{"", "second_claim"}}},
 };
@@ -321,6 +324,27 @@ const std::vector<Vector> vectors = {
 
 INSTANTIATE_TEST_SUITE_P(Strategiya, StrategiyaVector, ::testing::ValuesIn(vectors),
                          [](const auto& param_info) { return param_info.param.id; });
+
+// combat_duel_odds answers only for the plain duel its recurrence describes, and
+// a hero record's mistakes are the caller's errors.
+TEST(Strategiya, RefusesWhatItCannotAnswer) {
+  const auto error_of = [](std::string_view call) {
+    ScriptedDice dice({});
+    const Outcome o = engine().roll(call, dice);
+    return o.ok() ? "ok: " + to_display(*o.value) : std::string(code_name(o.error->code)) + ": " + o.error->message;
+  };
+  EXPECT_EQ(error_of("strategiya.combat_duel_odds({str: 3, swords: 1}, {str: 3})"),
+            "AssertionFailed: assertion failed: {combat_duel_odds: \"only for heroes without items, dragon, back "
+            "or surrounded; use alea stats on combat_duel\"}");
+  EXPECT_EQ(error_of("strategiya.combat_duel_odds({str: 1}, {str: 0})"),
+            "AssertionFailed: assertion failed: {combat_duel_odds: \"a hero with STR 0 does no damage: the duel "
+            "is a stalemate (R32)\"}");
+  EXPECT_EQ(error_of("strategiya.combat_roll({strength: 3})"),
+            "UnknownField: the argument 'attacker' has no field 'strength'");
+  EXPECT_EQ(error_of("strategiya.hide([], [1])"), "AssertionFailed: assertion failed: {hide: \"each side needs a hero\"}");
+  EXPECT_EQ(error_of("strategiya.combat_battle([], [{}])"),
+            "AssertionFailed: assertion failed: {combat_battle: \"each side needs a hero\"}");
+}
 
 // ---- 3.5 exact probabilities through compute_stats ------------------------------------------------
 
