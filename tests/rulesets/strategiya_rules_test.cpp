@@ -234,7 +234,8 @@ const std::vector<Vector> vectors = {
   {"V157_b_lives", duel_log("{str: 4}, {str: 6}", "b_lives"), {5, 2, 6, 1, 4, 6, 3, 5, 4}, {{"", "[16, 16, 16, 16, 12, 8, 8, 8, 8]"}}},
   {"V157_rollers", duel_log("{str: 4}, {str: 6}", "by"), {5, 2, 6, 1, 4, 6, 3, 5, 4},
    {{"", "[\"a\", \"a\", \"b\", \"b\", \"a\", \"a\", \"a\", \"b\", \"b\"]"}}},  // T3: the budget is spent, A keeps the attack
-  {"V157_adventure", "strategiya.combat_duel({str: 4}, {str: 6}, adventure: true)", {5, 2, 6, 1, 4, 6, 3, 5, 4}, {{"potential", "1"}}},
+  // R30: only a kill of another player's hero gives potential, not one by or of an adventure enemy.
+  {"V157_adventure", "strategiya.combat_duel({str: 4}, {str: 6}, adventure: true)", {5, 2, 6, 1, 4, 6, 3, 5, 4}, {{"potential", "0"}}},
   {"V157_in_turns", "strategiya.combat_duel({str: 4}, {str: 6}, max_rolls: 6)", {5, 2, 6, 1, 4, 6},
    {{"outcome", "continues"}, {"holder", "a"}, {"used", "2"}, {"a_lives", "9"}, {"b_lives", "8"}, {"turns", "3"}}},
   {"V157_resumed", "strategiya.combat_duel({str: 4, lives: 9}, {str: 6, lives: 8}, holder: \"a\", used: 2)", {3, 5, 4},
