@@ -302,7 +302,14 @@ const std::vector<Vector> vectors = {
       {"finished", "false"}, {"experience", "false"}, {"outcome", "in_progress"}}},
   {"R52_nothing", "$mine(\"forest\", 9, [5])", {}, {{"outcome", "nothing"}, {"value", "0"}, {"experience", "false"}}},
   {"R61_hunter", "$hire(\"hunter\")", {}, {{"potential", "8"}, {"price", "950"}, {"lives", "10"},
-      {"death_zone_walker", "true"}}},
+      {"death_zone_walker", "true"}, {"skip_turns", "1"}}},
+  {"R61_mercenary", "$hire(\"mercenary\")", {}, {{"potential", "4"}, {"str", "0"}, {"death_zone_walker", "false"}}},
+  {"R58_buy", "$price(\"horse\")", {}, {{"price", "220"}, {"skip_turns", "1"}}},
+  {"R58_sell", "[$resale(\"horse\").skip_turns, $resale(\"curse\").skip_turns]", {}, {{"", "[1, 0]"}}},
+  {"R62_goods", "$goods(\"tracker\")", {}, {{"category", "services"}, {"price", "45"}, {"ru", "Следопыт"},
+      {"resellable", "false"}, {"hideable", "false"}, {"takeover", "true"}}},
+  {"A35_goods", "for g in [\"staff\", \"medal\", \"common_potential\", \"trading_shop\", \"griffin\", \"ward\"] "
+                "{ $goods(g).hideable }", {}, {{"", "[true, true, false, false, true, true]"}}},
   {"R48_own_sheets", "$binary_code(\"resources\", \"forest\", 3, sheet1: {resources: {forest: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}})",
       {}, {{"via", "3"}, {"final", "8"}}},
   {"R48_both_own", "$binary_code(\"adventures\", \"water\", 2, sheet1: {adventures: {water: [2, 1, 3, 4, 5, 6, 7, 8, 9, 10]}}, "
