@@ -244,6 +244,25 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   }
 }
 
+// "  battle (битва): combat_roll, combat_damage, …": one group's mechanics, the
+// names wrapped to `width` columns under a hanging indent.
+std::string contents_line(const std::string& group, const std::vector<std::string>& names) {
+  std::string out;
+  std::string current = fmt::format("  {}:", group);
+  std::size_t used = columns(current);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string word = names[i] + (i + 1 < names.size() ? "," : "");
+    if (used + 1 + columns(word) > width && used > 6) {
+      out += current + "\n";
+      current = std::string(5, ' ');
+      used = 5;
+    }
+    current += " " + word;
+    used += 1 + columns(word);
+  }
+  return out + current + "\n";
+}
+
 std::string ruleset_text(const Ruleset& r) {
   std::string out =
       fmt::format("{} — {}\nsource: {}\nfile: {}\n", r.name, r.title, trim_end(r.source), r.file);
@@ -258,10 +277,6 @@ std::string ruleset_text(const Ruleset& r) {
     }
     out = trim_end(out) + "\n";
   }
-  if (!r.parameters.empty()) {
-    out += "\nParameters of the whole ruleset, settable on every mechanic:\n";
-    params_text(out, 2, r.parameters);
-  }
   // Groups in the order they first appear; mechanics without one come last.
   std::vector<std::string> groups;
   for (const auto& m : r.mechanics) {
@@ -270,6 +285,21 @@ std::string ruleset_text(const Ruleset& r) {
   std::stable_partition(groups.begin(), groups.end(),
                         [](const std::string& g) { return !g.empty(); });
   const bool grouped = !(groups.size() == 1 && groups.front().empty());
+  // With several groups, a table of contents first: one line per group.
+  if (grouped && groups.size() > 1) {
+    out += fmt::format("\nMechanics by group ({}, each described below):\n", r.mechanics.size());
+    for (const auto& g : groups) {
+      std::vector<std::string> names;
+      for (const auto& m : r.mechanics) {
+        if (m.group == g) names.push_back(m.name);
+      }
+      out += contents_line(g.empty() ? "other" : g, names);
+    }
+  }
+  if (!r.parameters.empty()) {
+    out += "\nParameters of the whole ruleset, settable on every mechanic:\n";
+    params_text(out, 2, r.parameters);
+  }
   for (const auto& g : groups) {
     out += grouped ? fmt::format("\nMechanics: {}\n", g.empty() ? "other" : g) : "\nMechanics:\n";
     for (const auto& m : r.mechanics) {
