@@ -1,20 +1,22 @@
-// tests/rulesets/strategiya_econ_test.cpp — the world-and-economy half of
-// specs/strategiya.md through the shipped ruleset: the vectors of sections
+// tests/rulesets/strategiya_econ_test.cpp — the world and the economy of
+// specs/strategiya.md through rulesets/strategiya.yaml: the vectors of sections
 // 3.1-3.3 on set-up, deposits and work, adventures, cities and shops, magic and
-// building (scripted dice where dice are rolled), all 120 binary-code lookups of
-// section 3.6 as a table, and a check that no vector of this half is missing.
+// building (scripted dice where dice are rolled), and all 120 binary-code
+// lookups of section 3.6 as a table. strategiya_rules_test.cpp has the
+// character and combat vectors; strategiya_coverage_test.cpp checks that the
+// two together name every vector V1-V299.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "interpreter/api.hpp"
+#include "tests/rulesets/strategiya_cases.hpp"
 #include "tests/support/shipped.hpp"
 
 namespace alea {
@@ -22,7 +24,7 @@ namespace {
 
 // The one place that names the ruleset: its file name. Calls below write `$`
 // for the ruleset's name in the language (the name with '-' as '_') and a dot.
-constexpr std::string_view kRuleset = "strategiya-econ";
+constexpr std::string_view kRuleset = "strategiya";
 
 std::string ident() {
   std::string s(kRuleset);
@@ -30,7 +32,7 @@ std::string ident() {
   return s;
 }
 
-// `$price("sword")` → `strategiya_econ.price("sword")`.
+// `$price("sword")` → `strategiya.price("sword")`.
 std::string expand(std::string_view call) {
   std::string out;
   for (const char c : call) {
@@ -124,9 +126,14 @@ const std::vector<Vector> vectors = {
   // V16: forest object 3: sheet 1 sends 3 to 9, sheet 2 sends 9 to 2: animal hides, 35 days at 20 $.
   {"V16", "$explore_deposit(\"forest\", 3)", {}, {{"via", "9"}, {"final", "2"}, {"found", "true"},
       {"resource", "animal hides"}, {"ru", "Шкуры животных"}, {"days", "35"}, {"rate", "20"}, {"value", "700"}}},
-  // V17: mountain object 3: 3 → 9 → 9, none; the experience is paid at once (R22, A32).
-  {"V17", "$explore_deposit(\"mountain\", 3)", {}, {{"via", "9"}, {"final", "9"}, {"found", "false"},
-      {"resource", "none"}, {"ru", "Нет"}, {"value", "0"}, {"experience", "now"}}},
+  // V17: mountain object 3: 3 → 9 → 9, none; the experience is paid at once (R22, A32),
+  // and it is exp_award's (R21): INT 0 + the mountain's 2 = 2.
+  {"V17", "$explore_deposit(\"mountain\", 3, int: 0)", {}, {{"via", "9"}, {"final", "9"}, {"found", "false"},
+      {"resource", "none"}, {"ru", "Нет"}, {"value", "0"}, {"experience", "now"}, {"exp_now", "2"}}},
+  {"V17_amount", "[$explore_deposit(\"mountain\", 3, int: 5).exp_now, $exp_award(\"mountain\", 5)]", {},
+      {{"", "[7, 7]"}}},
+  {"V17_not_asked", "$explore_deposit(\"mountain\", 3)", {}, {{"exp_now", "none"}}},
+  {"V16_paid_later", "$explore_deposit(\"forest\", 3, int: 4)", {}, {{"experience", "on_finish"}, {"exp_now", "0"}}},
   // V22: INT 0 learns the Curse (needs 3, base 1 turn) in 3 × 3 + 1 = 10 turns.
   {"V22", "$learn_turns(\"curse\", 0)", {}, {{"needs_int", "3"}, {"extra_turns", "9"}, {"base_turns", "1"},
       {"turns", "10"}}},
@@ -288,12 +295,13 @@ const std::vector<Vector> vectors = {
   // ---- variants and the parameters of the ruleset ------------------------------------------
   {"A45_total", "$spell(\"healing\", t: 5, heal_mode: \"total\")", {}, {{"lives_per_turn", "none"}, {"lives_total", "2"}}},
   {"A38_many", "$adventure_pick(8)", {7}, {{"", "7"}}},
-  {"A41_nothing", "$explore_adventure(\"forest\", 1)", {}, {{"final", "6"}, {"written", "false"},
-      {"outcome", "nothing_happens"}, {"experience", "now"}}},
+  {"A41_nothing", "$explore_adventure(\"forest\", 1, int: 2)", {}, {{"final", "6"}, {"written", "false"},
+      {"outcome", "nothing_happens"}, {"experience", "now"}, {"exp_now", "2"}}},
   {"R54_example", "$explore_adventure(\"forest\", 10)", {}, {{"final", "4"}, {"written", "true"}, {"kind", "morality"},
       {"outcome", "play_it"}, {"experience", "on_success"}}},
-  {"R57_legendary", "$explore_adventure(\"forest\", 10, total: 26)", {}, {{"outcome", "legendary_success"},
-      {"skip_turns", "0"}, {"experience", "now"}}},
+  {"R57_legendary", "$explore_adventure(\"forest\", 10, total: 26, int: 9)", {}, {{"outcome", "legendary_success"},
+      {"skip_turns", "0"}, {"experience", "now"}, {"exp_now", "9"}}},
+  {"R54_paid_on_success", "$explore_adventure(\"forest\", 10, int: 9)", {}, {{"experience", "on_success"}, {"exp_now", "0"}}},
   {"R57_not_in_death_zone", "$explore_adventure(\"death_zone\", 3, total: 30)", {}, {{"final", "2"},
       {"kind", "find"}, {"outcome", "play_it"}, {"skip_turns", "1"}}},
   {"R52_half_worked", "$mine(\"forest\", 2, [5], days_done: 20)", {}, {{"days_left", "15"}, {"turns_needed", "3"},
@@ -403,21 +411,8 @@ TEST(StrategiyaEconLookups, DepositsThatYieldSomething) {
   }
 }
 
-// ---- coverage: every vector of this half is in the tables above ------------------------------
-
-TEST(StrategiyaEconVectors, CoverEveryVectorOfThisHalf) {
-  std::vector<int> want = {1, 2, 3, 4, 14, 15, 16, 17, 22, 23, 24, 47, 48, 71, 174};
-  for (int i = 55; i <= 69; ++i) want.push_back(i);
-  for (int i = 100; i <= 110; ++i) want.push_back(i);
-  for (int i = 115; i <= 119; ++i) want.push_back(i);
-  for (int i = 132; i <= 153; ++i) want.push_back(i);
-  for (int i = 180; i <= 299; ++i) want.push_back(i);
-  std::set<std::string> ids;
-  for (const auto& v : vectors) ids.insert(v.id.substr(0, v.id.find('_')));
-  for (const auto& l : lookups) ids.insert(l.id);
-  for (const int i : want) EXPECT_TRUE(ids.contains(fmt::format("V{}", i))) << "V" << i << " has no test";
-  EXPECT_EQ(lookups.size(), 120u);
-}
+// The 120 lookups of section 3.6, one per cell of the two example sheets.
+TEST(StrategiyaEconLookups, AreAllThere) { EXPECT_EQ(lookups.size(), 120u); }
 
 // ---- V174: the adventure pick is uniform ------------------------------------------------------
 //
@@ -502,4 +497,13 @@ TEST(StrategiyaEconErrors, WorkNeedsSensibleNumbers) {
 }
 
 }  // namespace
+
+// The cases of this file, for the coverage check of strategiya_coverage_test.cpp.
+std::vector<std::string> testing::strategiya_econ_cases() {
+  std::vector<std::string> ids;
+  for (const auto& v : vectors) ids.push_back(v.id);
+  for (const auto& l : lookups) ids.push_back(l.id);
+  return ids;
+}
+
 }  // namespace alea

@@ -4,13 +4,12 @@
 // fleeing, hiding and disputes, with scripted dice; the exact probabilities of
 // section 3.5 from compute_stats (the engine behind `alea stats`); the duels of
 // V178-V179, which have no bound, sampled against their exact values and
-// computed exactly by combat_duel_odds; and a check that every vector of this
-// half of the spec is in one of the tables.
+// computed exactly by combat_duel_odds. strategiya_econ_test.cpp has the world
+// and economy vectors; strategiya_coverage_test.cpp checks that the two together
+// name every vector V1-V299.
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -20,6 +19,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
+#include "tests/rulesets/strategiya_cases.hpp"
 #include "tests/support/shipped.hpp"
 
 namespace alea {
@@ -491,51 +491,15 @@ const std::vector<DuelOdds> duels = {
 INSTANTIATE_TEST_SUITE_P(Strategiya, StrategiyaDuelSampled, ::testing::ValuesIn(duels),
                          [](const auto& param_info) { return param_info.param.id; });
 
-// ---- coverage --------------------------------------------------------------------------------------
+}  // namespace
 
-// The vectors of specs/strategiya.md that belong to the character and combat
-// rules (sections 2.2-2.8 and 2.15). The other vectors (set-up, deposits,
-// adventures, cities, magic, building and the binary code) are the other half's.
-std::vector<std::string> own_vectors() {
+// The cases of this file, for the coverage check of strategiya_coverage_test.cpp.
+std::vector<std::string> testing::strategiya_rules_cases() {
   std::vector<std::string> ids;
-  for (int v : {5, 6, 7, 8, 9, 10, 11, 12, 13, 18, 19, 20, 21, 70, 72}) ids.push_back(fmt::format("V{}", v));
-  for (int v = 25; v <= 46; ++v) ids.push_back(fmt::format("V{}", v));
-  for (int v = 49; v <= 54; ++v) ids.push_back(fmt::format("V{}", v));
-  for (int v = 73; v <= 99; ++v) ids.push_back(fmt::format("V{}", v));
-  for (int v = 110; v <= 114; ++v) ids.push_back(fmt::format("V{}", v));
-  for (int v = 120; v <= 131; ++v) ids.push_back(fmt::format("V{}", v));
-  for (int v = 154; v <= 173; ++v) ids.push_back(fmt::format("V{}", v));
-  for (int v = 175; v <= 179; ++v) ids.push_back(fmt::format("V{}", v));
+  for (const auto& v : vectors) ids.push_back(v.id);
+  for (const auto& o : odds) ids.push_back(o.id);
+  for (const auto& d : duels) ids.push_back(d.id);
   return ids;
 }
 
-// "V13_award" covers V13; "V130" does not cover V13.
-bool covers(const std::string& case_id, const std::string& vector_id) {
-  return case_id == vector_id || case_id.rfind(vector_id + "_", 0) == 0;
-}
-
-TEST(StrategiyaCoverage, EveryVectorOfThisHalfHasATest) {
-  std::vector<std::string> cases;
-  for (const auto& v : vectors) cases.push_back(v.id);
-  for (const auto& o : odds) cases.push_back(o.id);
-  for (const auto& d : duels) cases.push_back(d.id);
-  std::vector<std::string> missing;
-  for (const auto& id : own_vectors()) {
-    const bool found =
-        std::any_of(cases.begin(), cases.end(), [&](const std::string& c) { return covers(c, id); });
-    if (!found) missing.push_back(id);
-  }
-  EXPECT_TRUE(missing.empty()) << "vectors without a test: " << fmt::format("{}", fmt::join(missing, ", "));
-  EXPECT_EQ(own_vectors().size(), 112u);
-  // Every case is named after a vector of this half (or a rule, R…, without one).
-  for (const auto& c : cases) {
-    const auto own = own_vectors();
-    const bool known = c[0] == 'R' || std::any_of(own.begin(), own.end(), [&](const std::string& id) {
-                         return covers(c, id);
-                       });
-    EXPECT_TRUE(known) << c << " names no vector of this half";
-  }
-}
-
-}  // namespace
 }  // namespace alea
