@@ -3,11 +3,12 @@
 (specs/strategiya.md, rulesets/strategiya.yaml) from the command line: vectors rolled
 with --dice and --json (the binary code, a mining job, building, prices, adventures,
 magic), a group's own secret sheet given field by field and a faulty one refused, and
-the mining job `alea describe strategiya` walks a newcomer through, run step by step.
+the mining job `alea describe strategiya` walks a newcomer through, run step by step, and
+every example of these mechanics.
 
 tests/rulesets/strategiya_econ_test.cpp checks these vectors in the library; this file
 checks that the command line reaches the same results. test_strategiya_rules.py checks
-the character and combat rules, the groups of `alea describe` and every example.
+the character and combat rules, their examples, and the groups of `alea describe`.
 
 Usage: test_strategiya_econ.py /path/to/alea   (CTest passes the built binary)
 """
@@ -158,6 +159,19 @@ check("describe mine", rc == 0 and all(s in out for s in [
     "group: deposits and work (добыча)", "strengths (list, required)",
     f"usage: alea roll {m('mine')} terrain=… index=… strengths=… [tools=0]",
     f"in the language: {IDENT}.mine("]), out + err)
+
+# ---- every example of the world-and-economy mechanics runs ------------------------------------------
+# (test_strategiya_rules.py runs the others, and checks all 15 groups in order.)
+GROUPS = {"set-up (расклад)", "binary code (двоичный код)", "deposits and work (добыча)", "adventures (приключения)",
+          "city and shops (город)", "magic (магия)", "building (строительство)"}
+rc, out, err = run(["describe", RULESET, "--json"])
+mechanics = [mech for mech in json.loads(out)["mechanics"] if mech["group"] in GROUPS] if rc == 0 else []
+check("mechanics", len(mechanics) == 28, [mech["name"] for mech in mechanics])
+for mech in mechanics:
+    for example in mech["examples"]:
+        rc, out, err = run(["roll"] + shlex.split(example))
+        check(f"example {example}", rc == 0, f"exit {rc}: {err}")
+        check(f"example {example}: unused dice", "not used" not in err, err)
 
 if failures:
     print("\n".join(failures))
