@@ -306,7 +306,7 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   }
 }
 
-// "  battle (битва): combat_roll, combat_damage, …": one group's mechanics, the
+// "  combat: attack, damage, duel, …": one group's mechanics, the
 // names wrapped to `width` columns under a hanging indent.
 std::string contents_line(const std::string& group, const std::vector<std::string>& names) {
   std::string out;

@@ -446,7 +446,7 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
           .note({}, fmt::format("{}: {}", f.name, f.doc));
     }
   }
-  // A parameter of a declared record type given field by field (`hero.str=3`):
+  // A parameter of a declared record type given field by field (`fighter.str=3`):
   // each first-level field must be one the type has; those left out take their
   // defaults when the mechanic is called.
   for (const auto* list : {&m->params, &r->parameters}) {

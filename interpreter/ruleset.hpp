@@ -81,7 +81,7 @@ struct MechanicInfo {
   std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
   std::vector<ChangeInfo> changes;      // what it does to the ruleset's state
   // `odds: sampled`: `alea stats` samples it at once, without trying an exact
-  // answer (a loop with no bound, such as a battle to the death).
+  // answer (a loop with no bound, such as a fight to the end).
   bool sampled_odds = false;
 };
 
@@ -124,7 +124,7 @@ struct Ruleset {
     }
     return nullptr;
   }
-  // The declared type of a record parameter or field (`type: hero`); null for
+  // The declared type of a record parameter or field (`type: fighter`); null for
   // any other type, a list of records included.
   [[nodiscard]] const TypeInfo* record_type(const ast::TypeSpec& t) const {
     if (!t.record) return nullptr;

@@ -475,8 +475,8 @@ class Loader final : public detail::RulesetReader {
       for (auto it = diags_.rbegin(); it != diags_.rend(); ++it) {
         if (it->code != DiagCode::RulesetUnknownKey || it->message != unknown) continue;
         it->notes.clear();
-        it->note({}, "a record's fields are declared once under 'types' (types: {hero: {doc: …, fields: {…}}}), "
-                     "then named: type: hero, or type: list with items: hero");
+        it->note({}, "a record's fields are declared once under 'types' (types: {fighter: {doc: …, fields: {…}}}), "
+                     "then named: type: fighter, or type: list with items: fighter");
         break;
       }
     }

@@ -154,8 +154,8 @@ TEST(RecordTypeParams, FieldsOnAParameterPointAtTypes) {
   EXPECT_EQ(problems("", "      r: {type: record, doc: r, fields: {a: {type: int, doc: a}}}\n"),
             (std::vector<std::string>{
                 "9:33 RulesetUnknownKey unknown key 'fields' in the parameter 'r' / a record's fields are declared "
-                "once under 'types' (types: {hero: {doc: …, fields: {…}}}), then named: type: hero, or type: list "
-                "with items: hero"}));
+                "once under 'types' (types: {fighter: {doc: …, fields: {…}}}), then named: type: fighter, or type: list "
+                "with items: fighter"}));
 }
 
 }  // namespace
