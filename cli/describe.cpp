@@ -226,6 +226,17 @@ std::string example_call(const Ruleset& r, const MechanicInfo& m) {
       }
       continue;
     }
+    if (const TypeInfo* t = r.record_type(p.type)) {  // a declared record type: its required fields
+      std::string given;
+      for (const auto& f : t->fields) {
+        if (f.default_value) continue;
+        const std::string v = sample_value(f.type);
+        if (v.empty()) return "";
+        given += fmt::format(" {}.{}={}", p.name, f.name, v);
+      }
+      s += given.empty() ? fmt::format(" {}={{}}", p.name) : given;
+      continue;
+    }
     const std::string v = sample_value(p.type);
     if (v.empty()) return "";
     s += " " + p.name + "=" + v;
@@ -288,10 +299,30 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
     item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
   }
   changes_text(out, indent, m.changes);
+  if (m.sampled_odds) out += pad + "odds: alea stats samples it (it has no bound, so no exact answer)\n";
   if (!m.examples.empty()) {
     out += pad + "examples:\n";
     for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e);
   }
+}
+
+// "  combat: attack, damage, duel, …": one group's mechanics, the
+// names wrapped to `width` columns under a hanging indent.
+std::string contents_line(const std::string& group, const std::vector<std::string>& names) {
+  std::string out;
+  std::string current = fmt::format("  {}:", group);
+  std::size_t used = columns(current);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string word = names[i] + (i + 1 < names.size() ? "," : "");
+    if (used + 1 + columns(word) > width && used > 6) {
+      out += current + "\n";
+      current = std::string(5, ' ');
+      used = 5;
+    }
+    current += " " + word;
+    used += 1 + columns(word);
+  }
+  return out + current + "\n";
 }
 
 std::string ruleset_text(const Ruleset& r) {
@@ -307,6 +338,25 @@ std::string ruleset_text(const Ruleset& r) {
       pos = nl + 1;
     }
     out = trim_end(out) + "\n";
+  }
+  // Groups in the order they first appear; mechanics without one come last.
+  std::vector<std::string> groups;
+  for (const auto& m : r.mechanics) {
+    if (std::find(groups.begin(), groups.end(), m.group) == groups.end()) groups.push_back(m.group);
+  }
+  std::stable_partition(groups.begin(), groups.end(),
+                        [](const std::string& g) { return !g.empty(); });
+  const bool grouped = !(groups.size() == 1 && groups.front().empty());
+  // With several groups, a table of contents first: one line per group.
+  if (grouped && groups.size() > 1) {
+    out += fmt::format("\nMechanics by group ({}, each described below):\n", r.mechanics.size());
+    for (const auto& g : groups) {
+      std::vector<std::string> names;
+      for (const auto& m : r.mechanics) {
+        if (m.group == g) names.push_back(m.name);
+      }
+      out += contents_line(g.empty() ? "other" : g, names);
+    }
   }
   if (!r.types.empty()) {
     out += "\nTypes of records the mechanics take and give:\n";
@@ -331,14 +381,6 @@ std::string ruleset_text(const Ruleset& r) {
     out += "\nTiers, lowest first:\n";
     tiers_text(out, r.tiers);
   }
-  // Groups in the order they first appear; mechanics without one come last.
-  std::vector<std::string> groups;
-  for (const auto& m : r.mechanics) {
-    if (std::find(groups.begin(), groups.end(), m.group) == groups.end()) groups.push_back(m.group);
-  }
-  std::stable_partition(groups.begin(), groups.end(),
-                        [](const std::string& g) { return !g.empty(); });
-  const bool grouped = !(groups.size() == 1 && groups.front().empty());
   for (const auto& g : groups) {
     out += grouped ? fmt::format("\nMechanics: {}\n", g.empty() ? "other" : g) : "\nMechanics:\n";
     for (const auto& m : r.mechanics) {
@@ -360,6 +402,10 @@ std::string usage(const Ruleset& r, const MechanicInfo& m) {
     for (const auto& p : *list) {
       if (std::find(m.sides.begin(), m.sides.end(), p.name) != m.sides.end()) {
         for (const auto& f : m.side_fields) s += fmt::format(" {}.{}=…", p.name, f.name);
+        continue;
+      }
+      if (r.record_type(p.type)) {  // set field by field; a field left out takes its default
+        s += p.default_value ? fmt::format(" [{}.FIELD=…]", p.name) : fmt::format(" {}.FIELD=…", p.name);
         continue;
       }
       s += p.default_value ? fmt::format(" [{}={}]", p.name, to_display(*p.default_value))
@@ -480,6 +526,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"result", fields},
           {"returns", returns},
           {"changes", changes_json(m.changes)},
+          {"odds", m.sampled_odds ? "sampled" : "auto"},
           {"examples", m.examples}};
 }
 

@@ -265,9 +265,10 @@ namespace {
 
 // Record text for the settings that share their first `depth` names, field by
 // field in the order first given: `a.b=1 a.c.d=2` gives `{b: 1, c: {d: 2}}` for `a`.
-// `fields` are what a side of an opposed mechanic declares, for a label's bare word.
-std::string record_text(const std::vector<const Setting*>& group, std::size_t depth,
-                        const std::vector<ParamInfo>& fields = {}) {
+// `fields` are what a side of an opposed mechanic or a declared record type
+// has, for a label's bare word; a field of a declared record type has its own.
+std::string record_text(const Ruleset& r, const std::vector<const Setting*>& group, std::size_t depth,
+                        const std::vector<ParamInfo>& fields) {
   std::vector<std::string> names;
   for (const Setting* s : group) {
     if (std::find(names.begin(), names.end(), s->parts[depth]) == names.end())
@@ -284,8 +285,11 @@ std::string record_text(const std::vector<const Setting*>& group, std::size_t de
     const auto declared =
         std::find_if(fields.begin(), fields.end(), [&](const ParamInfo& f) { return f.name == n; });
     const ParamInfo* field = declared == fields.end() ? nullptr : &*declared;
-    out.push_back(fmt::format(
-        "{}: {}", n, leaf ? argument_text(field, sub[0]->value) : record_text(sub, depth + 1)));
+    const TypeInfo* inner = field ? r.record_type(field->type) : nullptr;
+    out.push_back(fmt::format("{}: {}", n,
+                              leaf ? argument_text(field, sub[0]->value)
+                                   : record_text(r, sub, depth + 1,
+                                                 inner ? inner->fields : std::vector<ParamInfo>{})));
   }
   return fmt::format("{{{}}}", fmt::join(out, ", "));
 }
@@ -313,12 +317,10 @@ std::vector<std::pair<std::string, std::string>> setting_arguments(
     std::vector<ParamInfo> fields;
     if (std::find(m.sides.begin(), m.sides.end(), key) != m.sides.end()) {
       fields = m.side_fields;
-    } else if (const ParamInfo* p = find_param(r, m, key); p && p->type.record) {
-      for (const auto& t : r.types) {
-        if (t.name == p->type.record->name) fields = t.fields;
-      }
+    } else if (const ParamInfo* p = find_param(r, m, key)) {
+      if (const TypeInfo* t = r.record_type(p->type)) fields = t->fields;
     }
-    args.emplace_back(key, record_text(group, 1, fields));
+    args.emplace_back(key, record_text(r, group, 1, fields));
   }
   return args;
 }
@@ -444,6 +446,31 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
           .note({}, fmt::format("{}: {}", f.name, f.doc));
     }
   }
+  // A parameter of a declared record type given field by field (`fighter.str=3`):
+  // each first-level field must be one the type has; those left out take their
+  // defaults when the mechanic is called.
+  for (const auto* list : {&m->params, &r->parameters}) {
+    for (const auto& p : *list) {
+      const TypeInfo* t = r->record_type(p.type);
+      if (!t) continue;
+      std::vector<std::string> declared;
+      for (const auto& f : t->fields) declared.push_back(f.name);
+      for (const auto& s : settings) {
+        if (s.parts[0] != p.name || s.parts.size() < 2) continue;
+        if (std::find(declared.begin(), declared.end(), s.parts[1]) != declared.end()) continue;
+        const auto from = s.at + static_cast<std::uint32_t>(p.name.size() + 1);
+        Diagnostic& d =
+            fail(DiagCode::UnknownArgument,
+                 typed->span(from, from + static_cast<std::uint32_t>(s.parts[1].size())),
+                 fmt::format("the argument '{}' of {}.{} is a {}, which has no field '{}'", p.name, r->name,
+                             m->name, t->name, s.parts[1]));
+        if (const std::string near = closest_name(s.parts[1], declared); !near.empty()) {
+          d.note({}, fmt::format("did you mean '{}'?", near));
+        }
+        d.note({}, fmt::format("the fields of a {}: {}", t->name, fmt::join(declared, ", ")));
+      }
+    }
+  }
   // A required parameter left out is caught here, where the message can say
   // how to write it on the command line.
   for (const auto& p : m->params) {
@@ -458,6 +485,22 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
                            fmt::format("{}.{} needs the side '{}': add {}", r->name, m->name,
                                        p.name, fmt::join(wanted, " ")));
       for (const auto& f : m->side_fields) d.note({}, fmt::format("{}: {}", f.name, f.doc));
+      continue;
+    }
+    if (const TypeInfo* t = r->record_type(p.type)) {  // a declared record type, given field by field
+      std::vector<std::string> names, required;
+      for (const auto& f : t->fields) {
+        names.push_back(f.name);
+        if (!f.default_value) required.push_back(fmt::format("{}.{}=…", p.name, f.name));
+      }
+      const std::string how =
+          required.empty()
+              ? fmt::format("add {}.FIELD=… for its fields, or {}={{}} for all their defaults", p.name, p.name)
+              : fmt::format("add {}, and {}.FIELD=… for any other field", fmt::join(required, " "), p.name);
+      fail(DiagCode::MissingArgument, typed->span(0, end),
+           fmt::format("{}.{} needs the {} '{}': {}", r->name, m->name, t->name, p.name, how))
+          .note({}, fmt::format("{}: {}", p.name, p.doc))
+          .note({}, fmt::format("the fields of a {}: {}", t->name, fmt::join(names, ", ")));
       continue;
     }
     fail(DiagCode::MissingArgument, typed->span(0, end),

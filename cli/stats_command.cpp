@@ -80,6 +80,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   std::string source, name, shown;
   DeclaredOutcomes declared;
   bool mechanic = false;
+  std::string sampled_mechanic;  // a mechanic whose ruleset marks it `odds: sampled`
   // As in `alea roll`: `my-game.check dice=3` calls a mechanic.
   if (is_mechanic_word(words[0])) {
     const std::string rname = words[0].substr(0, words[0].find('.'));
@@ -122,6 +123,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
       if (const Ruleset* r = engine.find_ruleset(rname)) {
         if (const MechanicInfo* m = r->mechanic(words[0].substr(words[0].find('.') + 1))) {
           declared = declared_outcomes(*m);
+          if (m->sampled_odds) sampled_mechanic = r->ident + "." + m->name;
         }
       }
     }
@@ -144,13 +146,16 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   options.seed = a.seed;
   options.threads = a.threads;
   options.exact_only = a.exact;
-  options.sampled_only = a.sampled;
+  options.sampled_only = a.sampled || (!sampled_mechanic.empty() && !a.exact);
   options.max_branches = a.max_branches;
   options.explosion_depth = a.explosion_depth;
   ProgressLine progress;
   options.progress = [&progress](double f) { progress.update(f); };
   Stats s = compute_stats(engine, compiled.program, {}, options);
   progress.finish();
+  if (!sampled_mechanic.empty() && !a.exact && !a.sampled) {
+    s.reason = fmt::format("{} has no bound, and its ruleset asks for sampling (odds: sampled)", sampled_mechanic);
+  }
 
   if (s.runs == 0 && s.first_error) {
     // --exact, and no exact answer.

@@ -133,7 +133,8 @@ class TypeChecker {
       if (it != r.names.end()) {
         values.push_back(conform(f.type, r.values[static_cast<std::size_t>(it - r.names.begin())], at.field(f.name)));
       } else if (f.default_value) {
-        values.push_back(ev_.eval(*f.default_value));
+        // A default is completed in turn: `gear: {type: kit, default: {}}` gives a whole kit.
+        values.push_back(conform(f.type, ev_.eval(*f.default_value), at.field(f.name)));
       } else {
         Diagnostic d(DiagCode::MissingArgument, at.span,
                      fmt::format("{} is a {}, which needs the field '{}'", named(what_, at.path), rt.name, f.name));

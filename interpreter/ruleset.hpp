@@ -80,6 +80,9 @@ struct MechanicInfo {
   std::string returns_doc;
   std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
   std::vector<ChangeInfo> changes;      // what it does to the ruleset's state
+  // `odds: sampled`: `alea stats` samples it at once, without trying an exact
+  // answer (a loop with no bound, such as a fight to the end).
+  bool sampled_odds = false;
 };
 
 // A record type the ruleset declares under `types:`, with its fields.
@@ -118,6 +121,15 @@ struct Ruleset {
   [[nodiscard]] const MechanicInfo* mechanic(std::string_view mechanic_name) const {
     for (const auto& m : mechanics) {
       if (m.name == mechanic_name) return &m;
+    }
+    return nullptr;
+  }
+  // The declared type of a record parameter or field (`type: fighter`); null for
+  // any other type, a list of records included.
+  [[nodiscard]] const TypeInfo* record_type(const ast::TypeSpec& t) const {
+    if (!t.record) return nullptr;
+    for (const auto& d : types) {
+      if (d.name == t.record->name) return &d;
     }
     return nullptr;
   }

@@ -106,6 +106,9 @@ class Loader final : public detail::RulesetReader {
   std::map<std::string, std::shared_ptr<const ast::RecordType>> types_;  // declared under `types:`
   // Mechanics whose body did not parse: calls to them are not reported again.
   std::set<std::string> unparsed_;
+  // The 'functions' block did not parse: calls of its functions are not
+  // reported again, one by one, as unknown.
+  bool functions_unparsed_ = false;
 
   // ---- what the sections in other files use ------------------------------
   [[nodiscard]] const SourceFile& file() const override { return *file_; }
@@ -467,6 +470,16 @@ class Loader final : public detail::RulesetReader {
                                 {"choices", false}, {"items", false}, {"doc", true}};
     allowed.insert(allowed.end(), extra.begin(), extra.end());
     if (!keys(spec, span_of(key), context, allowed)) return std::nullopt;
+    if (spec["fields"]) {  // the fields of a record are a type of their own
+      const std::string unknown = fmt::format("unknown key 'fields' in {}", context);
+      for (auto it = diags_.rbegin(); it != diags_.rend(); ++it) {
+        if (it->code != DiagCode::RulesetUnknownKey || it->message != unknown) continue;
+        it->notes.clear();
+        it->note({}, "a record's fields are declared once under 'types' (types: {fighter: {doc: …, fields: {…}}}), "
+                     "then named: type: fighter, or type: list with items: fighter");
+        break;
+      }
+    }
     ParamInfo p;
     p.name = pname;
     if (spec["doc"]) p.doc = text(spec["doc"], "'doc'").value_or("");
@@ -627,7 +640,10 @@ class Loader final : public detail::RulesetReader {
     auto src = code(n, "'functions'");
     if (!src) return;
     auto prog = parse_code(src);
-    if (!prog) return;
+    if (!prog) {
+      functions_unparsed_ = true;
+      return;
+    }
     if (prog->main) {
       error(DiagCode::RulesetInvalidValue, prog->main->span, "'functions' holds only 'fn' definitions");
     }
@@ -662,7 +678,7 @@ class Loader final : public detail::RulesetReader {
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
               {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"body", true},
-               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}})) {
+               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}, {"odds", false}})) {
       return;
     }
     MechanicInfo m;
@@ -672,6 +688,14 @@ class Loader final : public detail::RulesetReader {
     fn.span = span_of(key);
     if (spec["doc"]) m.doc = text(spec["doc"], "'doc'").value_or("");
     if (spec["group"]) m.group = text(spec["group"], "'group'").value_or("");
+    if (const YAML::Node o = spec["odds"]) {
+      if (const auto v = text(o, "'odds'")) {
+        if (*v == "sampled") m.sampled_odds = true;
+        else if (*v != "auto")
+          error(DiagCode::RulesetInvalidValue, span_of(o),
+                fmt::format("'odds' is auto (exact when alea stats can, else sampled) or sampled, not '{}'", *v));
+      }
+    }
     if (const YAML::Node sd = spec["sides"]) sides(sd, m, fn);
     if (const YAML::Node ps = spec["params"]) {
       if (!ps.IsMap()) {
@@ -828,9 +852,10 @@ class Loader final : public detail::RulesetReader {
     ctx.free_names_are_errors = true;
     for (auto& d : resolve(*program_, ctx)) {
       const bool echo = d.code == DiagCode::UnknownFunction &&
-                        std::any_of(unparsed_.begin(), unparsed_.end(), [&](const std::string& m) {
-                          return d.message == fmt::format("unknown function '{}'", m);
-                        });
+                        (functions_unparsed_ ||
+                         std::any_of(unparsed_.begin(), unparsed_.end(), [&](const std::string& m) {
+                           return d.message == fmt::format("unknown function '{}'", m);
+                         }));
       if (!echo) diags_.push_back(std::move(d));
     }
   }

@@ -231,7 +231,9 @@ with tempfile.TemporaryDirectory() as tmp:
         "Mechanics: rolls\n\n  mini.roll\n      a d6 plus the bonus\n",
         "      mood (label, default calm, one of calm, angry)\n",
         "      mood (label: calm, angry)\n",
-        "Mechanics: tables\n\n  mini.twice\n      two dice\n    returns (int)\n        the total\n"])
+        "Mechanics: tables\n\n  mini.twice\n      two dice\n    returns (int)\n        the total\n",
+        # With several groups, a table of contents comes first.
+        "\nMechanics by group (2, each described below):\n  rolls: roll\n  tables: twice\n\nParameters of"])
     expect(["describe", "mini.roll", "--rulesets", str(tmp)], 0, out_contains=[
         "group: rolls\n", "usage: alea roll mini.roll [mood=calm] [bonus=0]\n",
         "call it as: alea roll mini.roll mood=angry\n", "in the language: mini.roll(mood: \"angry\")\n"])

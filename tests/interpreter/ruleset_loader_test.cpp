@@ -256,8 +256,39 @@ TEST(RulesetLoader, RunsAnOpposedMechanicForEachSide) {
   EXPECT_EQ(r->mechanics.at(0).params.size(), 3u);
 }
 
+TEST(RulesetLoader, ReadsAMechanicsOddsAndRefusesOtherWords) {
+  const std::string yaml = std::string(header) +
+                           "mechanics:\n"
+                           "  fight:\n"
+                           "    doc: a loop with no bound\n"
+                           "    odds: sampled\n"
+                           "    body: loop x = 0 until x >= 4 { x + d6 }\n"
+                           "    returns: {type: int, doc: x}\n"
+                           "  plain:\n"
+                           "    doc: a roll\n"
+                           "    odds: auto\n"
+                           "    body: d6\n"
+                           "    returns: {type: int, doc: x}\n";
+  Engine engine;
+  ASSERT_TRUE(engine.load_ruleset_text(yaml, "rulesets/x.yaml").empty());
+  const Ruleset* r = engine.find_ruleset("x");
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(r->mechanics.at(0).sampled_odds);
+  EXPECT_FALSE(r->mechanics.at(1).sampled_odds);
+  EXPECT_EQ(problems(std::string(header) + "mechanics:\n  m:\n    doc: d\n    odds: always\n    body: d6\n"
+                     "    returns: {type: int, doc: x}\n"),
+            (std::vector<std::string>{"8:11 RulesetInvalidValue"}));
+}
+
+// A 'functions' block that does not parse is reported once, not again at every call of its functions.
+TEST(RulesetLoader, AFunctionsBlockThatDoesNotParseIsReportedOnce) {
+  EXPECT_EQ(problems(std::string(header) + "functions: |\n  fn f(x) = (x +\n  fn g(y) = y\n"
+                     "mechanics:\n  m:\n    doc: d\n    body: f(1) + g(2)\n    returns: {type: int, doc: x}\n"),
+            (std::vector<std::string>{"7:3 ExpectedExpression"}));
+}
+
 TEST(RulesetLoader, LoadsEveryShippedRuleset) {
-  for (const char* name : {"heroes-mythos", "dozen-die"}) {
+  for (const char* name : {"heroes-mythos", "dozen-die", "strategiya", "crystal-die", "pbta-superiority"}) {
     Engine engine;
     const Diagnostics d = engine.load_ruleset_file(fmt::format("{}/rulesets/{}.yaml", ALEA_SOURCE_DIR, name));
     EXPECT_TRUE(d.empty()) << render_text(d);

@@ -28,6 +28,12 @@ CASES = [
     ('degree(12, 10, 0)', '{degree: "the step must be 1 or more", step: 0}'),
     ('tier_of(8, [7, 10], ["miss", "hit"])',
      '{tier_of: "labels needs one item more than thresholds", thresholds: 2, labels: 2}'),
+    ('permute([3, 1, 2], 4)', '{permute: "the permutation has no item with this number", i: 4, items: 3}'),
+    ('permute([3, 1, 2], 0)', 'i: 0, items: 3}'),
+    ('permute([], 1)', 'i: 1, items: 0}'),
+    ('compose([1, 4], [2, 1, 3])', '{permute: "the permutation has no item with this number", i: 4, items: 3}'),
+    ('invert([3, 3, 1])', '{invert: "not a permutation", missing: [2], extra: [3]}'),
+    ('invert([0, 1])', 'missing: [2], extra: [0]}'),
 ]
 
 
