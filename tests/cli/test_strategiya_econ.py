@@ -13,37 +13,14 @@ the character and combat rules, their examples, and the groups of `alea describe
 Usage: test_strategiya_econ.py /path/to/alea   (CTest passes the built binary)
 """
 import json
-import os
 import re
 import shlex
-import subprocess
-import sys
-from pathlib import Path
+
+from clitest import check, finish, run
 
 # The one place that names the ruleset.
 RULESET = "strategiya"
 IDENT = RULESET.replace("-", "_")  # its name in the language
-
-ALEA = os.path.abspath(sys.argv[1])
-ROOT = Path(__file__).resolve().parents[2]
-failures = []
-checked = 0
-
-
-def environment():
-    return {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
-
-
-def run(args):
-    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=20, cwd=ROOT, env=environment())
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global checked
-    checked += 1
-    if not cond:
-        failures.append(f"{name}: {detail}")
 
 
 def m(mechanic):
@@ -173,7 +150,4 @@ for mech in mechanics:
         check(f"example {example}", rc == 0, f"exit {rc}: {err}")
         check(f"example {example}: unused dice", "not used" not in err, err)
 
-if failures:
-    print("\n".join(failures))
-    sys.exit(1)
-print(f"test_strategiya_econ: all {checked} checks passed ({len(VECTORS)} vectors)")
+finish("test_strategiya_econ", f" ({len(VECTORS)} vectors)")

@@ -14,34 +14,10 @@ same for the world and the economy, with the mining job of `alea describe`.
 Usage: test_strategiya_rules.py /path/to/alea   (CTest passes the built binary)
 """
 import json
-import os
 import re
 import shlex
-import subprocess
-import sys
-from pathlib import Path
 
-ALEA = os.path.abspath(sys.argv[1])
-ROOT = Path(__file__).resolve().parents[2]
-failures = []
-checked = 0
-
-
-def environment():
-    return {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
-
-
-def run(args, timeout=60):
-    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-                       env=environment())
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global checked
-    checked += 1
-    if not cond:
-        failures.append(f"{name}: {detail}")
+from clitest import check, finish, run
 
 
 # (id, the words after `alea roll`, the dice, the fields expected in the JSON value; a
@@ -234,7 +210,4 @@ for m in mechanics:
 check("rules named", all(re.search(r"\bR\d+", m["doc"]) for m in mechanics),
       [m["name"] for m in mechanics if not re.search(r"\bR\d+", m["doc"])])
 
-if failures:
-    print("\n".join(failures))
-    sys.exit(1)
-print(f"test_strategiya_rules: all {checked} checks passed ({len(VECTORS)} vectors)")
+finish("test_strategiya_rules", f" ({len(VECTORS)} vectors)")
