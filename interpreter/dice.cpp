@@ -57,22 +57,8 @@ std::string DieKind::name() const {
 
 RandomDice::RandomDice(std::uint64_t seed) : rng_(seed) {}
 
-std::uint64_t RandomDice::below(std::uint64_t n) {
-  if (n <= 0xFFFFFFFFu) {
-    // Lemire, "Fast Random Integer Generation in an Interval" (2019).
-    const auto bound = static_cast<std::uint32_t>(n);
-    std::uint64_t m = std::uint64_t{rng_()} * bound;
-    auto low = static_cast<std::uint32_t>(m);
-    if (low < bound) {
-      const std::uint32_t threshold = static_cast<std::uint32_t>(-bound) % bound;
-      while (low < threshold) {
-        m = std::uint64_t{rng_()} * bound;
-        low = static_cast<std::uint32_t>(m);
-      }
-    }
-    return m >> 32;
-  }
-  // Wider ranges (never needed by dice below 2^32 faces): rejection on 64 bits.
+// Ranges wider than 32 bits (never needed by dice below 2^32 faces): rejection on 64 bits.
+std::uint64_t RandomDice::below_wide(std::uint64_t n) {
   const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
   std::uint64_t x;
   do {
@@ -83,6 +69,10 @@ std::uint64_t RandomDice::below(std::uint64_t n) {
 
 void RandomDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
   const auto n = static_cast<std::uint64_t>(kind.face_count());
+  if (kind.is_plain()) {
+    for (auto& f : faces) f = static_cast<std::int64_t>(below(n)) + 1;  // kind.face(i) is i + 1
+    return;
+  }
   for (auto& f : faces) f = kind.face(static_cast<std::int64_t>(below(n)));
 }
 

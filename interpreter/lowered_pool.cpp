@@ -1,0 +1,325 @@
+// interpreter/lowered_pool.cpp — dice and pool operations of a lowered program.
+//
+// Each mirrors its counterpart in eval_pool.cpp: sub-expressions in the same
+// order, the same rounds of extra dice drawn as the same pools, the same checks
+// in the same order. Only the trace is left out, and a pool that no one else
+// holds is changed in place.
+#include <algorithm>
+
+#include "interpreter/lowered_nodes.hpp"
+
+namespace alea::lowered {
+
+void fail(DiagCode code, Span span) { throw Fail{code, span}; }
+
+FaceList::FaceList(std::vector<std::int64_t> f) : faces(std::move(f)) {
+  min = *std::min_element(faces.begin(), faces.end());
+  max = *std::max_element(faces.begin(), faces.end());
+  std::vector<std::int64_t> s = faces;
+  std::sort(s.begin(), s.end());
+  distinct = std::unique(s.begin(), s.end()) - s.begin();
+}
+
+void Run::grow(std::size_t n) {
+  if (top + n > UINT32_MAX) throw Bail{};
+  arena.resize(std::max<std::size_t>(top + n, 2 * arena.size()));
+}
+
+PoolRef Run::to_top(const PoolRef& p, std::size_t room) {
+  PoolRef out = p;
+  out.begin = alloc(p.size + room);
+  top -= room;
+  std::copy_n(at(p.begin), p.size, at(out.begin));
+  return out;
+}
+
+void check_total(Run& run, const PoolRef& p, Span span) {
+  if (p.successes) return;  // its total is its size
+  const std::int64_t* f = run.at(p.begin);
+  std::int64_t sum = 0;
+  for (std::uint32_t i = 0; i < p.size; ++i) {
+    if (__builtin_add_overflow(sum, f[i], &sum)) {
+      fail(DiagCode::IntegerOverflow, span);
+    }
+  }
+}
+
+namespace {
+
+// A die's test, with its value computed: `cond` or, without one, the die's
+// highest (or lowest) face.
+struct Test {
+  ast::CmpOp op = ast::CmpOp::Eq;
+  std::int64_t value = 0;
+  bool operator()(std::int64_t face) const { return passes(op, face, value); }
+  // True when every face of `k` passes (Test::always in eval_pool.cpp).
+  bool always(const Kind& k) const {
+    if (k.sides > 0) {
+      const std::int64_t n = k.sides;
+      switch (op) {
+        case ast::CmpOp::Eq: return n == 1 && value == 1;
+        case ast::CmpOp::Ne: return value < 1 || value > n;
+        case ast::CmpOp::Lt: return value > n;
+        case ast::CmpOp::Le: return value >= n;
+        case ast::CmpOp::Gt: return value < 1;
+        case ast::CmpOp::Ge: return value <= 1;
+      }
+    }
+    return std::all_of(k.list->faces.begin(), k.list->faces.end(), [&](std::int64_t f) { return (*this)(f); });
+  }
+};
+
+Test make_test(Run& run, const CondNode* cond, const Kind& k, bool highest) {
+  if (cond) return {cond->op, cond->value->eval(run)};
+  return {ast::CmpOp::Eq, highest ? k.max_face() : k.min_face()};
+}
+
+}  // namespace
+
+std::int64_t DiceSpec::prepare(Run& run, Kind& k) const {
+  const std::int64_t n = count ? count->eval(run) : count_value;
+  if (n < 0) fail(DiagCode::NegativeCount, count_span);
+  k = kind;
+  if (sides) {
+    const std::int64_t s = sides->eval(run);
+    if (s < 1 || s > run.limits->max_sides) fail(DiagCode::InvalidDie, sides_span);
+    k.sides = s;
+  }
+  run.count_dice(n, span);
+  return n;
+}
+
+PoolRef DiceNode::eval(Run& run) const {
+  PoolRef p;
+  const std::int64_t n = spec.prepare(run, p.kind);
+  p.size = static_cast<std::uint32_t>(n);
+  p.begin = run.alloc(p.size);
+  run.draw(p.kind, p.size, run.at(p.begin));
+  if (check) check_total(run, p, spec.span);
+  return p;
+}
+
+std::int64_t DiceTotalNode::eval(Run& run) const {
+  Kind k;
+  const std::int64_t n = dice->spec.prepare(run, k);
+  RandomDice& d = *run.dice;
+  std::int64_t sum = 0;
+  if (k.sides > 0 && !dice->check) {
+    // At most max_dice faces of at most max_sides each: the sum fits.
+    const auto s = static_cast<std::uint64_t>(k.sides);
+    for (std::int64_t i = 0; i < n; ++i) sum += static_cast<std::int64_t>(d.below(s));
+    return sum + n;
+  }
+  // Every face drawn, then the total checked, as the evaluator draws the pool and then makes it.
+  bool overflow = false;
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t f = 0;
+    run.draw(k, 1, &f);
+    overflow |= __builtin_add_overflow(sum, f, &sum);
+  }
+  if (overflow) fail(DiagCode::IntegerOverflow, dice->spec.span);
+  return sum;
+}
+
+PoolRef ExplodeNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  const Test t = make_test(run, cond.get(), in.kind, true);
+  const bool explicit_limit = limit != nullptr;
+  const std::int64_t cap = explicit_limit ? limit->eval(run) : run.limits->max_explosion_depth;
+  if (cap < 0) fail(DiagCode::InvalidArgument, limit_span);
+  // At the top of the arena, so that new dice can follow it.
+  PoolRef out = pool->fresh && in.begin + in.size == run.top ? in : run.to_top(in, 0);
+  auto& active = run.active;
+  active.clear();
+  for (std::uint32_t i = 0; i < out.size; ++i) {
+    if (t(run.arena[out.begin + i])) active.push_back(i);
+  }
+  if (!explicit_limit && out.size > 0 && t.always(out.kind)) fail(DiagCode::NeverStops, span);
+  for (std::int64_t round = 0; !active.empty(); ++round) {
+    if (round == cap) {
+      if (explicit_limit) break;
+      fail(DiagCode::ExplosionLimitExceeded, span);
+    }
+    const std::size_t n = active.size();
+    run.count_dice(static_cast<std::int64_t>(n), span);
+    auto& next = run.next;
+    next.clear();
+    if (mode == ast::ExplodeMode::Compound) {
+      run.drawn.resize(n);
+      run.draw(out.kind, n, run.drawn.data());
+      std::int64_t* faces = run.at(out.begin);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t f = run.drawn[i];
+        if (__builtin_add_overflow(faces[active[i]], f, &faces[active[i]])) fail(DiagCode::IntegerOverflow, span);
+        if (t(f)) next.push_back(active[i]);
+      }
+    } else {
+      // The new dice go at the end of the pool, in the order of the dice that exploded.
+      const std::uint32_t at = run.alloc(n) - out.begin;
+      std::int64_t* faces = run.at(out.begin);
+      run.draw(out.kind, n, faces + at);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const std::int64_t f = faces[at + i];
+        if (mode == ast::ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &faces[at + i])) {
+          fail(DiagCode::IntegerOverflow, span);
+        }
+        if (t(f)) next.push_back(at + i);
+      }
+      out.size += static_cast<std::uint32_t>(n);
+    }
+    std::swap(active, next);
+  }
+  return finish(run, out);
+}
+
+PoolRef RerollNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  const Test t = make_test(run, cond.get(), in.kind, false);
+  const PoolRef out = own(run, in);
+  auto& active = run.active;
+  active.clear();
+  for (std::uint32_t i = 0; i < out.size; ++i) {
+    if (t(run.arena[out.begin + i])) active.push_back(i);
+  }
+  const std::int64_t cap = once ? 1 : run.limits->max_rerolls;
+  if (!once && out.size > 0 && t.always(out.kind)) fail(DiagCode::NeverStops, span);
+  for (std::int64_t round = 0; !active.empty(); ++round) {
+    if (round == cap) {
+      if (once) break;
+      fail(DiagCode::RerollLimitExceeded, span);
+    }
+    const std::size_t n = active.size();
+    run.count_dice(static_cast<std::int64_t>(n), span);
+    run.drawn.resize(n);
+    run.draw(out.kind, n, run.drawn.data());
+    std::int64_t* faces = run.at(out.begin);
+    auto& next = run.next;
+    next.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      faces[active[i]] = run.drawn[i];
+      if (t(run.drawn[i])) next.push_back(active[i]);
+    }
+    std::swap(active, next);
+  }
+  return finish(run, out);
+}
+
+PoolRef KeepNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  PoolRef out = own(run, in);
+  std::int64_t* f = run.at(out.begin);
+  const std::uint32_t m = out.size;
+  std::uint32_t w = 0;  // dice kept so far, moved to the front in order
+  if (which == ast::KeepWhich::Matching) {
+    const Test t = make_test(run, cond.get(), in.kind, true);
+    f = run.at(out.begin);
+    for (std::uint32_t i = 0; i < m; ++i) {
+      if (t(f[i]) != drop) f[w++] = f[i];
+    }
+  } else {
+    const std::int64_t n = count ? count->eval(run) : 1;
+    if (n < 0) fail(DiagCode::InvalidArgument, count_span);
+    f = run.at(out.begin);
+    const bool highest = which == ast::KeepWhich::Highest;
+    // A die is selected when fewer than n dice come before it in a stable
+    // sort, best first: those better than it, and the equal ones before it.
+    const auto better = [highest](std::int64_t a, std::int64_t b) { return highest ? a > b : a < b; };
+    if (n >= m) {
+      w = drop ? 0 : m;
+    } else if (n == 0) {
+      w = drop ? m : 0;
+    } else if (m <= 64) {
+      std::uint64_t kept = 0;  // chosen first, then moved: the counts read every face
+      for (std::uint32_t i = 0; i < m; ++i) {
+        std::uint32_t before = 0;
+        for (std::uint32_t j = 0; j < m; ++j) before += better(f[j], f[i]) || (j < i && f[j] == f[i]);
+        if ((before < n) != drop) kept |= std::uint64_t{1} << i;
+      }
+      for (std::uint32_t i = 0; i < m; ++i) {
+        if (kept >> i & 1) f[w++] = f[i];
+      }
+    } else {
+      // The n-th best face, how many dice beat it, and so how many equal to it are taken (the first ones).
+      auto& s = run.sorted;
+      s.assign(f, f + m);
+      std::nth_element(s.begin(), s.begin() + (n - 1), s.end(), better);
+      const std::int64_t edge = s[static_cast<std::size_t>(n - 1)];
+      std::int64_t ties = n - std::count_if(f, f + m, [&](std::int64_t x) { return better(x, edge); });
+      for (std::uint32_t i = 0; i < m; ++i) {
+        bool selected = better(f[i], edge);
+        if (!selected && f[i] == edge && ties > 0) {
+          selected = true;
+          --ties;
+        }
+        if (selected != drop) f[w++] = f[i];
+      }
+    }
+  }
+  out.size = w;
+  return finish(run, out);
+}
+
+PoolRef UnderNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  const std::int64_t t = target->eval(run);
+  bool has_except = false;
+  std::int64_t ev = 0;
+  if (except && except->value) {
+    ev = except->value->eval(run);
+    has_except = true;
+  }
+  PoolRef out = own(run, in);
+  std::int64_t* f = run.at(out.begin);
+  std::uint32_t w = 0;
+  for (std::uint32_t i = 0; i < out.size; ++i) {
+    if (f[i] <= t && !(has_except && passes(except->op, f[i], ev))) f[w++] = f[i];
+  }
+  out.size = w;
+  out.successes = true;
+  return out;  // a success pool's total is its size: nothing to check
+}
+
+PoolRef SortNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  const PoolRef out = own(run, in);
+  std::int64_t* f = run.at(out.begin);
+  if (descending) std::stable_sort(f, f + out.size, std::greater<>());
+  else std::stable_sort(f, f + out.size);
+  return out;  // the same faces: the same total
+}
+
+PoolRef UniqueNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  const PoolRef out = own(run, in);
+  auto& dupes = run.active;
+  for (std::int64_t round = 0;; ++round) {
+    const std::int64_t* f = run.at(out.begin);
+    dupes.clear();
+    for (std::uint32_t i = 0; i < out.size; ++i) {
+      if (std::find(f, f + i, f[i]) != f + i) dupes.push_back(i);
+    }
+    if (dupes.empty()) break;
+    if (static_cast<std::int64_t>(out.size) > out.kind.distinct()) fail(DiagCode::NeverStops, span);
+    if (round == run.limits->max_rerolls) fail(DiagCode::RerollLimitExceeded, span);
+    const std::size_t n = dupes.size();
+    run.count_dice(static_cast<std::int64_t>(n), span);
+    run.drawn.resize(n);
+    run.draw(out.kind, n, run.drawn.data());
+    std::int64_t* faces = run.at(out.begin);
+    for (std::size_t i = 0; i < n; ++i) faces[dupes[i]] = run.drawn[i];
+  }
+  return finish(run, out);
+}
+
+PoolRef ClampNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  const std::int64_t lo = low ? low->eval(run) : INT64_MIN;
+  const std::int64_t hi = high ? high->eval(run) : INT64_MAX;
+  if (lo > hi) fail(DiagCode::InvalidArgument, span);
+  const PoolRef out = own(run, in);
+  std::int64_t* f = run.at(out.begin);
+  for (std::uint32_t i = 0; i < out.size; ++i) f[i] = std::clamp(f[i], lo, hi);
+  return finish(run, out);
+}
+
+}  // namespace alea::lowered
