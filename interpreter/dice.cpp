@@ -58,22 +58,22 @@ std::string DieKind::name() const {
 RandomDice::RandomDice(std::uint64_t seed) : rng_(seed) {}
 
 // Ranges wider than 32 bits (never needed by dice below 2^32 faces): rejection on 64 bits.
-std::uint64_t RandomDice::below_wide(std::uint64_t n) {
+std::uint64_t RandomDice::below_wide(pcg32& rng, std::uint64_t n) {
   const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
   std::uint64_t x;
   do {
-    x = (std::uint64_t{rng_()} << 32) | rng_();
+    x = (std::uint64_t{rng()} << 32) | rng();
   } while (x >= limit);
   return x % n;
 }
 
 void RandomDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
   const auto n = static_cast<std::uint64_t>(kind.face_count());
-  if (kind.is_plain()) {
-    for (auto& f : faces) f = static_cast<std::int64_t>(below(n)) + 1;  // kind.face(i) is i + 1
+  if (kind.is_plain()) {  // kind.face(i) is i + 1
+    each_below(n, faces.size(), [&](std::size_t i, std::uint64_t x) { faces[i] = static_cast<std::int64_t>(x) + 1; });
     return;
   }
-  for (auto& f : faces) f = kind.face(static_cast<std::int64_t>(below(n)));
+  each_below(n, faces.size(), [&](std::size_t i, std::uint64_t x) { faces[i] = kind.face(static_cast<std::int64_t>(x)); });
 }
 
 void ScriptedDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {

@@ -31,20 +31,36 @@ LoweredProgram::Scratch::Scratch(const LoweredProgram& program) : run_(std::make
   run_->limits = &program.limits_;
   run_->scalars.resize(program.scalar_slots_);
   run_->pools.resize(program.pool_slots_);
+  for (const auto& l : program.lists_) run_->lists.push_back(l.get());
   run_->arena.resize(1024);
 }
 LoweredProgram::Scratch::~Scratch() = default;
+
+std::int64_t LoweredProgram::steps(Run& r) const {
+  // The program-level lets, kept for the names that read them; then the last
+  // step, whose value is the program's.
+  for (std::size_t i = 0; i + 1 < steps_.size(); ++i) {
+    const Step& s = steps_[i];
+    if (s.pool) r.pools[s.slot] = s.pool->eval(r);
+    else r.scalars[s.slot] = s.scalar->eval(r);
+  }
+  const Step& last = steps_.back();
+  if (!last.pool) return last.scalar->eval(r);
+  const PoolRef p = last.pool->eval(r);
+  if (p.successes) return p.size;
+  std::uint64_t sum = 0;  // checked when the pool was made
+  for (std::uint32_t i = 0; i < p.size; ++i) sum += static_cast<std::uint64_t>(r.arena[p.begin + i]);
+  return static_cast<std::int64_t>(sum);
+}
 
 LoweredResult LoweredProgram::run(Scratch& scratch, RandomDice& dice) const {
   Run& r = *scratch.run_;
   r.reset();
   r.dice = &dice;
   LoweredResult out;
+  if (steps_.empty()) return out;
   try {
-    for (const Step& s : steps_) {
-      if (s.pool) r.pools[s.slot] = s.pool->eval(r);
-      else r.scalars[s.slot] = s.scalar->eval(r);
-    }
+    out.value = steps(r);
   } catch (const Fail& f) {
     out.status = LoweredResult::Status::Error;
     out.code = f.code;
@@ -54,27 +70,65 @@ LoweredResult LoweredProgram::run(Scratch& scratch, RandomDice& dice) const {
     out.status = LoweredResult::Status::Unsupported;
     return out;
   }
-  if (!has_value_) return out;
   out.status = LoweredResult::Status::Value;
-  const Step& last = steps_.back();
-  if (!last.pool) {
-    out.value = r.scalars[last.slot];
-  } else {
-    const PoolRef& p = r.pools[last.slot];
-    std::uint64_t sum = 0;  // checked when the pool was made
-    for (std::uint32_t i = 0; i < p.size; ++i) sum += static_cast<std::uint64_t>(r.arena[p.begin + i]);
-    out.value = p.successes ? p.size : static_cast<std::int64_t>(sum);
-  }
   return out;
 }
 
-Value LoweredProgram::value(const LoweredResult& r) const {
-  switch (kind_) {
-    case ValueKind::Bool: return r.value != 0;
-    case ValueKind::Str: return Value(string(r.value));
-    case ValueKind::None: return NoneValue{};
-    default: return r.value;
+void LoweredProgram::run_many(Scratch& scratch, RandomDice& dice, std::uint64_t count, ValueCounts& counts,
+                              Others& others, std::atomic<std::uint64_t>& done) const {
+  Run& r = *scratch.run_;
+  r.dice = &dice;
+  // The common program, one expression giving a scalar, without the loop over steps.
+  const Scalar* only = steps_.size() == 1 ? steps_.front().scalar.get() : nullptr;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    const RandomDice before = dice;
+    r.reset();
+    try {
+      if (only) counts.add(only->eval(r));
+      else if (!steps_.empty()) counts.add(steps(r));
+    } catch (const Fail& f) {
+      LoweredResult out;
+      out.status = LoweredResult::Status::Error;
+      out.code = f.code;
+      out.span = f.span;
+      others.other(out, dice, before);
+    } catch (const Bail&) {
+      LoweredResult out;
+      out.status = LoweredResult::Status::Unsupported;
+      others.other(out, dice, before);
+    }
+    if ((k & 1023) == 1023) done.fetch_add(1024, std::memory_order_relaxed);
   }
+}
+
+Value LoweredProgram::value(const LoweredResult& r) const { return value_of_key(r.value); }
+
+Value LoweredProgram::value_of_key(std::int64_t key) const {
+  switch (kind_) {
+    case ValueKind::Bool: return key != 0;
+    case ValueKind::Str: return Value(string(key));
+    case ValueKind::None: return NoneValue{};
+    default: return key;
+  }
+}
+
+std::optional<std::int64_t> LoweredProgram::key_of(const Value& v) const {
+  switch (kind_) {
+    case ValueKind::Int:
+      if (auto n = v.number()) return *n;
+      break;
+    case ValueKind::Bool:
+      if (const auto* b = v.as_bool()) return *b ? 1 : 0;
+      break;
+    case ValueKind::Str:
+      if (const auto* s = v.as_str(); s && string_index(*s) >= 0) return string_index(*s);
+      break;
+    case ValueKind::None:
+      if (v.is_none()) return 0;
+      break;
+    default: break;
+  }
+  return std::nullopt;
 }
 
 std::int64_t LoweredProgram::string_index(const std::string& s) const {
@@ -104,7 +158,6 @@ class Lowerer {
       if (t.type == Type::Pool) t = scalar(Type::Int, as_number(std::move(t)));  // counted as its total
       last = store(std::move(t));
     }
-    out_.has_value_ = last.has_value();
     if (last) {
       switch (last->type) {
         case Type::Bool: out_.kind_ = ValueKind::Bool; break;
@@ -210,6 +263,14 @@ class Lowerer {
       total->dice.reset(static_cast<const DiceNode*>(t.pool.release()));
       return total;
     }
+    if (const auto* k = dynamic_cast<const KeepNode*>(t.pool.get());
+        k && k->which != ast::KeepWhich::Matching && !k->check) {
+      auto total = std::make_unique<KeepTotalNode>();
+      total->keep.reset(static_cast<const KeepNode*>(t.pool.release()));
+      const auto* d = dynamic_cast<const DiceNode*>(total->keep->pool.get());
+      if (d && !d->check) total->dice = d;
+      return total;
+    }
     auto total = std::make_unique<TotalNode>();
     total->pool = std::move(t.pool);
     return total;
@@ -224,11 +285,15 @@ class Lowerer {
     if (t.type != Type::Pool) unsupported(fmt::format("{} where a pool is needed", type_name(t.type)));
     return t;
   }
-  std::unique_ptr<CondNode> cond(const std::optional<ast::Cond>& c) {
-    if (!c) return nullptr;
+  std::unique_ptr<CondNode> cond(const std::optional<ast::Cond>& c) { return c ? cond(*c) : nullptr; }
+  std::unique_ptr<CondNode> cond(const ast::Cond& c) {
     auto n = std::make_unique<CondNode>();
-    n->op = c->op;
-    n->value = number(*c->value);
+    n->op = c.op;
+    n->value = number(*c.value);
+    if (const auto* k = dynamic_cast<const ConstNode*>(n->value.get())) {
+      n->fixed = k->value;
+      n->value.reset();
+    }
     return n;
   }
 
@@ -490,22 +555,23 @@ Lowerer::Typed Lowerer::node(const ast::Dice& k, const ast::Expr& e) {
       spec.sides_span = k.sides->span;
       if (const auto* c = dynamic_cast<const ConstNode*>(spec.sides.get());
           c && c->value >= 1 && c->value <= out_.limits_.max_sides) {
-        spec.kind.sides = c->value;  // checked once here, as the evaluator would on every run
+        spec.kind = static_cast<std::int32_t>(c->value);  // checked once here, as the evaluator would on every run
         spec.sides.reset();
       }
       bound = static_cast<std::uint64_t>(std::max<std::int64_t>(1, out_.limits_.max_sides));
-      if (!spec.sides) bound = static_cast<std::uint64_t>(spec.kind.sides);
+      if (!spec.sides) bound = static_cast<std::uint64_t>(spec.kind);
       break;
     case ast::DieShape::Percent:
-      spec.kind.sides = 100;
+      spec.kind = 100;
       bound = 100;
       break;
     case ast::DieShape::Fudge:
     case ast::DieShape::Faces: {
-      spec.list = std::make_shared<const FaceList>(k.shape == ast::DieShape::Fudge ? std::vector<std::int64_t>{-1, 0, 1}
-                                                                                   : k.faces);
-      spec.kind.list = spec.list.get();
-      bound = std::max(magnitude(spec.list->min), magnitude(spec.list->max));
+      out_.lists_.push_back(std::make_unique<const FaceList>(
+          k.shape == ast::DieShape::Fudge ? std::vector<std::int64_t>{-1, 0, 1} : k.faces));
+      const FaceList& list = *out_.lists_.back();
+      spec.kind = -static_cast<std::int32_t>(out_.lists_.size() - 1);
+      bound = std::max(magnitude(list.min), magnitude(list.max));
       break;
     }
   }
@@ -532,7 +598,8 @@ Lowerer::Typed Lowerer::node(const ast::PoolOp& k, const ast::Expr&) {
           n->cond = cond(o.cond);
           if (o.limit) {
             Typed limit = any(*o.limit);
-            if (limit.type != Type::None) n->limit = as_number(std::move(limit));  // `limit none`: no limit
+            n->limit_none = limit.type == Type::None;  // `limit none`: no limit
+            n->limit = n->limit_none ? std::move(limit.scalar) : as_number(std::move(limit));
             n->limit_span = o.limit->span;
           }
           if (o.mode == ast::ExplodeMode::Penetrate) bound = add_bounds(bound, 1);
@@ -552,6 +619,10 @@ Lowerer::Typed Lowerer::node(const ast::PoolOp& k, const ast::Expr&) {
           } else if (o.count) {
             n->count = number(*o.count);
             n->count_span = o.count->span;
+            if (const auto* fixed = dynamic_cast<const ConstNode*>(n->count.get())) {
+              n->count_value = fixed->value;  // a negative count still fails at run time
+              n->count.reset();
+            }
           }
           op = std::move(n);
         } else if constexpr (std::is_same_v<T, ast::Under>) {
@@ -561,7 +632,8 @@ Lowerer::Typed Lowerer::node(const ast::PoolOp& k, const ast::Expr&) {
             n->except = std::make_unique<CondNode>();
             n->except->op = o.except->op;
             Typed v = any(*o.except->value);
-            if (v.type != Type::None) n->except->value = as_number(std::move(v));  // `except none`: no exception
+            n->except_none = v.type == Type::None;  // `except none`: no exception
+            n->except->value = n->except_none ? std::move(v.scalar) : as_number(std::move(v));
           }
           op = std::move(n);
         } else if constexpr (std::is_same_v<T, ast::Sort>) {
@@ -593,8 +665,7 @@ Lowerer::Typed Lowerer::node(const ast::PoolOp& k, const ast::Expr&) {
   if (const auto* c = std::get_if<ast::Count>(&k.op)) {
     auto n = std::make_unique<CountNode>();
     n->pool = std::move(in.pool);
-    n->success.op = c->success.op;
-    n->success.value = number(*c->success.value);
+    n->success = std::move(*cond(c->success));
     n->fail = cond(c->fail);
     n->twice = cond(c->twice);
     return scalar(Type::Int, std::move(n));
@@ -658,8 +729,8 @@ std::unique_ptr<const LoweredProgram> LoweredProgram::lower(const CompiledProgra
                                                             const Limits& limits, std::string& why) {
   std::unique_ptr<LoweredProgram> out(new LoweredProgram());
   out->limits_ = limits;
-  if (limits.max_dice > INT32_MAX) {
-    why = "max_dice above 2^31";
+  if (limits.max_dice > INT32_MAX || limits.max_sides > INT32_MAX) {
+    why = "max_dice or max_sides above 2^31";
     return nullptr;
   }
   Lowerer l(bindings, *out);

@@ -14,8 +14,10 @@
 // uses the evaluator.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,13 +27,13 @@
 #include "interpreter/limits.hpp"
 #include "interpreter/program.hpp"
 #include "interpreter/value.hpp"
+#include "interpreter/value_counts.hpp"
 
 namespace alea {
 
 namespace lowered {
 struct Run;
-struct Scalar;
-struct Pool;
+struct FaceList;
 }  // namespace lowered
 
 // What one run of a lowered program gave.
@@ -71,10 +73,29 @@ class LoweredProgram {
   // the generator's state before the run.
   LoweredResult run(Scratch& scratch, RandomDice& dice) const;
 
+  // Where many runs send those that gave no value to count: an error, or a run
+  // the lowered form could not follow.
+  class Others {
+   public:
+    virtual ~Others() = default;
+    // `dice` is as the run left it, `before` as it was when the run began; a
+    // replay leaves `dice` as the replay leaves it.
+    virtual void other(const LoweredResult& r, RandomDice& dice, const RandomDice& before) = 0;
+  };
+  // `count` runs in a row, as many calls of run() would make them: values
+  // (by key, see value()) into `counts`, the other runs to `others`. Adds 1024
+  // to `done` every 1024 runs.
+  void run_many(Scratch& scratch, RandomDice& dice, std::uint64_t count, ValueCounts& counts, Others& others,
+                std::atomic<std::uint64_t>& done) const;
+
   // The kind of every value a run gives: Int (a pool's total too), Bool, Str or None.
   [[nodiscard]] ValueKind kind() const { return kind_; }
   // The value of a result as the evaluator gives it (a pool as its total).
   [[nodiscard]] Value value(const LoweredResult& r) const;
+  [[nodiscard]] Value value_of_key(std::int64_t key) const;
+  // The key of a value the evaluator gave this program, or none if it is not
+  // of the program's kind.
+  [[nodiscard]] std::optional<std::int64_t> key_of(const Value& v) const;
   // The string with index i (results of kind Str).
   [[nodiscard]] const std::string& string(std::int64_t i) const { return strings_[static_cast<std::size_t>(i)]; }
   // The index of `s` among the program's strings, or -1.
@@ -84,11 +105,13 @@ class LoweredProgram {
   friend class Lowerer;
   LoweredProgram();
   struct Step;  // a program-level let, or the main expression
+  // Runs every step; the program's value (a pool's total). Throws lowered::Fail or Bail.
+  std::int64_t steps(lowered::Run& r) const;
   std::vector<Step> steps_;
   std::vector<std::string> strings_;
+  std::vector<std::unique_ptr<const lowered::FaceList>> lists_;  // index 0 is the first
   Limits limits_;
   ValueKind kind_ = ValueKind::Int;
-  bool has_value_ = false;
   std::size_t scalar_slots_ = 0, pool_slots_ = 0;
 };
 

@@ -47,10 +47,11 @@ struct Kind {
   [[nodiscard]] std::int64_t distinct() const { return sides > 0 ? sides : list->distinct; }
 };
 
+// A pool: 16 bytes, so that nodes hand it back in registers.
 struct PoolRef {
   std::uint32_t begin = 0, size = 0;  // faces at Run::arena[begin, begin + size)
-  Kind kind;
-  bool successes = false;  // made by `under`: counts its dice as a number
+  std::int32_t kind = 0;              // > 0: a plain die of that many sides; else -kind indexes Run::lists
+  bool successes = false;             // made by `under`: counts its dice as a number
 };
 
 // Whether `face` passes the comparison `op value`.
@@ -74,6 +75,7 @@ struct Run {
   std::int64_t rolled = 0;            // dice drawn so far, against max_dice
   std::vector<std::int64_t> arena;    // the faces of every pool of the run
   std::size_t top = 0;                // arena[0, top) is in use
+  std::vector<const FaceList*> lists;  // the program's dice with listed faces
   std::vector<std::int64_t> scalars;  // let-bound scalars by slot
   std::vector<PoolRef> pools;         // let-bound pools by slot
   std::vector<std::uint32_t> active, next;  // dice that explode or reroll this round
@@ -93,6 +95,9 @@ struct Run {
   }
   void grow(std::size_t n);
   std::int64_t* at(std::uint32_t i) { return arena.data() + i; }
+  [[nodiscard]] Kind kind(std::int32_t k) const {
+    return k > 0 ? Kind{k, nullptr} : Kind{0, lists[static_cast<std::size_t>(-k)]};
+  }
   // Counts n more dice against max_dice, as the evaluator does before a draw.
   void count_dice(std::int64_t n, Span span) {
     if (n > limits->max_dice - rolled) fail(DiagCode::DiceLimitExceeded, span);
@@ -100,13 +105,12 @@ struct Run {
   }
   // n faces of `k` into out, drawn as RandomDice::roll draws one pool.
   void draw(const Kind& k, std::size_t n, std::int64_t* out) {
-    RandomDice& d = *dice;
     if (k.sides > 0) {
-      const auto s = static_cast<std::uint64_t>(k.sides);
-      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::int64_t>(d.below(s)) + 1;
+      dice->each_below(static_cast<std::uint64_t>(k.sides), n,
+                       [out](std::size_t i, std::uint64_t x) { out[i] = static_cast<std::int64_t>(x) + 1; });
     } else {
-      const auto& f = k.list->faces;
-      for (std::size_t i = 0; i < n; ++i) out[i] = f[d.below(f.size())];
+      const std::int64_t* f = k.list->faces.data();
+      dice->each_below(k.list->faces.size(), n, [out, f](std::size_t i, std::uint64_t x) { out[i] = f[x]; });
     }
   }
   // A copy of `p` at the top of the arena, so that it may grow there.
@@ -133,10 +137,12 @@ using PoolPtr = std::unique_ptr<const Pool>;
 // Fails with IntegerOverflow at `span` unless the total of p's faces fits in 64 bits.
 void check_total(Run& run, const PoolRef& p, Span span);
 
-// A per-die condition whose value is computed at run time.
+// A per-die condition whose value is computed at run time (or fixed).
 struct CondNode {
   ast::CmpOp op = ast::CmpOp::Eq;
-  ScalarPtr value;
+  ScalarPtr value;  // null: `fixed`
+  std::int64_t fixed = 0;
+  std::int64_t eval(Run& run) const { return value ? value->eval(run) : fixed; }
 };
 
 // A pool operation's shared parts: the pool it applies to and its own text.
@@ -151,10 +157,44 @@ struct PoolOpNode : Pool {
   }
 };
 
+// `NdS`, `dF`, `d{…}`: count and sides as the evaluator computes and checks them.
+struct DiceSpec {
+  ScalarPtr count;  // null: count_value
+  std::int64_t count_value = 1;
+  Span count_span;
+  ScalarPtr sides;  // null: `kind` is fixed
+  Span sides_span;
+  std::int32_t kind = 0;  // as PoolRef::kind
+  Span span;  // the whole term
+  // The number of dice and their kind, checked, and the dice counted against max_dice.
+  std::int64_t prepare(Run& run, std::int32_t& k) const {
+    const std::int64_t n = count ? count->eval(run) : count_value;
+    if (n < 0) fail(DiagCode::NegativeCount, count_span);
+    k = kind;
+    if (sides) {
+      const std::int64_t s = sides->eval(run);
+      if (s < 1 || s > run.limits->max_sides) fail(DiagCode::InvalidDie, sides_span);
+      k = static_cast<std::int32_t>(s);  // max_sides fits (LoweredProgram::lower)
+    }
+    run.count_dice(n, span);
+    return n;
+  }
+};
+struct DiceNode final : Pool {
+  DiceSpec spec;
+  PoolRef eval(Run& run) const override;
+};
+// A roll used straight away as a number: its total, without keeping its faces.
+struct DiceTotalNode final : Scalar {
+  std::unique_ptr<const DiceNode> dice;
+  std::int64_t eval(Run& run) const override;
+};
+
 struct ExplodeNode final : PoolOpNode {
   ast::ExplodeMode mode = ast::ExplodeMode::Explode;
   std::unique_ptr<CondNode> cond;  // null: the die's highest face
-  ScalarPtr limit;                 // null (or none): the engine's limit
+  ScalarPtr limit;                 // null: the engine's limit
+  bool limit_none = false;         // `limit` gives none: the engine's limit too
   Span limit_span;
   PoolRef eval(Run& run) const override;
 };
@@ -166,14 +206,25 @@ struct RerollNode final : PoolOpNode {
 struct KeepNode final : PoolOpNode {
   bool drop = false;
   ast::KeepWhich which = ast::KeepWhich::Highest;
-  ScalarPtr count;  // Highest/Lowest; null means 1
+  ScalarPtr count;  // Highest/Lowest; null: count_value
+  std::int64_t count_value = 1;
   Span count_span;
   std::unique_ptr<CondNode> cond;  // Matching
   PoolRef eval(Run& run) const override;
+  // Highest/Lowest: the pool `in` with its n best dice kept (or dropped).
+  PoolRef apply(Run& run, const PoolRef& in, std::int64_t n) const;
+};
+// `keep highest` (lowest, drop …) used straight away as a number: the total of
+// the dice that stay, without moving them. Only when that total needs no check.
+struct KeepTotalNode final : Scalar {
+  std::unique_ptr<const KeepNode> keep;  // Highest or Lowest
+  const DiceNode* dice = nullptr;        // keep->pool, when a roll whose total needs no check
+  std::int64_t eval(Run& run) const override;
 };
 struct UnderNode final : PoolOpNode {
   ScalarPtr target;
-  std::unique_ptr<CondNode> except;  // null, or its value none: no exception
+  std::unique_ptr<CondNode> except;  // null: no exception
+  bool except_none = false;          // its value is none: no exception either
   PoolRef eval(Run& run) const override;
 };
 struct SortNode final : PoolOpNode {
@@ -186,29 +237,6 @@ struct UniqueNode final : PoolOpNode {
 struct ClampNode final : PoolOpNode {
   ScalarPtr low, high;  // either may be null
   PoolRef eval(Run& run) const override;
-};
-
-// `NdS`, `dF`, `d{…}`: count and sides as the evaluator computes and checks them.
-struct DiceSpec {
-  ScalarPtr count;  // null: count_value
-  std::int64_t count_value = 1;
-  Span count_span;
-  ScalarPtr sides;  // null: `kind` is fixed
-  Span sides_span;
-  Kind kind;
-  Span span;  // the whole term
-  std::shared_ptr<const FaceList> list;  // keeps kind.list alive
-  // The number of dice and their kind, checked.
-  std::int64_t prepare(Run& run, Kind& k) const;
-};
-struct DiceNode final : Pool {
-  DiceSpec spec;
-  PoolRef eval(Run& run) const override;
-};
-// A roll used straight away as a number: its total, without keeping its faces.
-struct DiceTotalNode final : Scalar {
-  std::unique_ptr<const DiceNode> dice;
-  std::int64_t eval(Run& run) const override;
 };
 
 }  // namespace alea::lowered

@@ -5,6 +5,7 @@
 // in the same order. Only the trace is left out, and a pool that no one else
 // holds is changed in place.
 #include <algorithm>
+#include <bit>
 
 #include "interpreter/lowered_nodes.hpp"
 
@@ -70,49 +71,36 @@ struct Test {
 };
 
 Test make_test(Run& run, const CondNode* cond, const Kind& k, bool highest) {
-  if (cond) return {cond->op, cond->value->eval(run)};
+  if (cond) return {cond->op, cond->eval(run)};
   return {ast::CmpOp::Eq, highest ? k.max_face() : k.min_face()};
 }
 
 }  // namespace
-
-std::int64_t DiceSpec::prepare(Run& run, Kind& k) const {
-  const std::int64_t n = count ? count->eval(run) : count_value;
-  if (n < 0) fail(DiagCode::NegativeCount, count_span);
-  k = kind;
-  if (sides) {
-    const std::int64_t s = sides->eval(run);
-    if (s < 1 || s > run.limits->max_sides) fail(DiagCode::InvalidDie, sides_span);
-    k.sides = s;
-  }
-  run.count_dice(n, span);
-  return n;
-}
 
 PoolRef DiceNode::eval(Run& run) const {
   PoolRef p;
   const std::int64_t n = spec.prepare(run, p.kind);
   p.size = static_cast<std::uint32_t>(n);
   p.begin = run.alloc(p.size);
-  run.draw(p.kind, p.size, run.at(p.begin));
+  run.draw(run.kind(p.kind), p.size, run.at(p.begin));
   if (check) check_total(run, p, spec.span);
   return p;
 }
 
 std::int64_t DiceTotalNode::eval(Run& run) const {
-  Kind k;
-  const std::int64_t n = dice->spec.prepare(run, k);
-  RandomDice& d = *run.dice;
+  std::int32_t code = 0;
+  const auto n = static_cast<std::size_t>(dice->spec.prepare(run, code));
+  const Kind k = run.kind(code);
   std::int64_t sum = 0;
   if (k.sides > 0 && !dice->check) {
     // At most max_dice faces of at most max_sides each: the sum fits.
-    const auto s = static_cast<std::uint64_t>(k.sides);
-    for (std::int64_t i = 0; i < n; ++i) sum += static_cast<std::int64_t>(d.below(s));
-    return sum + n;
+    run.dice->each_below(static_cast<std::uint64_t>(k.sides), n,
+                         [&sum](std::size_t, std::uint64_t x) { sum += static_cast<std::int64_t>(x); });
+    return sum + static_cast<std::int64_t>(n);
   }
   // Every face drawn, then the total checked, as the evaluator draws the pool and then makes it.
   bool overflow = false;
-  for (std::int64_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     std::int64_t f = 0;
     run.draw(k, 1, &f);
     overflow |= __builtin_add_overflow(sum, f, &sum);
@@ -123,9 +111,11 @@ std::int64_t DiceTotalNode::eval(Run& run) const {
 
 PoolRef ExplodeNode::eval(Run& run) const {
   const PoolRef in = pool->eval(run);
-  const Test t = make_test(run, cond.get(), in.kind, true);
-  const bool explicit_limit = limit != nullptr;
-  const std::int64_t cap = explicit_limit ? limit->eval(run) : run.limits->max_explosion_depth;
+  const Kind kind = run.kind(in.kind);
+  const Test t = make_test(run, cond.get(), kind, true);
+  const std::int64_t limit_value = limit ? limit->eval(run) : 0;
+  const bool explicit_limit = limit && !limit_none;
+  const std::int64_t cap = explicit_limit ? limit_value : run.limits->max_explosion_depth;
   if (cap < 0) fail(DiagCode::InvalidArgument, limit_span);
   // At the top of the arena, so that new dice can follow it.
   PoolRef out = pool->fresh && in.begin + in.size == run.top ? in : run.to_top(in, 0);
@@ -134,7 +124,7 @@ PoolRef ExplodeNode::eval(Run& run) const {
   for (std::uint32_t i = 0; i < out.size; ++i) {
     if (t(run.arena[out.begin + i])) active.push_back(i);
   }
-  if (!explicit_limit && out.size > 0 && t.always(out.kind)) fail(DiagCode::NeverStops, span);
+  if (!explicit_limit && out.size > 0 && t.always(kind)) fail(DiagCode::NeverStops, span);
   for (std::int64_t round = 0; !active.empty(); ++round) {
     if (round == cap) {
       if (explicit_limit) break;
@@ -146,7 +136,7 @@ PoolRef ExplodeNode::eval(Run& run) const {
     next.clear();
     if (mode == ast::ExplodeMode::Compound) {
       run.drawn.resize(n);
-      run.draw(out.kind, n, run.drawn.data());
+      run.draw(kind, n, run.drawn.data());
       std::int64_t* faces = run.at(out.begin);
       for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t f = run.drawn[i];
@@ -157,7 +147,7 @@ PoolRef ExplodeNode::eval(Run& run) const {
       // The new dice go at the end of the pool, in the order of the dice that exploded.
       const std::uint32_t at = run.alloc(n) - out.begin;
       std::int64_t* faces = run.at(out.begin);
-      run.draw(out.kind, n, faces + at);
+      run.draw(kind, n, faces + at);
       for (std::uint32_t i = 0; i < n; ++i) {
         const std::int64_t f = faces[at + i];
         if (mode == ast::ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &faces[at + i])) {
@@ -174,7 +164,8 @@ PoolRef ExplodeNode::eval(Run& run) const {
 
 PoolRef RerollNode::eval(Run& run) const {
   const PoolRef in = pool->eval(run);
-  const Test t = make_test(run, cond.get(), in.kind, false);
+  const Kind kind = run.kind(in.kind);
+  const Test t = make_test(run, cond.get(), kind, false);
   const PoolRef out = own(run, in);
   auto& active = run.active;
   active.clear();
@@ -182,7 +173,7 @@ PoolRef RerollNode::eval(Run& run) const {
     if (t(run.arena[out.begin + i])) active.push_back(i);
   }
   const std::int64_t cap = once ? 1 : run.limits->max_rerolls;
-  if (!once && out.size > 0 && t.always(out.kind)) fail(DiagCode::NeverStops, span);
+  if (!once && out.size > 0 && t.always(kind)) fail(DiagCode::NeverStops, span);
   for (std::int64_t round = 0; !active.empty(); ++round) {
     if (round == cap) {
       if (once) break;
@@ -191,7 +182,7 @@ PoolRef RerollNode::eval(Run& run) const {
     const std::size_t n = active.size();
     run.count_dice(static_cast<std::int64_t>(n), span);
     run.drawn.resize(n);
-    run.draw(out.kind, n, run.drawn.data());
+    run.draw(kind, n, run.drawn.data());
     std::int64_t* faces = run.at(out.begin);
     auto& next = run.next;
     next.clear();
@@ -204,70 +195,165 @@ PoolRef RerollNode::eval(Run& run) const {
   return finish(run, out);
 }
 
+namespace {
+
+// Whether face a comes before face b, best first.
+template <bool Highest>
+bool better(std::int64_t a, std::int64_t b) {
+  return Highest ? a > b : a < b;
+}
+
+// The n best of the m faces at f, as a stable sort best first would choose
+// them (equal faces in the order rolled), as a mask. 0 < n < m <= 64. Picks
+// the n best one at a time (the earliest of equal faces first), or, when fewer
+// are left out, the m - n worst (the latest of equal faces first).
+template <bool Highest>
+[[gnu::always_inline]] inline std::uint64_t choose_few(const std::int64_t* f, std::uint32_t m, std::int64_t n) {
+  const auto all = m == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << m) - 1;
+  if (n <= static_cast<std::int64_t>(m) - n) {
+    std::uint64_t chosen = 0;
+    for (std::int64_t k = 0; k < n; ++k) {
+      std::uint32_t best = 0;
+      bool found = false;
+      for (std::uint32_t j = 0; j < m; ++j) {
+        const bool take = !(chosen >> j & 1) && (!found || better<Highest>(f[j], f[best]));
+        best = take ? j : best;
+        found |= take;
+      }
+      chosen |= std::uint64_t{1} << best;
+    }
+    return chosen;
+  }
+  std::uint64_t out = 0;
+  for (std::int64_t k = 0; k < static_cast<std::int64_t>(m) - n; ++k) {
+    std::uint32_t worst = 0;
+    bool found = false;
+    for (std::uint32_t j = 0; j < m; ++j) {
+      const bool take = !(out >> j & 1) && (!found || !better<Highest>(f[j], f[worst]));
+      worst = take ? j : worst;
+      found |= take;
+    }
+    out |= std::uint64_t{1} << worst;
+  }
+  return all & ~out;
+}
+
+// The same for large pools: the n-th best face, how many dice beat it, and so
+// how many equal to it are chosen (the first ones). Moves the faces that stay
+// to the front, in order; returns how many stay. 0 < n < m.
+template <bool Highest>
+std::uint32_t keep_many(Run& run, std::int64_t* f, std::uint32_t m, std::int64_t n, bool drop) {
+  auto& s = run.sorted;
+  s.assign(f, f + m);
+  std::nth_element(s.begin(), s.begin() + (n - 1), s.end(), better<Highest>);
+  const std::int64_t edge = s[static_cast<std::size_t>(n - 1)];
+  std::int64_t ties = n - std::count_if(f, f + m, [&](std::int64_t x) { return better<Highest>(x, edge); });
+  std::uint32_t w = 0;
+  for (std::uint32_t i = 0; i < m; ++i) {
+    bool chosen = better<Highest>(f[i], edge);
+    if (!chosen && f[i] == edge && ties > 0) {
+      chosen = true;
+      --ties;
+    }
+    if (chosen != drop) f[w++] = f[i];
+  }
+  return w;
+}
+
+}  // namespace
+
 PoolRef KeepNode::eval(Run& run) const {
   const PoolRef in = pool->eval(run);
+  if (which == ast::KeepWhich::Matching) {
+    const Test t = make_test(run, cond.get(), run.kind(in.kind), true);
+    PoolRef out = own(run, in);
+    std::int64_t* f = run.at(out.begin);
+    std::uint32_t w = 0;
+    for (std::uint32_t i = 0; i < out.size; ++i) {
+      if (t(f[i]) != drop) f[w++] = f[i];
+    }
+    out.size = w;
+    return finish(run, out);
+  }
+  const std::int64_t n = count ? count->eval(run) : count_value;
+  if (n < 0) fail(DiagCode::InvalidArgument, count_span);
+  return apply(run, in, n);
+}
+
+// Dice in, the kept ones out (in place when the pool is fresh).
+PoolRef KeepNode::apply(Run& run, const PoolRef& in, std::int64_t n) const {
   PoolRef out = own(run, in);
   std::int64_t* f = run.at(out.begin);
   const std::uint32_t m = out.size;
-  std::uint32_t w = 0;  // dice kept so far, moved to the front in order
-  if (which == ast::KeepWhich::Matching) {
-    const Test t = make_test(run, cond.get(), in.kind, true);
-    f = run.at(out.begin);
+  const bool highest = which == ast::KeepWhich::Highest;
+  std::uint32_t w = 0;
+  if (n >= m) {
+    w = drop ? 0 : m;
+  } else if (n == 0) {
+    w = drop ? m : 0;
+  } else if (m <= 64) {
+    const std::uint64_t chosen = highest ? choose_few<true>(f, m, n) : choose_few<false>(f, m, n);
+    const std::uint64_t stays = drop ? ~chosen : chosen;
     for (std::uint32_t i = 0; i < m; ++i) {
-      if (t(f[i]) != drop) f[w++] = f[i];
+      f[w] = f[i];
+      w += static_cast<std::uint32_t>(stays >> i & 1);
     }
   } else {
-    const std::int64_t n = count ? count->eval(run) : 1;
-    if (n < 0) fail(DiagCode::InvalidArgument, count_span);
-    f = run.at(out.begin);
-    const bool highest = which == ast::KeepWhich::Highest;
-    // A die is selected when fewer than n dice come before it in a stable
-    // sort, best first: those better than it, and the equal ones before it.
-    const auto better = [highest](std::int64_t a, std::int64_t b) { return highest ? a > b : a < b; };
-    if (n >= m) {
-      w = drop ? 0 : m;
-    } else if (n == 0) {
-      w = drop ? m : 0;
-    } else if (m <= 64) {
-      std::uint64_t kept = 0;  // chosen first, then moved: the counts read every face
-      for (std::uint32_t i = 0; i < m; ++i) {
-        std::uint32_t before = 0;
-        for (std::uint32_t j = 0; j < m; ++j) before += better(f[j], f[i]) || (j < i && f[j] == f[i]);
-        if ((before < n) != drop) kept |= std::uint64_t{1} << i;
-      }
-      for (std::uint32_t i = 0; i < m; ++i) {
-        if (kept >> i & 1) f[w++] = f[i];
-      }
-    } else {
-      // The n-th best face, how many dice beat it, and so how many equal to it are taken (the first ones).
-      auto& s = run.sorted;
-      s.assign(f, f + m);
-      std::nth_element(s.begin(), s.begin() + (n - 1), s.end(), better);
-      const std::int64_t edge = s[static_cast<std::size_t>(n - 1)];
-      std::int64_t ties = n - std::count_if(f, f + m, [&](std::int64_t x) { return better(x, edge); });
-      for (std::uint32_t i = 0; i < m; ++i) {
-        bool selected = better(f[i], edge);
-        if (!selected && f[i] == edge && ties > 0) {
-          selected = true;
-          --ties;
-        }
-        if (selected != drop) f[w++] = f[i];
-      }
-    }
+    w = highest ? keep_many<true>(run, f, m, n, drop) : keep_many<false>(run, f, m, n, drop);
   }
   out.size = w;
   return finish(run, out);
 }
 
+std::int64_t KeepTotalNode::eval(Run& run) const {
+  const KeepNode& k = *keep;
+  std::int64_t local[64];
+  PoolRef in;
+  const std::int64_t* f = nullptr;
+  if (dice) {
+    // The roll, drawn straight into `local` when it fits (DiceNode::eval,
+    // whose total needs no check).
+    const auto m = static_cast<std::uint32_t>(dice->spec.prepare(run, in.kind));
+    in.size = m;
+    if (m <= 64) {
+      run.draw(run.kind(in.kind), m, local);
+      f = local;
+    } else {
+      in.begin = run.alloc(m);
+      run.draw(run.kind(in.kind), m, run.at(in.begin));
+    }
+  } else {
+    in = k.pool->eval(run);
+  }
+  const std::int64_t n = k.count ? k.count->eval(run) : k.count_value;
+  if (n < 0) fail(DiagCode::InvalidArgument, k.count_span);
+  const std::uint32_t m = in.size;
+  if (n > 0 && n < m && m <= 64) {
+    // The total of the dice that stay, without moving them.
+    if (!f) f = run.at(in.begin);
+    const std::uint64_t chosen = k.which == ast::KeepWhich::Highest ? choose_few<true>(f, m, n) : choose_few<false>(f, m, n);
+    const std::uint64_t stays = k.drop ? ~chosen : chosen;
+    if (in.successes) return std::popcount(stays & ((m == 64 ? 0 : std::uint64_t{1} << m) - 1));
+    std::int64_t sum = 0;  // safe: k.check is false
+    for (std::uint32_t i = 0; i < m; ++i) sum += f[i] & -static_cast<std::int64_t>(stays >> i & 1);
+    return sum;
+  }
+  if (f) {
+    in.begin = run.alloc(m);  // the general case wants the pool in the arena
+    std::copy_n(f, m, run.at(in.begin));
+  }
+  const PoolRef out = k.apply(run, in, n);
+  if (out.successes) return out.size;
+  std::int64_t sum = 0;
+  for (std::uint32_t i = 0; i < out.size; ++i) sum += run.arena[out.begin + i];
+  return sum;
+}
+
 PoolRef UnderNode::eval(Run& run) const {
   const PoolRef in = pool->eval(run);
   const std::int64_t t = target->eval(run);
-  bool has_except = false;
-  std::int64_t ev = 0;
-  if (except && except->value) {
-    ev = except->value->eval(run);
-    has_except = true;
-  }
+  const std::int64_t ev = except ? except->eval(run) : 0;
+  const bool has_except = except && !except_none;
   PoolRef out = own(run, in);
   std::int64_t* f = run.at(out.begin);
   std::uint32_t w = 0;
@@ -299,12 +385,12 @@ PoolRef UniqueNode::eval(Run& run) const {
       if (std::find(f, f + i, f[i]) != f + i) dupes.push_back(i);
     }
     if (dupes.empty()) break;
-    if (static_cast<std::int64_t>(out.size) > out.kind.distinct()) fail(DiagCode::NeverStops, span);
+    if (static_cast<std::int64_t>(out.size) > run.kind(out.kind).distinct()) fail(DiagCode::NeverStops, span);
     if (round == run.limits->max_rerolls) fail(DiagCode::RerollLimitExceeded, span);
     const std::size_t n = dupes.size();
     run.count_dice(static_cast<std::int64_t>(n), span);
     run.drawn.resize(n);
-    run.draw(out.kind, n, run.drawn.data());
+    run.draw(run.kind(out.kind), n, run.drawn.data());
     std::int64_t* faces = run.at(out.begin);
     for (std::size_t i = 0; i < n; ++i) faces[dupes[i]] = run.drawn[i];
   }

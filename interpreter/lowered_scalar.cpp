@@ -49,9 +49,9 @@ std::int64_t BinaryNode::eval(Run& run) const {
 
 std::int64_t CountNode::eval(Run& run) const {
   const PoolRef p = pool->eval(run);
-  const std::int64_t sv = success.value->eval(run);
-  const std::int64_t fv = fail ? fail->value->eval(run) : 0;
-  const std::int64_t tv = twice ? twice->value->eval(run) : 0;
+  const std::int64_t sv = success.eval(run);
+  const std::int64_t fv = fail ? fail->eval(run) : 0;
+  const std::int64_t tv = twice ? twice->eval(run) : 0;
   const std::int64_t* f = run.at(p.begin);
   std::int64_t n = 0;
   if (!fail && !twice) {
