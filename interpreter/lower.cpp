@@ -263,6 +263,13 @@ class Lowerer {
       total->dice.reset(static_cast<const DiceNode*>(t.pool.release()));
       return total;
     }
+    if (const auto* x = dynamic_cast<const ExplodeNode*>(t.pool.get()); x && !x->check) {
+      auto total = std::make_unique<ExplodeTotalNode>();
+      total->explode.reset(static_cast<const ExplodeNode*>(t.pool.release()));
+      const auto* d = dynamic_cast<const DiceNode*>(total->explode->pool.get());
+      if (d && !d->check) total->dice = d;
+      return total;
+    }
     if (const auto* k = dynamic_cast<const KeepNode*>(t.pool.get());
         k && k->which != ast::KeepWhich::Matching && !k->check) {
       auto total = std::make_unique<KeepTotalNode>();
@@ -668,6 +675,10 @@ Lowerer::Typed Lowerer::node(const ast::PoolOp& k, const ast::Expr&) {
     n->success = std::move(*cond(c->success));
     n->fail = cond(c->fail);
     n->twice = cond(c->twice);
+    const auto* d = dynamic_cast<const DiceNode*>(n->pool.get());
+    if (d && !d->check && !n->success.value && !(n->fail && n->fail->value) && !(n->twice && n->twice->value)) {
+      n->dice = d;
+    }
     return scalar(Type::Int, std::move(n));
   }
   op->pool = std::move(in.pool);

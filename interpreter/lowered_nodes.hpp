@@ -67,6 +67,27 @@ inline bool passes(ast::CmpOp op, std::int64_t face, std::int64_t value) {
   return false;
 }
 
+// The faces that pass `op value`, tested without a branch: those in the range
+// lo..lo+width (wrapping, unsigned), or for `!=` those outside it.
+struct Range {
+  std::uint64_t lo = 0, width = 0;
+  bool outside = false;
+  Range(ast::CmpOp op, std::int64_t v) {
+    std::int64_t low = INT64_MIN, high = INT64_MAX;
+    switch (op) {
+      case ast::CmpOp::Eq: low = high = v; break;
+      case ast::CmpOp::Ne: low = high = v; outside = true; break;
+      case ast::CmpOp::Lt: if (v == INT64_MIN) outside = true; else high = v - 1; break;  // none
+      case ast::CmpOp::Le: high = v; break;
+      case ast::CmpOp::Gt: if (v == INT64_MAX) outside = true; else low = v + 1; break;  // none
+      case ast::CmpOp::Ge: low = v; break;
+    }
+    lo = static_cast<std::uint64_t>(low);
+    width = static_cast<std::uint64_t>(high) - lo;
+  }
+  bool operator()(std::int64_t f) const { return (static_cast<std::uint64_t>(f) - lo <= width) != outside; }
+};
+
 // The state of one run, kept by a thread and reused by all its runs so that a
 // run allocates nothing once the buffers have grown to fit.
 struct Run {
@@ -214,6 +235,15 @@ struct KeepNode final : PoolOpNode {
   // Highest/Lowest: the pool `in` with its n best dice kept (or dropped).
   PoolRef apply(Run& run, const PoolRef& in, std::int64_t n) const;
 };
+// An explosion used straight away as a number: the total of the dice and of
+// every die added, counted as they are drawn (only counts of exploding dice
+// matter for which dice are drawn). Only when no total needs a check.
+struct ExplodeTotalNode final : Scalar {
+  std::unique_ptr<const ExplodeNode> explode;
+  const DiceNode* dice = nullptr;  // explode->pool, when a roll whose total needs no check
+  std::int64_t eval(Run& run) const override;
+};
+
 // `keep highest` (lowest, drop …) used straight away as a number: the total of
 // the dice that stay, without moving them. Only when that total needs no check.
 struct KeepTotalNode final : Scalar {

@@ -52,7 +52,8 @@ namespace {
 struct Test {
   ast::CmpOp op = ast::CmpOp::Eq;
   std::int64_t value = 0;
-  bool operator()(std::int64_t face) const { return passes(op, face, value); }
+  Range range{op, value};
+  bool operator()(std::int64_t face) const { return range(face); }
   // True when every face of `k` passes (Test::always in eval_pool.cpp).
   bool always(const Kind& k) const {
     if (k.sides > 0) {
@@ -71,8 +72,31 @@ struct Test {
 };
 
 Test make_test(Run& run, const CondNode* cond, const Kind& k, bool highest) {
-  if (cond) return {cond->op, cond->eval(run)};
-  return {ast::CmpOp::Eq, highest ? k.max_face() : k.min_face()};
+  if (cond) {
+    const std::int64_t v = cond->eval(run);
+    return {cond->op, v, Range(cond->op, v)};
+  }
+  const std::int64_t v = highest ? k.max_face() : k.min_face();
+  return {ast::CmpOp::Eq, v, Range(ast::CmpOp::Eq, v)};
+}
+
+// A roll's faces for a node that uses them at once: drawn into `local` when
+// they fit, else into the arena (DiceNode::eval, for a roll whose total needs
+// no check); or the pool of any other node.
+const std::int64_t* faces_of(Run& run, const DiceNode* dice, const Pool& pool, std::int64_t* local,
+                             PoolRef& in) {
+  if (!dice) {
+    in = pool.eval(run);
+    return run.at(in.begin);
+  }
+  in.size = static_cast<std::uint32_t>(dice->spec.prepare(run, in.kind));
+  if (in.size <= 64) {
+    run.draw(run.kind(in.kind), in.size, local);
+    return local;
+  }
+  in.begin = run.alloc(in.size);
+  run.draw(run.kind(in.kind), in.size, run.at(in.begin));
+  return run.at(in.begin);
 }
 
 }  // namespace
@@ -160,6 +184,54 @@ PoolRef ExplodeNode::eval(Run& run) const {
     std::swap(active, next);
   }
   return finish(run, out);
+}
+
+std::int64_t ExplodeTotalNode::eval(Run& run) const {
+  const ExplodeNode& x = *explode;
+  std::int64_t local[64];
+  PoolRef in;
+  const std::int64_t* f = faces_of(run, dice, *x.pool, local, in);
+  const Kind kind = run.kind(in.kind);
+  const Test t = make_test(run, x.cond.get(), kind, true);
+  const std::int64_t limit_value = x.limit ? x.limit->eval(run) : 0;
+  const bool explicit_limit = x.limit && !x.limit_none;
+  const std::int64_t cap = explicit_limit ? limit_value : run.limits->max_explosion_depth;
+  if (cap < 0) fail(DiagCode::InvalidArgument, x.limit_span);
+  if (f != local) f = run.at(in.begin);  // the condition and the limit may have grown the arena
+  std::int64_t sum = 0, active = 0, added = 0;
+  for (std::uint32_t i = 0; i < in.size; ++i) {
+    sum += f[i];
+    active += t(f[i]);
+  }
+  if (!explicit_limit && in.size > 0 && t.always(kind)) fail(DiagCode::NeverStops, x.span);
+  const std::int64_t less = x.mode == ast::ExplodeMode::Penetrate ? 1 : 0;
+  for (std::int64_t round = 0; active > 0; ++round) {
+    if (round == cap) {
+      if (explicit_limit) break;
+      fail(DiagCode::ExplosionLimitExceeded, x.span);
+    }
+    run.count_dice(active, x.span);
+    std::int64_t next = 0;
+    const auto n = static_cast<std::size_t>(active);
+    if (kind.sides > 0) {
+      run.dice->each_below(static_cast<std::uint64_t>(kind.sides), n, [&](std::size_t, std::uint64_t r) {
+        const auto g = static_cast<std::int64_t>(r) + 1;
+        sum += g - less;
+        next += t(g);
+      });
+    } else {
+      const std::int64_t* lf = kind.list->faces.data();
+      run.dice->each_below(kind.list->faces.size(), n, [&](std::size_t, std::uint64_t r) {
+        sum += lf[r] - less;
+        next += t(lf[r]);
+      });
+    }
+    added += active;
+    active = next;
+  }
+  if (!in.successes) return sum;
+  // A success pool counts its dice: compounding adds none.
+  return in.size + (x.mode == ast::ExplodeMode::Compound ? 0 : added);
 }
 
 PoolRef RerollNode::eval(Run& run) const {
@@ -309,28 +381,13 @@ std::int64_t KeepTotalNode::eval(Run& run) const {
   const KeepNode& k = *keep;
   std::int64_t local[64];
   PoolRef in;
-  const std::int64_t* f = nullptr;
-  if (dice) {
-    // The roll, drawn straight into `local` when it fits (DiceNode::eval,
-    // whose total needs no check).
-    const auto m = static_cast<std::uint32_t>(dice->spec.prepare(run, in.kind));
-    in.size = m;
-    if (m <= 64) {
-      run.draw(run.kind(in.kind), m, local);
-      f = local;
-    } else {
-      in.begin = run.alloc(m);
-      run.draw(run.kind(in.kind), m, run.at(in.begin));
-    }
-  } else {
-    in = k.pool->eval(run);
-  }
+  const std::int64_t* f = faces_of(run, dice, *k.pool, local, in);
   const std::int64_t n = k.count ? k.count->eval(run) : k.count_value;
   if (n < 0) fail(DiagCode::InvalidArgument, k.count_span);
   const std::uint32_t m = in.size;
+  if (f != local) f = run.at(in.begin);  // the count may have grown the arena
   if (n > 0 && n < m && m <= 64) {
     // The total of the dice that stay, without moving them.
-    if (!f) f = run.at(in.begin);
     const std::uint64_t chosen = k.which == ast::KeepWhich::Highest ? choose_few<true>(f, m, n) : choose_few<false>(f, m, n);
     const std::uint64_t stays = k.drop ? ~chosen : chosen;
     if (in.successes) return std::popcount(stays & ((m == 64 ? 0 : std::uint64_t{1} << m) - 1));
@@ -338,7 +395,7 @@ std::int64_t KeepTotalNode::eval(Run& run) const {
     for (std::uint32_t i = 0; i < m; ++i) sum += f[i] & -static_cast<std::int64_t>(stays >> i & 1);
     return sum;
   }
-  if (f) {
+  if (f == local) {
     in.begin = run.alloc(m);  // the general case wants the pool in the arena
     std::copy_n(f, m, run.at(in.begin));
   }
@@ -354,11 +411,12 @@ PoolRef UnderNode::eval(Run& run) const {
   const std::int64_t t = target->eval(run);
   const std::int64_t ev = except ? except->eval(run) : 0;
   const bool has_except = except && !except_none;
+  const Range not_counted(except ? except->op : ast::CmpOp::Eq, ev);
   PoolRef out = own(run, in);
   std::int64_t* f = run.at(out.begin);
   std::uint32_t w = 0;
   for (std::uint32_t i = 0; i < out.size; ++i) {
-    if (f[i] <= t && !(has_except && passes(except->op, f[i], ev))) f[w++] = f[i];
+    if (f[i] <= t && !(has_except && not_counted(f[i]))) f[w++] = f[i];
   }
   out.size = w;
   out.successes = true;
