@@ -119,6 +119,20 @@ const TierNode& TiersBase::pick(Run& run) const {
   fail(DiagCode::NoTierMatches, span);
 }
 
+void ArgCheck::check(Run& run) const {
+  std::int64_t v = run.scalars[slot];
+  if (pool) {
+    const PoolRef& p = run.pools[slot];
+    std::uint64_t sum = 0;  // checked when the pool was made
+    for (std::uint32_t i = 0; i < p.size; ++i) sum += static_cast<std::uint64_t>(run.arena[p.begin + i]);
+    v = p.successes ? p.size : static_cast<std::int64_t>(sum);
+  }
+  if ((min && v < *min) || (max && v > *max)) fail(DiagCode::ArgumentOutOfRange, span);
+  if (!choices.empty() && std::find(choices.begin(), choices.end(), v) == choices.end()) {
+    fail(DiagCode::ArgumentOutOfRange, span);
+  }
+}
+
 std::int64_t IndexNode::eval(Run& run) const {
   const PoolRef p = pool->eval(run);
   const std::int64_t i = index->eval(run);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "interpreter/lowered_nodes.hpp"
@@ -66,6 +67,60 @@ struct LetPoolNode final : Pool {
   PoolPtr body;
   PoolRef eval(Run& run) const override {
     binding.bind(run);
+    return body->eval(run);
+  }
+};
+
+// A function's parameter checked against its declared type, at run time: a
+// number's bounds (a pool's total for a pool) or a string's choices.
+struct ArgCheck {
+  std::size_t slot = 0;
+  bool pool = false;
+  std::optional<std::int64_t> min, max;
+  std::vector<std::int64_t> choices;  // the indexes of the strings allowed; empty: any
+  Span span;
+  void check(Run& run) const;
+};
+// The entry into a call of a function, inlined: every argument (in the
+// caller's order), then their checks in order, then each default left out.
+// With a declared result, the body is `result`, then read from its slot.
+struct CallEntry {
+  std::optional<Binding> result;
+  std::vector<Binding> args;
+  std::vector<ArgCheck> checks;
+  struct Default {
+    Binding value;
+    std::optional<ArgCheck> check;
+  };
+  std::vector<Default> defaults;
+  void enter(Run& run) const {
+    for (const Binding& a : args) a.bind(run);
+    for (const ArgCheck& c : checks) c.check(run);
+    for (const Default& d : defaults) {
+      d.value.bind(run);
+      if (d.check) d.check->check(run);
+    }
+  }
+};
+struct CallNode final : Scalar {
+  CallEntry entry;
+  ScalarPtr body;
+  std::optional<ArgCheck> result;  // of the value it gives
+  std::int64_t eval(Run& run) const override {
+    entry.enter(run);
+    if (entry.result) entry.result->bind(run);
+    if (result) result->check(run);
+    return body->eval(run);
+  }
+};
+struct CallPoolNode final : Pool {
+  CallEntry entry;
+  PoolPtr body;
+  std::optional<ArgCheck> result;
+  PoolRef eval(Run& run) const override {
+    entry.enter(run);
+    if (entry.result) entry.result->bind(run);
+    if (result) result->check(run);
     return body->eval(run);
   }
 };

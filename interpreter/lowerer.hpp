@@ -60,6 +60,7 @@ class Lowerer {
   std::vector<std::pair<std::string, Slot>> globals_;  // program-level lets so far
   std::int64_t nodes_ = 0;                             // evaluations a run can make, at most
   std::int64_t depth_ = 0;
+  std::vector<const ast::FnDef*> calls_;               // the functions being inlined, outermost first
 
   [[noreturn]] static void unsupported(std::string why) { throw Unsupported{std::move(why)}; }
   static bool is_number(Type t) { return t == Type::Int || t == Type::Pool; }
@@ -177,6 +178,13 @@ class Lowerer {
   Typed node(const ast::If& k, const ast::Expr& e);
   Typed node(const ast::Let& k, const ast::Expr& e);
   Typed node(const ast::Call& k, const ast::Expr& e);
+  Typed user_call(const ast::Call& k, const ast::Expr& e);
+  // The binding of a function's parameter, with the check its type asks for.
+  std::optional<lowered::ArgCheck> bind_param(const ast::FnDef& fn, std::size_t param, Typed value, Span span,
+                                              lowered::Binding& binding);
+  // A new slot for `value`, set by `binding`.
+  Slot bind(Typed value, lowered::Binding& binding);
+  std::optional<lowered::ArgCheck> type_check(const ast::TypeSpec& t, const Slot& s, Span span, std::string_view fn);
   Typed node(const ast::Index& k, const ast::Expr& e);
   Typed node(const ast::Tiers& k, const ast::Expr& e);
   Typed node(const ast::ListLit&, const ast::Expr&) { unsupported("lists"); }

@@ -34,8 +34,8 @@ const Bindings& bindings() {
 
 // Runs `source` on seeds 0..seeds-1 both ways; returns how many runs ended in
 // an error (so a case can show it met the errors it is there for).
-int agree(std::string_view source, const Limits& limits, int seeds) {
-  const Engine engine(EngineOptions{limits, {}});
+int agree(const Engine& engine, std::string_view source, int seeds) {
+  const Limits& limits = engine.options().limits;
   const Compiled c = engine.compile(source);
   EXPECT_TRUE(c.ok()) << source << "\n" << render_text(c.diagnostics);
   if (!c.ok()) return 0;
@@ -75,6 +75,10 @@ int agree(std::string_view source, const Limits& limits, int seeds) {
     }
   }
   return errors;
+}
+
+int agree(std::string_view source, const Limits& limits, int seeds) {
+  return agree(Engine(EngineOptions{limits, {}}), source, seeds);
 }
 
 struct Case {
@@ -135,6 +139,10 @@ const std::vector<Case>& corpus() {
       {"let a = 2d6; let a = a + d6; a"}, {"fn f(x) = x; let q = 3d6kh2"}, {"d20 + bonus"},
       {"st d12 under st"}, {"if flag then label else \"miss\""}, {"3d6 explode 6 limit nothing"}, {"3d6 explode 6 limit (if d6 > 3 then none else none)"},
       {"4d12 under 5 except (if d6 > 3 then none else none)"}, {"(if d6 > 3 then none else none) == none"},
+      {"fn atk(bonus) = d20 + bonus; atk(5)"}, {"fn f(x, y = 2d6) = x + y; f(3) + f(1, 4) + f(y: d4, x: 1)"},
+      {"fn best(p) = p keep highest; best(4d6) + best(2d20)"}, {"fn pick(p) = p; (pick(3d6)) keep highest 2"},
+      {"fn hit(t) = d20 >= t; fn two(t) = hit(t) and hit(t); two(d20)"}, {"fn half(x) = x / (d3 - 2); half(3d6)", true},
+      {"fn g(n) = n d6; fn h(n) = g(n) + g(n); h(d4 * 6)", true}, {"let k = 3; fn f(x) = x + k; f(d6)"},
       {"100d6", true}, {"40d6!", true}, {"12d12 count <=7"}, {"10d10kh3"}, {"5d6"}, {"10d6kh5"},
       {"(d6)d6 + (d6)d6 + 30d6", true}, {"3d6 explode 6 keep highest 2 count >= 4"},
       {"d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6", true},
@@ -158,6 +166,51 @@ TEST(Lowered, AgreesWithTheEvaluatorAtEveryLimit) {
   EXPECT_GT(cases_with_errors, 40);
 }
 
+// A ruleset's mechanics are functions with checked parameters and results.
+constexpr std::string_view ruleset = R"(schema: 1
+name: fast-test
+title: Fast test
+source: a test
+parameters:
+  bonus: {type: int, default: 1, doc: a bonus}
+constants:
+  target: 8
+functions: |
+  fn best(p) = p keep highest
+mechanics:
+  attack:
+    doc: an attack
+    params:
+      dice: {type: int, min: 1, max: 6, doc: d6 to roll}
+      edge: {type: label, choices: [low, high], default: high, doc: which}
+    body: |
+      (if edge == "high" then best(dice d6) else dice d6 keep lowest) + bonus >= target
+    returns: {type: bool, doc: hit}
+  damage:
+    doc: damage
+    params:
+      n: {type: int, min: 0, doc: dice}
+    body: n d6 - 2
+    returns: {type: int, min: 0, doc: damage}
+)";
+
+TEST(Lowered, AgreesOnRulesetMechanics) {
+  Engine engine(EngineOptions{tight(), {}});
+  ASSERT_TRUE(engine.load_ruleset_text(ruleset, "fast-test.yaml").empty());
+  int errors = 0;
+  for (const char* source : {"fast_test.attack(3)", "fast_test.attack(2, edge: \"low\")", "fast_test.attack(d6 - 1)",
+                             "fast_test.attack(d6 + 1)", "fast_test.attack(1, edge: if d2 == 1 then \"low\" else \"mid\")",
+                             "fast_test.damage(2)", "fast_test.damage(d3 - 1)", "fast_test.damage(2d6)"}) {
+    errors += agree(engine, source, 300);
+  }
+  EXPECT_GT(errors, 100);  // arguments and results out of range, at their places
+  const Compiled c = engine.compile("fast_test.attack(3, bonus: 2)");
+  ASSERT_TRUE(c.ok());
+  std::string why;
+  EXPECT_EQ(LoweredProgram::lower(*c.program, {}, tight(), why), nullptr);
+  EXPECT_EQ(why, "a call that sets a ruleset parameter");
+}
+
 TEST(Lowered, LeavesOutWhatItDoesNotCover) {
   const Engine engine;
   for (const auto& [source, why] : std::vector<std::pair<std::string, std::string>>{
@@ -165,7 +218,7 @@ TEST(Lowered, LeavesOutWhatItDoesNotCover) {
            {"[d6, d6]", "lists"},
            {"{a: d6}", "records"},
            {"let red = 2d6 in 3d6 cancel red<=", "'cancel'"},
-           {"fn f(x) = x + d6; f(2)", "the function 'f'"},
+           {"fn f(n) = if n <= 0 then 0 else d6 + f(n - 1); f(3)", "the recursive function 'f'"},
            {"if d2 == 1 then 3d6 else true", "a value whose kind depends on the dice"},
            {"not d6", "a pool where a boolean is needed"},
            {"unknown + 1", "the unknown name 'unknown'"},
