@@ -9,6 +9,8 @@
 // `alea roll`.
 #include "cli/repl.hpp"
 #include "cli/history.hpp"
+#include "cli/repl_dice.hpp"
+#include "cli/repl_state.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
 #include "cli/stats_render.hpp"
@@ -70,6 +72,8 @@ constexpr CommandDoc commands[] = {
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
     {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
     {":stats", ":stats EXPR", "how EXPR is distributed: exact odds (or sampled), mean, table"},
+    {":state", ":state [reset]", "the rulesets' state kept between rolls (a character's counters), or back to the start"},
+    {":choose", ":choose NAME[=V]", "decide a choice on the last roll (a choice the ruleset declares): made again, same dice"},
 };
 
 std::string_view trim(std::string_view s) {
@@ -104,83 +108,6 @@ void report(fmt::format_string<Args...> format, Args&&... args) {
   std::fflush(stderr);
 }
 
-// ---- dice ---------------------------------------------------------------------
-
-// Random faces, except that faces given with :dice come first: dice rolled by
-// hand at the table, typed in before the roll that uses them.
-class ReplDice final : public DiceSource {
- public:
-  explicit ReplDice(std::uint64_t seed) : random_(seed), seed_(seed) {}
-
-  void reseed(std::uint64_t seed) {
-    random_ = RandomDice(seed);
-    seed_ = seed;
-  }
-  [[nodiscard]] std::uint64_t seed() const { return seed_; }
-
-  void script(const std::vector<std::int64_t>& faces) {
-    queued_.assign(faces.begin(), faces.end());
-  }
-  void clear_script() { queued_.clear(); }
-  [[nodiscard]] const std::deque<std::int64_t>& queued() const { return queued_; }
-
-  // An input that fails rolled nothing as far as the user is concerned, so
-  // it gives its scripted faces back.
-  void begin_input() {
-    saved_ = queued_;
-    scripted_ = 0;
-    random_after_script_ = 0;
-  }
-  void undo_input() { queued_ = saved_; }
-  [[nodiscard]] std::size_t scripted_used() const { return scripted_; }
-  [[nodiscard]] std::size_t random_after_script() const { return random_after_script_; }
-
-  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
-    std::size_t i = 0;
-    for (; i < faces.size() && !queued_.empty(); ++i) {
-      const std::int64_t face = queued_.front();
-      if (!kind.has_face(face)) {
-        throw DiceSourceError(DiceSourceError::Kind::InvalidFace,
-                              fmt::format("the scripted face {} cannot be shown by a {} "
-                                          "(change it with :dice, or forget it with :dice clear)",
-                                          face, kind.name()));
-      }
-      faces[i] = face;
-      queued_.pop_front();
-      ++scripted_;
-    }
-    if (i == faces.size()) return;
-    if (scripted_ > 0) random_after_script_ += faces.size() - i;
-    random_.roll(kind, faces.subspan(i));
-  }
-
- private:
-  RandomDice random_;
-  std::uint64_t seed_;
-  std::deque<std::int64_t> queued_, saved_;
-  std::size_t scripted_ = 0, random_after_script_ = 0;
-};
-
-// "6,4,1", "6 4 1" or "6, 4, 1".
-std::optional<std::vector<std::int64_t>> parse_faces(std::string_view text) {
-  std::vector<std::int64_t> faces;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const auto end = text.find_first_of(", \t", pos);
-    const std::string_view item =
-        text.substr(pos, end == std::string_view::npos ? text.npos : end - pos);
-    if (!item.empty()) {
-      std::int64_t v = 0;
-      if (!parse_int(item, v)) return std::nullopt;
-      faces.push_back(v);
-    }
-    if (end == std::string_view::npos) break;
-    pos = end + 1;
-  }
-  if (faces.empty()) return std::nullopt;
-  return faces;
-}
-
 // ---- evaluation and commands --------------------------------------------------
 
 // What became of one line.
@@ -191,7 +118,11 @@ struct Step {
 
 class Repl {
  public:
-  Repl(std::uint64_t seed, RulesetPath path) : session_(engine_), dice_(seed), path_(std::move(path)) {}
+  Repl(std::uint64_t seed, RulesetPath path, std::string state_file)
+      : session_(engine_), dice_(seed), path_(std::move(path)), state_(engine_, session_, path_, std::move(state_file)) {}
+
+  // Reads the state file, if any; returns its problems.
+  [[nodiscard]] std::string open_state() { return state_.open(); }
 
   [[nodiscard]] const Session& session() const { return session_; }
   [[nodiscard]] const Engine& engine() const { return engine_; }
@@ -217,7 +148,10 @@ class Repl {
     }
     // An empty line ends an incomplete input: show what is missing.
     const bool force = trim(line).empty();
-    if (!force) pending_ += "\n" + std::string(line);
+    if (!force) {
+      pending_ += '\n';
+      pending_ += line;
+    }
     step.finished = evaluate(force);
     return step;
   }
@@ -230,6 +164,7 @@ class Repl {
   Session session_;
   ReplDice dice_;
   RulesetPath path_;
+  ReplState state_;
   bool trace_ = true;
   std::string pending_;                            // the lines of an input so far
   std::vector<Session::Function> known_;  // the functions as of the last input, to say what is new
@@ -254,6 +189,7 @@ class Repl {
       report("note: loaded the ruleset {} ({})\n", r.name, r.file);
     }
     dice_.begin_input();
+    const State state_before = session_.state();
     const Outcome outcome = session_.eval(pending_, dice_);
     if (!outcome.ok()) {
       dice_.undo_input();
@@ -268,6 +204,7 @@ class Repl {
         }
       }
       show(outcome);
+      state_.changed(state_before, trace_);
       if (dice_.random_after_script() > 0) {
         report("note: the scripted faces ran out; {} {} rolled at random\n",
                dice_.random_after_script(),
@@ -340,6 +277,10 @@ class Repl {
       describe_ruleset(arg);
     } else if (name == ":stats") {
       stats_of(arg);
+    } else if (name == ":state") {
+      state_.command(arg);
+    } else if (name == ":choose") {
+      choose(arg);
     } else {
       report("error: unknown command '{}'; :help lists the commands\n", name);
     }
@@ -501,6 +442,22 @@ class Repl {
     std::fflush(stdout);
   }
 
+  // :choose — the player decides after seeing the roll: it is made again
+  // with the same dice and the decision.
+  void choose(std::string_view arg) {
+    const State before = session_.state();
+    dice_.begin_input();
+    const std::optional<Outcome> o = state_.choose(arg, dice_);
+    if (!o) return;
+    if (!o->ok()) {
+      dice_.undo_input();
+      report("{}error: the roll was not made again; nothing changed\n", render_text(*o->error));
+      return;
+    }
+    show(*o);
+    state_.changed(before, false);
+  }
+
   void dice_command(std::string_view arg) {
     if (arg.empty()) {
       if (dice_.queued().empty()) {
@@ -560,6 +517,12 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
     add("off", ' ');
   } else if (line_start == ":dice") {
     add("clear", ' ');
+  } else if (line_start == ":state") {
+    add("reset", ' ');
+  } else if (cmd_is(line_start, ":choose") && completion_repl) {
+    for (const Ruleset* r : completion_repl->engine().rulesets()) {
+      for (const auto& c : r->choices) add(c.name, c.type.kind == ast::TypeSpec::Bool ? ' ' : '=');
+    }
   } else if (const std::string_view cmd = line_start.substr(0, line_start.find_first_of(" \t"));
              completion_repl && (cmd == ":load" || cmd == ":describe")) {
     // '-' breaks words, so in ':load heroes-my' the word is 'my': each
@@ -786,7 +749,11 @@ int run_script(Repl& repl) {
 }  // namespace
 
 int run_repl(const ReplOptions& options) {
-  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs));
+  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs), options.state_file);
+  if (const std::string problems = repl.open_state(); !problems.empty()) {
+    std::fputs(problems.c_str(), stderr);
+    return 1;
+  }
   if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
     // libedit edits multibyte (UTF-8) text only under the user's locale.
     std::setlocale(LC_CTYPE, "");
