@@ -54,6 +54,9 @@ Lowerer::Typed Lowerer::node(const ast::Name& k, const ast::Expr&) {
   }
   if (k.constant) {
     // A ruleset's constant: a literal, computed once per run by the evaluator.
+    // A state counter or a choice is its default too: a lowered run is given
+    // no state and no choices (as the statistics engine runs), and the calls
+    // that would set one (a named argument, a mechanic's changes) are not lowered.
     const ast::Expr& c = *k.constant->value;
     if (std::holds_alternative<ast::IntLit>(c.kind) || std::holds_alternative<ast::BoolLit>(c.kind) ||
         std::holds_alternative<ast::StrLit>(c.kind) || std::holds_alternative<ast::NoneLit>(c.kind)) {
@@ -153,21 +156,23 @@ Lowerer::Typed Lowerer::node(const ast::If& k, const ast::Expr&) {
 Lowerer::Typed Lowerer::node(const ast::Let& k, const ast::Expr&) {
   Typed v = any(*k.value);
   Binding b;
-  Slot s{v.type, 0, v.bound};
-  if (v.type == Type::Pool) {
-    s.index = out_.pool_slots_++;
-    b.pool = std::move(v.pool);
-  } else {
-    s.index = out_.scalar_slots_++;
-    b.scalar = std::move(v.scalar);
-  }
-  b.slot = s.index;
+  const Slot s = bind(std::move(v), b);
   const auto i = static_cast<std::size_t>(k.slot);
   if (k.slot < 0 || i >= frame_.size()) unsupported("a 'let' outside the program's frame");
   const std::optional<Slot> saved = frame_[i];
   frame_[i] = s;
   Typed body = any(*k.body);
   frame_[i] = saved;
+  return let_node(std::move(b), std::move(body));
+}
+
+Lowerer::Typed Lowerer::sequence(Typed first, Typed then) {
+  Binding b;
+  bind(std::move(first), b);
+  return let_node(std::move(b), std::move(then));
+}
+
+Lowerer::Typed Lowerer::let_node(Binding b, Typed body) {
   if (body.type == Type::Pool) {
     auto n = std::make_unique<LetPoolNode>();
     n->fresh = body.pool->fresh;

@@ -14,6 +14,9 @@ Lowerer::Typed Lowerer::user_call(const ast::Call& k, const ast::Expr&) {
   if (!fn || !fn->body) unsupported(fmt::format("the function '{}'", k.name));
   if (fn->side_count > 0) unsupported(fmt::format("the opposed mechanic '{}'", k.name));
   if (fn->result && !fn->result->fields.empty()) unsupported(fmt::format("the record that '{}' gives", k.name));
+  // Its changes to a ruleset's state run after the body, may draw dice or
+  // fail, and are seen by later reads of the counters: left to the evaluator.
+  if (!fn->changes.empty()) unsupported(fmt::format("the state that '{}' changes", k.name));
   if (std::find(calls_.begin(), calls_.end(), fn) != calls_.end()) {
     unsupported(fmt::format("the recursive function '{}'", k.name));
   }
@@ -139,6 +142,13 @@ Lowerer::Typed Lowerer::node(const ast::Call& k, const ast::Expr& e) {
   if (k.target != ast::CallTarget::Builtin) unsupported(fmt::format("the function '{}'", k.name));
   const std::string& f = k.name;
   const auto n = k.args.size();
+  if (f == "note" && n == 2) {
+    // note(label, x): x, once the label is worked out; the line it adds to the
+    // breakdown is not kept by a lowered run (a tier scale's function uses it).
+    Typed label = any(*k.args[0]);
+    Typed value = any(*k.args[1]);
+    return sequence(std::move(label), std::move(value));
+  }
   auto b = std::make_unique<BuiltinNode>();
   b->span = e.span;
   if (n >= 2) b->divisor_span = k.args[1]->span;

@@ -8,10 +8,12 @@
 // form; explode, compound, penetrate (with limits), reroll, keep/drop, count,
 // under, sort, unique and clamp; arithmetic, comparisons, booleans, `if`,
 // `let`, tiers, indexing a pool, program-level lets, the numeric builtins
-// (sum, len, min, max, abs, the divisions, clamp), names bound by the host or
-// a ruleset to numbers, booleans, strings or none, and calls of functions that
-// are not recursive (inlined). Anything else (lists, records, cancel, vs,
-// loops, …) is not lowered; the sampler then uses the evaluator.
+// (sum, len, min, max, abs, the divisions, clamp) and note, names bound by the
+// host or a ruleset to numbers, booleans, strings or none, and calls of
+// functions that are not recursive (inlined). Anything else (lists, records,
+// roll_each, cancel, vs, loops, a mechanic's state changes, …) is not lowered;
+// the sampler then uses the evaluator. A run is given no state and no choices
+// (as evaluate() with no RunInput): a counter is its default, a choice none.
 #pragma once
 
 #include <atomic>

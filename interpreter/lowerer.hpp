@@ -177,6 +177,10 @@ class Lowerer {
   Typed node(const ast::Binary& k, const ast::Expr& e);
   Typed node(const ast::If& k, const ast::Expr& e);
   Typed node(const ast::Let& k, const ast::Expr& e);
+  // `body`, evaluated once `b` has set its slot.
+  Typed let_node(lowered::Binding b, Typed body);
+  // `first` evaluated for what it draws (and how it fails), then `then`.
+  Typed sequence(Typed first, Typed then);
   Typed node(const ast::Call& k, const ast::Expr& e);
   Typed user_call(const ast::Call& k, const ast::Expr& e);
   // The binding of a function's parameter, with the check its type asks for.

@@ -129,6 +129,7 @@ const std::vector<Case>& corpus() {
       {"2d6 tiers { <=6: miss, 7..9: partial, else: full }"}, {"d20 tiers { >=15: 2, >=10: 1 }", true},
       {"3d6 tiers { <=8: 3d6, 9..(d6 + 10): 2d6, else: 0 }"}, {"d6 tiers { 1: d6 == 1, else: false }"},
       {"(d6 tiers { <=3: 2d6, else: 4d6 }) keep highest"},
+      {"note(\"roll\", 3d6)"}, {"(note(d6, 4d6)) keep highest 2"}, {"note(\"x\", 1 / (d2 - 1))", true},
       {"sum(3d6)"}, {"sum(2d6, 3)"}, {"sum(d6)"}, {"len(3d6kh2)"}, {"max(4d6)"}, {"min(4d6)"},
       {"max(d6, d6, d6)"}, {"min(d6, d6, d6, d6, d6)"}, {"abs(d6 - d6)"}, {"floor_div(d20, d4)"},
       {"ceil_div(d20, -d4)"}, {"trunc_div(-d20, d3)"}, {"round_div(d20, d4 - 2)", true},
@@ -209,6 +210,123 @@ TEST(Lowered, AgreesOnRulesetMechanics) {
   std::string why;
   EXPECT_EQ(LoweredProgram::lower(*c.program, {}, tight(), why), nullptr);
   EXPECT_EQ(why, "a call that sets a ruleset parameter");
+}
+
+// State, choices, tier scales and record types. A lowered run, like the
+// statistics engine, is given no state and no choices: a counter is its
+// default and a choice is none. A tier scale's functions lower; what sets or
+// changes a counter, a declared record type and roll_each are left to the
+// evaluator, which samples them the same way.
+constexpr std::string_view state_ruleset = R"(schema: 1
+name: state-test
+title: State test
+source: a test
+types:
+  die:
+    doc: a die
+    fields:
+      sides: {type: int, min: 2, doc: its sides}
+      colour: {type: label, choices: [red, blue], default: red, doc: its colour}
+state:
+  luck: {type: int, min: 0, max: 3, default: 1, doc: luck points}
+choices:
+  push: {type: bool, flag: push, doc: pushes the roll}
+tiers:
+  grade:
+    doc: how it went
+    levels:
+      miss: {doc: "6 or less"}
+      partial: {from: 7, doc: "7 to 9"}
+      full: {from: 10, doc: "10 or more"}
+mechanics:
+  move:
+    doc: a move
+    params:
+      stat: {type: int, min: -3, max: 3, doc: the stat}
+    body: |
+      grade(2d6 + stat + (if push == true then luck else 0))
+    returns: {type: label, choices: [miss, partial, full], doc: the grade}
+  rank:
+    doc: the grade's rank, plus luck
+    params:
+      stat: {type: int, doc: the stat}
+    body: grade_rank(2d6 + stat) + luck
+    returns: {type: int, max: 2, doc: the rank}
+  spend:
+    doc: spends a point of luck
+    body: d6 + luck
+    returns: {type: int, doc: the total}
+    changes:
+      luck: {subtract: 1}
+  colour_of:
+    doc: a described die's colour
+    params:
+      d: {type: die, doc: the die}
+    body: d.colour
+    returns: {type: label, choices: [red, blue], doc: its colour}
+)";
+
+Engine state_engine() {
+  Engine engine(EngineOptions{tight(), {}});
+  const Diagnostics d = engine.load_ruleset_text(state_ruleset, "state-test.yaml");
+  EXPECT_TRUE(d.empty()) << render_text(d);
+  return engine;
+}
+
+TEST(Lowered, AgreesOnTierScalesCountersAndChoices) {
+  const Engine engine = state_engine();
+  int errors = 0;
+  for (const char* source : {"state_test.move(1)", "state_test.move(-3)", "state_test.move(d6 - 4)",
+                             "state_test.rank(0)", "state_test.rank(d6)", "state_test.grade(3d6) == \"full\"",
+                             "state_test.grade_rank(d20) * 2", "state_test.move(d6 - 5)"}) {
+    errors += agree(engine, source, 300);
+  }
+  EXPECT_GT(errors, 100);  // stats and ranks out of range, at their places
+}
+
+// The sampler, lowered or not, gives the same statistics digit for digit.
+void same_stats(const Engine& engine, std::string_view source, SamplerPath want, const std::string& note) {
+  const Compiled c = engine.compile(source);
+  ASSERT_TRUE(c.ok()) << source << "\n" << render_text(c.diagnostics);
+  StatsOptions o;
+  o.sampled_only = true;
+  o.samples = 2'000;
+  o.seed = 3;
+  o.threads = 2;
+  const Stats fast = compute_stats(engine, c.program, {}, o);
+  o.lowered = false;
+  const Stats slow = compute_stats(engine, c.program, {}, o);
+  EXPECT_EQ(fast.sampler, want) << source << ": " << fast.sampler_note;
+  EXPECT_EQ(fast.sampler_note, note) << source;
+  EXPECT_EQ(slow.sampler, SamplerPath::Evaluator) << source;
+  ASSERT_EQ(fast.value.entries.size(), slow.value.entries.size()) << source;
+  EXPECT_FALSE(fast.value.entries.empty()) << source;
+  for (std::size_t i = 0; i < fast.value.entries.size(); ++i) {
+    EXPECT_TRUE(fast.value.entries[i].value == slow.value.entries[i].value) << source;
+    EXPECT_EQ(fast.value.entries[i].probability.value, slow.value.entries[i].probability.value) << source;
+  }
+  EXPECT_EQ(fast.errors.value, slow.errors.value) << source;
+  ASSERT_EQ(fast.first_error.has_value(), slow.first_error.has_value()) << source;
+  if (fast.first_error) {
+    EXPECT_EQ(render_text(*fast.first_error), render_text(*slow.first_error)) << source;
+  }
+}
+
+TEST(Lowered, LeavesStateChangesRecordTypesAndRollEachToTheEvaluator) {
+  const Engine engine = state_engine();
+  same_stats(engine, "state_test.move(1)", SamplerPath::Lowered, "");
+  same_stats(engine, "state_test.rank(d3 - 1)", SamplerPath::Lowered, "");
+  // A counter given by name is set for the call; a mechanic's changes come
+  // after its body, and later reads see them.
+  same_stats(engine, "state_test.rank(-2, luck: 0)", SamplerPath::Evaluator, "a call that sets a ruleset parameter");
+  same_stats(engine, "state_test.spend()", SamplerPath::Evaluator, "the state that 'state_test.spend' changes");
+  same_stats(engine, "state_test.spend() + state_test.rank(0)", SamplerPath::Evaluator,
+             "the state that 'state_test.spend' changes");
+  // A record type fills in its defaults (colour: red) and checks the fields.
+  same_stats(engine, "state_test.colour_of({sides: 6})", SamplerPath::Evaluator, "records");
+  same_stats(engine, "state_test.colour_of({sides: d3})", SamplerPath::Evaluator, "records");
+  same_stats(engine, "roll_each([{die: 6}, {die: 8}])", SamplerPath::Evaluator, "the builtin 'roll_each'");
+  same_stats(engine, "len(roll_each([{die: 6, colour: \"red\"}]))", SamplerPath::Evaluator, "the builtin 'roll_each'");
 }
 
 TEST(Lowered, LeavesOutWhatItDoesNotCover) {
