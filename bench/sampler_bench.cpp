@@ -16,6 +16,9 @@
 //   ratio             rolls_per_s / bare_rolls_per_s: the figure the targets are about
 //   cpu_ratio         the same from the CPU time the process spent on each (all
 //                     threads): less disturbed by other programs on a shared machine
+//   cpu_rolls_per_s, bare_cpu_rolls_per_s
+//                     rolls per CPU-second (all threads) of the sampler and the bare
+//                     loop: on one thread, the rolls per second of a core of its own
 //   dice_per_roll     dice the bare loop drew per roll
 //   lowered           1 when the sampler ran the lowered program, 0 for the evaluator
 //
@@ -146,6 +149,10 @@ void sampler(benchmark::State& state, const Case& c, unsigned threads) {
   state.counters["bare_rolls_per_s"] = rolls / bare_time;
   state.counters["ratio"] = bare_time / sampler_time;
   state.counters["cpu_ratio"] = bare_cpu / sampler_cpu;
+  // Per CPU-second of all the threads: what the wall-clock figures would be
+  // on cores of one's own (divide by the threads for one core's share).
+  state.counters["cpu_rolls_per_s"] = rolls / sampler_cpu;
+  state.counters["bare_cpu_rolls_per_s"] = rolls / bare_cpu;
   state.counters["dice_per_roll"] = static_cast<double>(drawn) / rolls;
   state.counters["threads_used"] = last.threads;
   state.counters["lowered"] = last.sampler == alea::SamplerPath::Lowered ? 1 : 0;
