@@ -386,6 +386,22 @@ std::int64_t KeepTotalNode::eval(Run& run) const {
   if (n < 0) fail(DiagCode::InvalidArgument, k.count_span);
   const std::uint32_t m = in.size;
   if (f != local) f = run.at(in.begin);  // the count may have grown the arena
+  if (n > 0 && n < m && !in.successes) {
+    // A total does not depend on which of equal dice stays: when one die goes
+    // (4d6kh3) or one stays (2d20kh1), a minimum or a maximum gives it.
+    const bool highest_stay = (k.which == ast::KeepWhich::Highest) != k.drop;
+    const std::int64_t staying = k.drop ? static_cast<std::int64_t>(m) - n : n;
+    if (staying == 1 || staying + 1 == static_cast<std::int64_t>(m)) {
+      std::int64_t sum = f[0], lo = f[0], hi = f[0];  // safe: k.check is false
+      for (std::uint32_t i = 1; i < m; ++i) {
+        sum += f[i];
+        lo = std::min(lo, f[i]);
+        hi = std::max(hi, f[i]);
+      }
+      if (staying == 1) return highest_stay ? hi : lo;
+      return sum - (highest_stay ? lo : hi);
+    }
+  }
   if (n > 0 && n < m && m <= 64) {
     // The total of the dice that stay, without moving them.
     const std::uint64_t chosen = k.which == ast::KeepWhich::Highest ? choose_few<true>(f, m, n) : choose_few<false>(f, m, n);

@@ -94,6 +94,8 @@ const std::vector<Case>& corpus() {
       {"3d{1,1,2,3,5,8}"}, {"2d{-1..1,5}"}, {"0d6"}, {"0d6 + 0"}, {"0d1!"}, {"d1 explode limit 3"},
       {"4d6kl2"}, {"4d6dh"}, {"4d6d"}, {"4d6 drop highest 2"}, {"5d6 keep >=4"}, {"5d6 drop =1"},
       {"38d6kh20"}, {"38d6 keep lowest 17"}, {"35d3kh25"}, {"35d3 drop lowest 11"}, {"90d6kh50"}, {"70d3 drop highest 33"}, {"4d6 keep highest 0"},
+      {"2d20kh1"}, {"2d20kl1"}, {"5d20kh1"}, {"5d{-3..3}kl1"}, {"5d20 drop highest 4"}, {"5d20 drop lowest 1"},
+      {"5d20kl4"}, {"80d6kh79"}, {"80d6 drop lowest 79"}, {"(5d12 under 6) keep highest 4"}, {"(5d12 under 6) drop lowest 4"},
       {"4d6 keep highest 9"}, {"4d6 drop highest 9"}, {"4d6 keep highest (d6 - 3)", true},
       {"5d10>=8f1"}, {"5d10 count >=8 fail 1 double 10"}, {"5d10cf<=2"}, {"6d6=6"}, {"6d6 count <>3 fail >5"},
       {"4d12 under 5"}, {"3d12 under 14 except 12"}, {"3d12 under 14 except none"}, {"sum(4d12 under 5)"},
