@@ -51,8 +51,9 @@ def main():
     medians, cvs, singles, order = {}, {}, {}, []
     for b in data.get("benchmarks", []):
         name = b.get("run_name", b["name"])
-        if name.endswith("/real_time"):
-            name = name[: -len("/real_time")]
+        for suffix in ("/real_time", "/manual_time"):
+            if name.endswith(suffix):
+                name = name[: -len(suffix)]
         if name not in order:
             order.append(name)
         kind = b.get("run_type")
@@ -103,20 +104,23 @@ def main():
 
     samplers = [n for n in order if n.startswith("sampler/")]
     if samplers:
-        print("Sampler: rolls per second, against the bare generator loop drawing the same dice")
+        print("Sampler: rolls per second, against the bare generator loop drawing the same dice "
+              "(timed in the same iterations)")
         rows = []
         for n in samplers:
             b = get(n)
             case_threads = n[len("sampler/"):]
             case, _, threads = case_threads.rpartition("/threads:")
-            bare = get("bare/" + case_threads)
-            rate = b.get("items_per_second") if b and not b.get("error_occurred") else None
-            bare_rate = bare.get("items_per_second") if bare and not bare.get("error_occurred") else None
-            ratio = f"{100 * rate / bare_rate:.1f}%" if rate and bare_rate else "-"
-            dice = f"{bare['dice_per_roll']:.2f}" if bare and "dice_per_roll" in bare else "-"
-            rows.append([case, threads, fmt_rate(rate), fmt_cv(cv(n)), fmt_rate(bare_rate),
-                         fmt_cv(cv("bare/" + case_threads)), dice, ratio])
-        table(["case", "threads", "sampler", "cv", "bare loop", "cv", "dice/roll", "sampler/bare"], rows)
+            if b is None or b.get("error_occurred"):
+                rows.append([case, threads, "error", "", "", "", "", "", "", b.get("error_message", "") if b else ""])
+                continue
+            path = "lowered" if b.get("lowered", 0) >= 0.5 else "evaluator"
+            rows.append([case, threads, fmt_rate(b.get("rolls_per_s")), fmt_cv(cv(n, "rolls_per_s")),
+                         fmt_rate(b.get("bare_rolls_per_s")), fmt_cv(cv(n, "bare_rolls_per_s")),
+                         f"{b.get('dice_per_roll', 0):.2f}", f"{100 * b.get('ratio', 0):.1f}%",
+                         f"{100 * b.get('cpu_ratio', 0):.1f}%", path])
+        table(["case", "threads", "sampler", "cv", "bare loop", "cv", "dice/roll", "sampler/bare",
+               "by CPU time", "path"], rows)
 
     others = [n for n in order if n.startswith(("latency/", "process/"))]
     if others:

@@ -684,6 +684,10 @@ std::string stats_json(const Stats& s, const StatsContext& c) {
   doc["runs"] = s.runs;
   doc["threads"] = s.threads;
   doc["seed"] = exact ? ordered_json(nullptr) : ordered_json(c.seed);
+  doc["sampler"] = s.sampler == SamplerPath::Lowered     ? ordered_json("lowered")
+                   : s.sampler == SamplerPath::Evaluator ? ordered_json("evaluator")
+                                                         : ordered_json(nullptr);
+  doc["sampler_note"] = s.sampler_note.empty() ? ordered_json(nullptr) : ordered_json(s.sampler_note);
   doc.update(distribution_json(s, s.value));
   ordered_json fields = ordered_json::object();
   for (const auto& f : s.fields) fields[f.name] = distribution_json(s, f);

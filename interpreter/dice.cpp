@@ -57,33 +57,23 @@ std::string DieKind::name() const {
 
 RandomDice::RandomDice(std::uint64_t seed) : rng_(seed) {}
 
-std::uint64_t RandomDice::below(std::uint64_t n) {
-  if (n <= 0xFFFFFFFFu) {
-    // Lemire, "Fast Random Integer Generation in an Interval" (2019).
-    const auto bound = static_cast<std::uint32_t>(n);
-    std::uint64_t m = std::uint64_t{rng_()} * bound;
-    auto low = static_cast<std::uint32_t>(m);
-    if (low < bound) {
-      const std::uint32_t threshold = static_cast<std::uint32_t>(-bound) % bound;
-      while (low < threshold) {
-        m = std::uint64_t{rng_()} * bound;
-        low = static_cast<std::uint32_t>(m);
-      }
-    }
-    return m >> 32;
-  }
-  // Wider ranges (never needed by dice below 2^32 faces): rejection on 64 bits.
+// Ranges wider than 32 bits (never needed by dice below 2^32 faces): rejection on 64 bits.
+std::uint64_t RandomDice::below_wide(pcg32& rng, std::uint64_t n) {
   const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
   std::uint64_t x;
   do {
-    x = (std::uint64_t{rng_()} << 32) | rng_();
+    x = (std::uint64_t{rng()} << 32) | rng();
   } while (x >= limit);
   return x % n;
 }
 
 void RandomDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
   const auto n = static_cast<std::uint64_t>(kind.face_count());
-  for (auto& f : faces) f = kind.face(static_cast<std::int64_t>(below(n)));
+  if (kind.is_plain()) {  // kind.face(i) is i + 1
+    each_below(n, faces.size(), [&](std::size_t i, std::uint64_t x) { faces[i] = static_cast<std::int64_t>(x) + 1; });
+    return;
+  }
+  each_below(n, faces.size(), [&](std::size_t i, std::uint64_t x) { faces[i] = kind.face(static_cast<std::int64_t>(x)); });
 }
 
 void ScriptedDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {

@@ -6,7 +6,7 @@
 // re-executed from the start (it holds no state between runs), and the leaf's
 // probability is the product of the multinomial weights on its path, kept as
 // an exact rational (GMP). Sampling: the same runs with random dice, on
-// threads, counted.
+// threads, counted; lowered (sampler.hpp) when the program allows it.
 #include "interpreter/stats.hpp"
 
 #include <algorithm>
@@ -22,6 +22,8 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/evaluator.hpp"
+#include "interpreter/lowered.hpp"
+#include "interpreter/sampler.hpp"
 
 namespace alea {
 namespace {
@@ -464,22 +466,28 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, options.samples)));
   std::vector<Tallies<std::uint64_t>> parts(threads);
   std::atomic<std::uint64_t> done{0};
+  // The fast path when the program lowers; it agrees with the evaluator run for run.
+  std::string not_lowered = "the lowered sampler was turned off";
+  const std::unique_ptr<const LoweredProgram> fast =
+      options.lowered ? LoweredProgram::lower(*program, bindings, limits, not_lowered) : nullptr;
+  struct Sink final : SampleSink {
+    Tallies<std::uint64_t>& t;
+    explicit Sink(Tallies<std::uint64_t>& tallies) : t(tallies) {}
+    void add(const Value& v, std::uint64_t times) override { t.add(v, times); }
+    void fail(DiagCode code, const Diagnostic* full) override {
+      if (full) t.fail(*full, 1);
+      else (code == DiagCode::ExplosionLimitExceeded ? t.cut_off : t.errors) += 1;
+    }
+    bool wants(DiagCode code) const override { return code != DiagCode::ExplosionLimitExceeded && !t.first_error; }
+  };
   std::vector<std::thread> pool;
   for (unsigned i = 0; i < threads; ++i) {
     const std::uint64_t share = options.samples / threads + (i < options.samples % threads ? 1 : 0);
     pool.emplace_back([&, i, share] {
       RandomDice dice(thread_seed(options.seed, i));
-      auto& t = parts[i];
-      for (std::uint64_t k = 0; k < share; ++k) {
-        const Outcome o = evaluate(program, bindings, dice, limits);
-        ++t.runs;
-        if (o.ok()) {
-          if (o.value) t.add(*o.value, 1);
-        } else {
-          t.fail(*o.error, 1);
-        }
-        if ((k & 1023) == 1023) done.fetch_add(1024, std::memory_order_relaxed);
-      }
+      Sink sink(parts[i]);
+      sample(fast.get(), program, bindings, limits, dice, share, sink, done);
+      parts[i].runs = share;
     });
   }
   if (options.progress) {
@@ -516,6 +524,8 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   s.reason = std::move(reason);
   s.runs = all.runs;
   s.threads = threads;
+  s.sampler = fast ? SamplerPath::Lowered : SamplerPath::Evaluator;
+  if (!fast) s.sampler_note = std::move(not_lowered);
   s.value = finish_sampled("", all.value, static_cast<double>(all.runs));
   for (std::size_t i = 0; i < all.fields.size(); ++i) {
     s.fields.push_back(finish_sampled(all.field_names[i], all.fields[i], static_cast<double>(all.runs)));

@@ -33,6 +33,9 @@ namespace alea {
 class Engine;
 
 enum class StatsMethod { Exact, Sampled };
+// What ran the samples: the program lowered to a trace-free form (lowered.hpp),
+// or the evaluator, for programs that do not lower. Both give the same runs.
+enum class SamplerPath { None, Lowered, Evaluator };
 
 // A probability: exact (with `exact` = "287/432", in lowest terms), or an
 // estimate with its 95% confidence interval [low, high].
@@ -65,6 +68,8 @@ struct Stats {
   std::string reason;      // why it was sampled; empty when exact
   std::uint64_t runs = 0;  // outcomes enumerated, or samples drawn
   unsigned threads = 1;    // threads that sampled
+  SamplerPath sampler = SamplerPath::None;  // None when exact
+  std::string sampler_note;  // with the evaluator: what kept the program from being lowered
   Distribution value;
   std::vector<Distribution> fields;  // one per field when the value is a record
   // The probability of the runs that ended without a value (the distributions
@@ -84,6 +89,7 @@ struct StatsOptions {
   std::uint64_t samples = 100'000;
   std::uint64_t seed = 0;
   unsigned threads = 0;  // 0: every core
+  bool lowered = true;   // sample through the lowered program when there is one (false: the evaluator)
   // Called now and then from the calling thread with the fraction done (0..1).
   std::function<void(double)> progress;
 };

@@ -163,9 +163,34 @@ doc = json_of(sampled, "sampled json")
 if doc:
     check("sampled json", doc["method"] == "sampled" and doc["runs"] == 20000 and doc["threads"] == 2
           and doc["seed"] == 1 and doc["exact_mean"] is None, doc)
+    check("sampled by the lowered program", doc["sampler"] == "lowered" and doc["sampler_note"] is None, doc)
     e10 = entry(doc["distribution"], 10)
     check("sampled interval holds 1/8", e10["low"] <= 0.125 <= e10["high"] and "exact" not in e10, e10)
     check("sampled mean near 10.5", abs(doc["mean"] - 10.5) < 0.1, doc["mean"])
+# A program the lowered form does not cover is sampled by the evaluator, and the JSON says why.
+doc = json_of(["stats", "faces(2d6)[0]", "--samples", "2000", "--threads", "1"], "evaluator json")
+if doc:
+    check("sampled by the evaluator", doc["method"] == "sampled" and doc["sampler"] == "evaluator"
+          and doc["sampler_note"] == "the builtin 'faces'", doc)
+# A shipped ruleset's tier scale is lowered; a mechanic that gives a record is
+# sampled by the evaluator. Either way a seed and a thread count give the same runs.
+tier = ["stats", "pbta_superiority.tier(2d6 + 1)", "--sampled", "--samples", "20000", "--seed", "3", "--threads", "2"]
+doc = json_of(tier, "tier json")
+if doc:
+    check("tier scale lowered", doc["sampler"] == "lowered" and doc["sampler_note"] is None, doc)
+    for label, exact in (("miss", 10 / 36), ("partial", 16 / 36), ("full", 10 / 36)):
+        e = entry(doc["distribution"], label)
+        check(f"tier {label} interval holds {exact:.4f}", e["low"] <= exact <= e["high"], e)
+    check("tier sampling is deterministic", json_of(tier, "tier json again") == doc)
+record = ["stats", "heroes-mythos.check", "dice=3", "--sampled", "--samples", "3000", "--seed", "4", "--threads", "2"]
+doc = json_of(record, "record json")
+if doc:
+    check("record mechanic sampled by the evaluator", doc["sampler"] == "evaluator"
+          and doc["sampler_note"] == "the record that 'heroes_mythos.check' gives", doc)
+    check("record sampling is deterministic", json_of(record, "record json again") == doc)
+doc = json_of(["stats", "3d6", "--threads", "1"], "exact json")
+if doc:
+    check("no sampler when exact", doc["method"] == "exact" and doc["sampler"] is None, doc)
 # Over the budget, it samples and says why.
 out, _ = expect(["stats", "3d6", "--max-branches", "10", "--samples", "2000", "--threads", "1"], 0)
 check("over budget samples", out.startswith("3d6: sampled (2000 runs on 1 thread, seed 0) — an exact answer "
