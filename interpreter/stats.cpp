@@ -289,8 +289,9 @@ Distribution finish_sampled(std::string name, Tally<std::uint64_t> t, double run
 }
 
 // Whether a program can see the order of the dice within a roll: only through
-// faces(), rolled() or a `for` loop (over a pool's faces) can it; every pool
-// operation and every other builtin is blind to it. Walks the program and every
+// faces(), rolled(), indexing or a `for` loop (over a pool's faces) can it, or
+// through a compounding explosion (which adds each die of a round to its own
+// die); every other pool operation and builtin is blind to it. Walks the program and every
 // function it can call. When false, the reversed-order check is skipped.
 class OrderScan {
  public:
@@ -333,7 +334,13 @@ class OrderScan {
             std::visit(
                 [&](const auto& o) {
                   using O = std::decay_t<decltype(o)>;
-                  if constexpr (std::is_same_v<O, ast::Explode>) { cond(o.cond); opt(o.limit); }
+                  if constexpr (std::is_same_v<O, ast::Explode>) {
+                    // Compounding adds one round's dice to different dice, so
+                    // which die gets which face matters.
+                    if (o.mode == ast::ExplodeMode::Compound) found_ = true;
+                    cond(o.cond);
+                    opt(o.limit);
+                  }
                   else if constexpr (std::is_same_v<O, ast::Reroll>) { cond(o.cond); }
                   else if constexpr (std::is_same_v<O, ast::Keep>) { opt(o.count); cond(o.cond); }
                   else if constexpr (std::is_same_v<O, ast::Count>) { opt(o.success.value); cond(o.fail); cond(o.twice); }
@@ -363,6 +370,7 @@ class OrderScan {
           } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
             for (const auto& v : k.values) opt(v);
           } else if constexpr (std::is_same_v<T, ast::Index>) {
+            found_ = true;  // `pool[0]` reads a die by its position
             opt(k.object);
             opt(k.index);
           } else if constexpr (std::is_same_v<T, ast::Field>) {
