@@ -22,6 +22,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/evaluator.hpp"
+#include "interpreter/exact.hpp"
 
 namespace alea {
 namespace {
@@ -549,8 +550,20 @@ Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram>
   const Limits& limits = engine.options().limits;
   std::string reason = "sampling was asked for";
   if (!options.sampled_only) {
+    // First by composing distributions (exact.hpp), then by enumerating runs.
+    std::string not_composed;
+    if (options.compose) {
+      Limits cut = limits;
+      cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
+      alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options);
+      if (c.stats) return std::move(*c.stats);
+      not_composed = std::move(c.why_not);
+    }
     try {
-      return exact(program, bindings, limits, options);
+      Stats s = exact(program, bindings, limits, options);
+      s.exact_method = "enumerated";
+      s.not_composed = std::move(not_composed);
+      return s;
     } catch (const Budget&) {
       reason = fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches);
     } catch (const OrderMatters&) {

@@ -1,0 +1,247 @@
+// interpreter/exact_compose_pool.cpp — rolls and pool operations in the
+// composed exact engine.
+//
+// A chain such as `10d10 explode 10 kh3` is taken as a whole: its counts,
+// sides and conditions are evaluated first (each may be random), then for each
+// of their values the chain is computed as a total when only the total is
+// needed and the operations allow it, or as its multisets otherwise.
+#include <algorithm>
+
+#include "interpreter/exact_compose.hpp"
+
+namespace alea::compose {
+namespace {
+
+DieTest fixed_test(ast::CmpOp op, const Value& v) {
+  DieTest t;
+  t.fixed = true;
+  t.op = op;
+  t.value = to_int(v);
+  return t;
+}
+
+}  // namespace
+
+DieKind Composer::die_kind(const ast::Dice& k, const Value& sides) {
+  switch (k.shape) {
+    case ast::DieShape::Sides: {
+      const std::int64_t s = to_int(sides);
+      if (s < 1 || s > limits_.max_sides) not_composable("a die with a wrong number of sides");
+      return DieKind::sides(s);
+    }
+    case ast::DieShape::Percent:
+      return DieKind::sides(100);
+    case ast::DieShape::Fudge:
+      return DieKind::fudge();
+    case ast::DieShape::Faces:
+      return DieKind::faces(k.faces);
+  }
+  not_composable("an unknown die");
+}
+
+Dist Composer::dice_params(const ast::Dice& k) {
+  std::vector<const ast::Expr*> exprs;
+  if (k.count) exprs.push_back(k.count.get());
+  if (k.shape == ast::DieShape::Sides) exprs.push_back(k.sides.get());
+  const Dist j = joint(exprs, std::vector<Demand>(exprs.size(), Demand::Counted));
+  // Always [count, sides], either of which may be absent (none).
+  return map(budget_, j, [&](const Value& list) {
+    const auto& l = *list.as_list();
+    std::size_t i = 0;
+    const Value count = k.count ? l[i++] : Value(1);
+    const Value sides = k.shape == ast::DieShape::Sides ? l[i] : Value(NoneValue{});
+    return make_list({count, sides});
+  });
+}
+
+// The values an operation's own expressions take, in the order the evaluator
+// computes them; absent ones (and `except` of a cancel without `combine`) are none.
+Dist Composer::op_params(const ast::PoolOp& op) {
+  std::vector<const ast::Expr*> exprs;
+  std::vector<Demand> demands;
+  auto add = [&](const ast::Expr* e, Demand d = Demand::Counted) {
+    exprs.push_back(e);
+    demands.push_back(d);
+  };
+  auto cond = [&](const std::optional<ast::Cond>& c) { add(c ? c->value.get() : nullptr); };
+  std::visit(
+      [&](const auto& o) {
+        using O = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<O, ast::Explode>)
+          cond(o.cond), add(o.limit.get());
+        else if constexpr (std::is_same_v<O, ast::Reroll>)
+          cond(o.cond);
+        else if constexpr (std::is_same_v<O, ast::Keep>)
+          cond(o.cond), add(o.count.get());
+        else if constexpr (std::is_same_v<O, ast::Count>)
+          add(o.success.value.get()), cond(o.fail), cond(o.twice);
+        else if constexpr (std::is_same_v<O, ast::Under>)
+          add(o.target.get()), cond(o.except);
+        else if constexpr (std::is_same_v<O, ast::Cancel>)
+          add(o.by.get(), Demand::Full),
+              add(o.combine && o.except ? o.except->value.get() : nullptr);
+        else if constexpr (std::is_same_v<O, ast::Clamp>)
+          add(o.low.get()), add(o.high.get());
+      },
+      op.op);
+  std::vector<const ast::Expr*> present;
+  std::vector<Demand> present_demands;
+  for (std::size_t i = 0; i < exprs.size(); ++i) {
+    if (exprs[i]) present.push_back(exprs[i]), present_demands.push_back(demands[i]);
+  }
+  const Dist j = joint(present, present_demands);
+  return map(budget_, j, [&](const Value& list) {
+    std::vector<Value> out;
+    std::size_t at = 0;
+    for (const auto* e : exprs) out.push_back(e ? (*list.as_list())[at++] : Value(NoneValue{}));
+    return make_list(std::move(out));
+  });
+}
+
+PoolStep Composer::make_step(const ast::PoolOp& op, const std::vector<Value>& p) {
+  PoolStep s;
+  s.span = op.op_span;
+  std::visit(
+      [&](const auto& o) {
+        using O = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<O, ast::Explode>) {
+          s.kind = PoolStep::Explode;
+          s.mode = o.mode;
+          if (o.cond) s.test = fixed_test(o.cond->op, p[0]);
+          s.explicit_limit = !p[1].is_none();
+          s.cap = s.explicit_limit ? to_int(p[1]) : limits_.max_explosion_depth;
+          if (s.cap < 0) not_composable("a negative explosion limit");
+        } else if constexpr (std::is_same_v<O, ast::Reroll>) {
+          s.kind = PoolStep::Reroll;
+          s.test.highest = false;
+          if (o.cond) s.test = fixed_test(o.cond->op, p[0]);
+          s.once = o.once;
+          s.cap = o.once ? 1 : limits_.max_rerolls;
+        } else if constexpr (std::is_same_v<O, ast::Keep>) {
+          s.drop = o.drop;
+          if (o.which == ast::KeepWhich::Matching) {
+            s.kind = PoolStep::KeepMatch;
+            if (o.cond) s.test = fixed_test(o.cond->op, p[0]);
+          } else {
+            s.kind = PoolStep::KeepEnd;
+            s.highest = o.which == ast::KeepWhich::Highest;
+            s.count = o.count ? to_int(p[1]) : 1;
+            if (s.count < 0) not_composable("keeping a negative number of dice");
+          }
+        } else if constexpr (std::is_same_v<O, ast::Count>) {
+          s.kind = PoolStep::Count;
+          s.test = fixed_test(o.success.op, p[0]);
+          if (o.fail) s.fail = fixed_test(o.fail->op, p[1]);
+          if (o.twice) s.twice = fixed_test(o.twice->op, p[2]);
+        } else if constexpr (std::is_same_v<O, ast::Under>) {
+          s.kind = PoolStep::Under;
+          s.target = to_int(p[0]);
+          if (o.except && !p[1].is_none()) s.fail = fixed_test(o.except->op, p[1]);
+        } else if constexpr (std::is_same_v<O, ast::Cancel>) {
+          s.kind = PoolStep::Cancel;
+          s.by = p[0];
+          s.cancel_op = o.op;
+          s.combine = o.combine;
+          if (o.combine && o.except && !p[1].is_none()) s.fail = fixed_test(o.except->op, p[1]);
+        } else if constexpr (std::is_same_v<O, ast::Sort>) {
+          s.kind = PoolStep::Sort;
+        } else if constexpr (std::is_same_v<O, ast::Unique>) {
+          s.kind = PoolStep::Unique;
+        } else {
+          s.kind = PoolStep::Clamp;
+          if (!p[0].is_none()) s.low = to_int(p[0]);
+          if (!p[1].is_none()) s.high = to_int(p[1]);
+          if (o.low && p[0].is_none()) to_int(p[0]);  // `clamp min none` fails in the evaluator
+          if (o.high && p[1].is_none()) to_int(p[1]);
+          if (s.low && s.high && *s.low > *s.high)
+            not_composable("a clamp whose minimum is above its maximum");
+        }
+      },
+      op.op);
+  return s;
+}
+
+Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
+  std::vector<const ast::PoolOp*> ops;  // innermost first
+  const ast::Expr* base = &e;
+  while (const auto* op = std::get_if<ast::PoolOp>(&base->kind)) {
+    ops.push_back(op);
+    base = op->pool.get();
+  }
+  std::reverse(ops.begin(), ops.end());
+  depth_ += static_cast<std::int64_t>(ops.size());
+  struct Leave {
+    std::int64_t& depth;
+    std::int64_t n;
+    ~Leave() { depth -= n; }
+  } leave{depth_, static_cast<std::int64_t>(ops.size())};
+  const auto* dice = std::get_if<ast::Dice>(&base->kind);
+  Dist pools;
+  std::vector<Dist> params;  // per op, each a list of parameter values
+  auto with_params = [&](Dist acc) {
+    for (const Dist& p : params) {
+      acc = product(budget_, acc, p, [](const Value& list, const Value& x) {
+        std::vector<Value> items = *list.as_list();
+        items.push_back(x);
+        return make_list(std::move(items));
+      });
+    }
+    return acc;
+  };
+  Dist r;
+  if (dice) {
+    const Dist dp = dice_params(*dice);
+    for (const auto* op : ops) params.push_back(op_params(*op));
+    const Dist all = with_params(map(budget_, dp, [](const Value& v) { return make_list({v}); }));
+    r = bind(budget_, all, [&](const Value& v) {
+      const auto& l = *v.as_list();
+      const auto& np = *l[0].as_list();
+      const std::int64_t n = to_int(np[0]);
+      if (n < 0) not_composable("a negative number of dice");
+      const DieKind kind = die_kind(*dice, np[1]);
+      std::vector<PoolStep> steps;
+      for (std::size_t i = 0; i < ops.size(); ++i)
+        steps.push_back(make_step(*ops[i], *l[i + 1].as_list()));
+      const std::int64_t bound = dice_bound(n, limits_.max_rerolls, steps).first;
+      if (bound > limits_.max_dice)
+        not_composable("a roll that could need more than max_dice dice");
+      Dist out;
+      std::optional<IntDist> total;
+      if (d == Demand::Counted) total = counted_total(budget_, kind, n, steps);
+      if (total) {
+        out = to_dist(*total);
+      } else {
+        out = roll_pools(budget_, kinds_, kind, n);
+        for (const auto& s : steps) {
+          out =
+              bind(budget_, out, [&](const Value& p) { return apply_step(budget_, kinds_, s, p); });
+        }
+      }
+      out.dice = bound;
+      return out;
+    });
+  } else {
+    pools = eval(*base, Demand::Full);
+    for (const auto* op : ops) {
+      const Dist p = op_params(*op);
+      const Dist both = product(budget_, pools, p, [](const Value& x, const Value& y) {
+        return make_list({x, y});
+      });
+      pools = bind(budget_, both, [&](const Value& v) {
+        const auto& l = *v.as_list();
+        const PoolStep s = make_step(*op, *l[1].as_list());
+        const PoolData* pool = l[0].as_pool();
+        if (!pool) not_composable("a pool operation on something else than a pool");
+        const auto n = static_cast<std::int64_t>(pool->dice.size());
+        Dist out = apply_step(budget_, kinds_, s, l[0]);
+        out.dice = dice_bound(n, limits_.max_rerolls, {s}).first - n;
+        return out;
+      });
+    }
+    r = std::move(pools);
+  }
+  r.steps += static_cast<std::int64_t>(ops.size());
+  return r;
+}
+
+}  // namespace alea::compose
