@@ -233,9 +233,28 @@ Dist Composer::node(const ast::Let& k, const ast::Expr&, Demand d) {
 
 Dist Composer::joint(const std::vector<const ast::Expr*>& exprs,
                      const std::vector<Demand>& demands) {
-  Dist acc = Dist::point(make_list({}));
+  std::vector<Dist> parts;
+  parts.reserve(exprs.size());
+  bool certain = true;
   for (std::size_t i = 0; i < exprs.size(); ++i) {
-    const Dist d = eval(*exprs[i], demands[i]);
+    parts.push_back(eval(*exprs[i], demands[i]));
+    certain = certain && parts.back().is_point();
+  }
+  if (certain) {
+    // Every part has one value: one list, no combining.
+    std::vector<Value> items;
+    items.reserve(parts.size());
+    Dist out;
+    for (const Dist& d : parts) {
+      items.push_back(d.entries[0].first);
+      out.steps += d.steps;
+      out.dice += d.dice;
+    }
+    out.entries.emplace_back(make_list(std::move(items)), Weight(1));
+    return out;
+  }
+  Dist acc = Dist::point(make_list({}));
+  for (const Dist& d : parts) {
     acc = product(budget_, acc, d, [](const Value& list, const Value& x) {
       std::vector<Value> items = *list.as_list();
       items.push_back(x);

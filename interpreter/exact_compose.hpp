@@ -38,6 +38,8 @@ class Composer {
   // The distribution of the program's value, pools counted as their totals.
   Dist run_program(const ast::Program& program);
   [[nodiscard]] std::uint64_t branches() const { return budget_.branches; }
+  // How many faces each kind of die rolled has: the prime factors of every total.
+  [[nodiscard]] const std::vector<std::uint64_t>& face_counts() const { return face_counts_; }
 
  private:
   const Bindings& bindings_;
@@ -52,6 +54,7 @@ class Composer {
   std::vector<std::pair<const ast::Constant*, Value>> constants_;
   std::int64_t depth_ = 0;
   std::int64_t call_depth_ = 0;
+  std::vector<std::uint64_t> face_counts_;
   // Distributions already computed for an expression, by the values of the
   // slots it reads, within one activation of a frame (`frame_`): a body that
   // only depends on some of the names bound around it is computed once per
@@ -103,9 +106,9 @@ class Composer {
   Dist versus(const ast::Versus& k, Demand d);
   // Pool operations: exact_compose_pool.cpp.
   Dist pool_chain(const ast::Expr& e, Demand d);
-  Dist op_params(const ast::PoolOp& op);
-  PoolStep make_step(const ast::PoolOp& op, const std::vector<Value>& params);
-  Dist dice_params(const ast::Dice& k);
+  // Appends the distribution of each of op's parameters to `out`.
+  void op_params(const ast::PoolOp& op, std::vector<Dist>& out);
+  PoolStep make_step(const ast::PoolOp& op, const Value* params);
   DieKind die_kind(const ast::Dice& k, const Value& sides);
 };
 

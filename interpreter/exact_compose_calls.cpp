@@ -70,17 +70,15 @@ std::shared_ptr<const Diagnostic> with_call_note(const Diagnostic& d, const std:
 }  // namespace
 
 Dist Composer::call_user(const ast::Call& c, const ast::Expr& e, Demand d) {
-  std::vector<const ast::Expr*> args;
-  std::vector<Demand> demands;
+  std::vector<Dist> args;
+  args.reserve(c.args.size());
   for (std::size_t i = 0; i < c.args.size(); ++i) {
-    args.push_back(c.args[i].get());
     const std::int32_t p = i < c.arg_param.size() ? c.arg_param[i] : static_cast<std::int32_t>(i);
-    demands.push_back(p >= 0 ? demands_.param(*c.fn, static_cast<std::size_t>(p), d)
-                             : Demand::Full);
+    args.push_back(eval(
+        *c.args[i], p >= 0 ? demands_.param(*c.fn, static_cast<std::size_t>(p), d) : Demand::Full));
   }
-  const Dist values = joint(args, demands);
-  return bind(budget_, values,
-              [&](const Value& list) { return call_frame(c, e, d, *list.as_list()); });
+  return bind_many(budget_, args,
+                   [&](const std::vector<Value>& values) { return call_frame(c, e, d, values); });
 }
 
 Dist Composer::call_frame(const ast::Call& c, const ast::Expr& e, Demand d,
@@ -150,16 +148,14 @@ Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
     not_composable(
         fmt::format("'{}' sees the order of the dice or is not known to the composer", c.name));
   }
-  std::vector<const ast::Expr*> args;
-  std::vector<Demand> demands;
+  std::vector<Dist> args;
+  args.reserve(c.args.size());
   for (std::size_t i = 0; i < c.args.size(); ++i) {
-    args.push_back(c.args[i].get());
-    demands.push_back(Demands::builtin_arg(c.name, i, c.args.size(), d));
+    args.push_back(eval(*c.args[i], Demands::builtin_arg(c.name, i, c.args.size(), d)));
   }
-  const Dist values = joint(args, demands);
   const detail::BuiltinFn fn = detail::builtin_function(c.builtin);
-  return map(budget_, values, [&](const Value& list) {
-    std::vector<Value> a = *list.as_list();
+  return bind_many(budget_, args, [&](const std::vector<Value>& values) {
+    std::vector<Value> a = values;
     NoDice dice;
     Trace trace;
     detail::Evaluator ev(bindings_, dice, limits_, trace);
@@ -170,8 +166,8 @@ Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
     } catch (const detail::EvalError&) {
       not_composable(fmt::format("'{}' fails on some roll", c.name));
     }
-    if (const auto* p = v.as_pool()) return make_sorted_pool(p->dice, p->successes);
-    return v;
+    if (const auto* p = v.as_pool()) return Dist::point(make_sorted_pool(p->dice, p->successes));
+    return Dist::point(std::move(v));
   });
 }
 
@@ -197,11 +193,7 @@ Dist Composer::versus(const ast::Versus& k, Demand d) {
     b = eval(k.first, both);
     for (std::size_t f = 0; f < k.field_slots.size(); ++f) slot(k.field_slots[f]) = saved[f];
   }
-  const Dist pairs = product(budget_, a, b, [](const Value& x, const Value& y) {
-    return make_list({x, y});
-  });
-  return bind(budget_, pairs, [&](const Value& pair) {
-    const auto& p = *pair.as_list();
+  return bind_many(budget_, {a, b}, [&](const std::vector<Value>& p) {
     return with_slot(k.first_slot, p[0], [&] {
       return with_slot(k.second_slot, p[1], [&] { return eval(k.rule, d); });
     });

@@ -23,45 +23,36 @@ DieTest fixed_test(ast::CmpOp op, const Value& v) {
 }  // namespace
 
 DieKind Composer::die_kind(const ast::Dice& k, const Value& sides) {
+  DieKind kind = DieKind::sides(100);
   switch (k.shape) {
     case ast::DieShape::Sides: {
       const std::int64_t s = to_int(sides);
       if (s < 1 || s > limits_.max_sides) not_composable("a die with a wrong number of sides");
-      return DieKind::sides(s);
+      kind = DieKind::sides(s);
+      break;
     }
     case ast::DieShape::Percent:
-      return DieKind::sides(100);
+      break;
     case ast::DieShape::Fudge:
-      return DieKind::fudge();
+      kind = DieKind::fudge();
+      break;
     case ast::DieShape::Faces:
-      return DieKind::faces(k.faces);
+      kind = DieKind::faces(k.faces);
+      break;
   }
-  not_composable("an unknown die");
+  const auto n = static_cast<std::uint64_t>(kind.face_count());
+  if (std::find(face_counts_.begin(), face_counts_.end(), n) == face_counts_.end()) {
+    face_counts_.push_back(n);
+  }
+  return kind;
 }
 
-Dist Composer::dice_params(const ast::Dice& k) {
-  std::vector<const ast::Expr*> exprs;
-  if (k.count) exprs.push_back(k.count.get());
-  if (k.shape == ast::DieShape::Sides) exprs.push_back(k.sides.get());
-  const Dist j = joint(exprs, std::vector<Demand>(exprs.size(), Demand::Counted));
-  // Always [count, sides], either of which may be absent (none).
-  return map(budget_, j, [&](const Value& list) {
-    const auto& l = *list.as_list();
-    std::size_t i = 0;
-    const Value count = k.count ? l[i++] : Value(1);
-    const Value sides = k.shape == ast::DieShape::Sides ? l[i] : Value(NoneValue{});
-    return make_list({count, sides});
-  });
-}
-
-// The values an operation's own expressions take, in the order the evaluator
-// computes them; absent ones (and `except` of a cancel without `combine`) are none.
-Dist Composer::op_params(const ast::PoolOp& op) {
-  std::vector<const ast::Expr*> exprs;
-  std::vector<Demand> demands;
+// The distributions of an operation's own expressions, in the order the
+// evaluator computes them, one per parameter; an absent one (and `except` of
+// a cancel without `combine`) is none.
+void Composer::op_params(const ast::PoolOp& op, std::vector<Dist>& out) {
   auto add = [&](const ast::Expr* e, Demand d = Demand::Counted) {
-    exprs.push_back(e);
-    demands.push_back(d);
+    out.push_back(e ? eval(*e, d) : Dist::point(NoneValue{}));
   };
   auto cond = [&](const std::optional<ast::Cond>& c) { add(c ? c->value.get() : nullptr); };
   std::visit(
@@ -84,21 +75,9 @@ Dist Composer::op_params(const ast::PoolOp& op) {
           add(o.low.get()), add(o.high.get());
       },
       op.op);
-  std::vector<const ast::Expr*> present;
-  std::vector<Demand> present_demands;
-  for (std::size_t i = 0; i < exprs.size(); ++i) {
-    if (exprs[i]) present.push_back(exprs[i]), present_demands.push_back(demands[i]);
-  }
-  const Dist j = joint(present, present_demands);
-  return map(budget_, j, [&](const Value& list) {
-    std::vector<Value> out;
-    std::size_t at = 0;
-    for (const auto* e : exprs) out.push_back(e ? (*list.as_list())[at++] : Value(NoneValue{}));
-    return make_list(std::move(out));
-  });
 }
 
-PoolStep Composer::make_step(const ast::PoolOp& op, const std::vector<Value>& p) {
+PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
   PoolStep s;
   s.span = op.op_span;
   std::visit(
@@ -176,32 +155,36 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
     ~Leave() { depth -= n; }
   } leave{depth_, static_cast<std::int64_t>(ops.size())};
   const auto* dice = std::get_if<ast::Dice>(&base->kind);
-  Dist pools;
-  std::vector<Dist> params;  // per op, each a list of parameter values
-  auto with_params = [&](Dist acc) {
-    for (const Dist& p : params) {
-      acc = product(budget_, acc, p, [](const Value& list, const Value& x) {
-        std::vector<Value> items = *list.as_list();
-        items.push_back(x);
-        return make_list(std::move(items));
-      });
-    }
-    return acc;
-  };
+  // parts: [count, sides] of the roll (or the pool), then each operation's parameters.
+  std::vector<Dist> parts;
+  std::vector<std::size_t> first;  // where each operation's parameters start in parts
+  if (dice) {
+    parts.push_back(dice->count ? eval(*dice->count, Demand::Counted) : Dist::point(1));
+    parts.push_back(dice->shape == ast::DieShape::Sides ? eval(*dice->sides, Demand::Counted)
+                                                        : Dist::point(NoneValue{}));
+  } else {
+    parts.push_back(eval(*base, Demand::Full));
+  }
+  for (const auto* op : ops) {
+    first.push_back(parts.size());
+    op_params(*op, parts);
+  }
+  // The evaluator computes an operation's parameters after the roll and the
+  // operations before it; here they come first, which is the same unless a
+  // parameter itself can fail (an exploding count of dice to keep…).
+  for (std::size_t i = dice ? 2 : 1; i < parts.size(); ++i) {
+    if (!parts[i].fail.none()) not_composable("a pool operation's parameter that may fail");
+  }
   Dist r;
   if (dice) {
-    const Dist dp = dice_params(*dice);
-    for (const auto* op : ops) params.push_back(op_params(*op));
-    const Dist all = with_params(map(budget_, dp, [](const Value& v) { return make_list({v}); }));
-    r = bind(budget_, all, [&](const Value& v) {
-      const auto& l = *v.as_list();
-      const auto& np = *l[0].as_list();
-      const std::int64_t n = to_int(np[0]);
+    r = bind_many(budget_, parts, [&](const std::vector<Value>& v) {
+      const std::int64_t n = to_int(v[0]);
       if (n < 0) not_composable("a negative number of dice");
-      const DieKind kind = die_kind(*dice, np[1]);
+      const DieKind kind = die_kind(*dice, v[1]);
       std::vector<PoolStep> steps;
+      steps.reserve(ops.size());
       for (std::size_t i = 0; i < ops.size(); ++i)
-        steps.push_back(make_step(*ops[i], *l[i + 1].as_list()));
+        steps.push_back(make_step(*ops[i], &v[first[i]]));
       const std::int64_t bound = dice_bound(n, limits_.max_rerolls, steps).first;
       if (bound > limits_.max_dice)
         not_composable("a roll that could need more than max_dice dice");
@@ -221,24 +204,21 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       return out;
     });
   } else {
-    pools = eval(*base, Demand::Full);
-    for (const auto* op : ops) {
-      const Dist p = op_params(*op);
-      const Dist both = product(budget_, pools, p, [](const Value& x, const Value& y) {
-        return make_list({x, y});
-      });
-      pools = bind(budget_, both, [&](const Value& v) {
-        const auto& l = *v.as_list();
-        const PoolStep s = make_step(*op, *l[1].as_list());
-        const PoolData* pool = l[0].as_pool();
-        if (!pool) not_composable("a pool operation on something else than a pool");
-        const auto n = static_cast<std::int64_t>(pool->dice.size());
-        Dist out = apply_step(budget_, kinds_, s, l[0]);
-        out.dice = dice_bound(n, limits_.max_rerolls, {s}).first - n;
-        return out;
-      });
-    }
-    r = std::move(pools);
+    r = bind_many(budget_, parts, [&](const std::vector<Value>& v) {
+      Dist out = Dist::point(v[0]);
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const PoolStep s = make_step(*ops[i], &v[first[i]]);
+        out = bind(budget_, out, [&](const Value& p) {
+          const PoolData* pool = p.as_pool();
+          if (!pool) not_composable("a pool operation on something else than a pool");
+          const auto n = static_cast<std::int64_t>(pool->dice.size());
+          Dist after = apply_step(budget_, kinds_, s, p);
+          after.dice = dice_bound(n, limits_.max_rerolls, {s}).first - n;
+          return after;
+        });
+      }
+      return out;
+    });
   }
   r.steps += static_cast<std::int64_t>(ops.size());
   return r;

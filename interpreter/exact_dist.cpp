@@ -152,6 +152,13 @@ void Accumulator::add(Value v, const Weight& w) {
 }
 
 Dist map(Budget& b, const Dist& d, const ValueFn& f) {
+  if (d.is_point()) {  // the common case of a certain value: no merging to do
+    b.charge(1);
+    Dist out = Dist::point(f(d.entries[0].first));
+    out.steps = d.steps;
+    out.dice = d.dice;
+    return out;
+  }
   Accumulator acc(b.branches, b.max);
   for (const auto& [v, w] : d.entries) acc.add(f(v), w);
   Dist out;
@@ -164,6 +171,13 @@ Dist map(Budget& b, const Dist& d, const ValueFn& f) {
 }
 
 Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f) {
+  if (a.is_point() && d.is_point()) {
+    b.charge(1);
+    Dist out = Dist::point(f(a.entries[0].first, d.entries[0].first));
+    out.steps = a.steps + d.steps;
+    out.dice = a.dice + d.dice;
+    return out;
+  }
   Accumulator acc(b.branches, b.max);
   for (const auto& [x, wx] : a.entries) {
     for (const auto& [y, wy] : d.entries) acc.add(f(x, y), wx * wy);
@@ -178,39 +192,105 @@ Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f) {
   return out;
 }
 
-Dist bind(Budget& b, const Dist& outer, const BindFn& f) {
-  std::vector<Dist> inner;
-  inner.reserve(outer.entries.size());
+namespace {
+
+// The mixture of `inner[i]` with weight `weights[i]`, after the outcomes of
+// total `outer_total` of which `outer_fail` failed; totals are brought to
+// their lcm.
+Dist mixture(Budget& b, const std::vector<Weight>& weights, const std::vector<Dist>& inner,
+             const Weight& outer_total, const Failures& outer_fail, std::int64_t steps,
+             std::int64_t dice) {
   Weight common = 1;
-  bool first = true;
-  for (const auto& [v, w] : outer.entries) {
-    inner.push_back(f(v));
-    common = first ? inner.back().total : lcm(common, inner.back().total);
-    first = false;
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    common = i == 0 ? inner[i].total : lcm(common, inner[i].total);
   }
   Accumulator acc(b.branches, b.max);
   Dist out;
-  out.total = outer.total * common;
-  out.fail = outer.fail;
+  out.total = outer_total * common;
+  out.fail = outer_fail;
   out.fail.scale(common);
-  std::int64_t steps = 0, dice = 0;
+  std::int64_t inner_steps = 0, inner_dice = 0;
   for (std::size_t i = 0; i < inner.size(); ++i) {
     const Dist& d = inner[i];
-    const Weight k =
-        outer.entries[i].second * (d.total == common ? Weight(1) : common.divexact(d.total));
+    const Weight k = weights[i] * (d.total == common ? Weight(1) : common.divexact(d.total));
     for (const auto& [v, w] : d.entries) acc.add(v, k * w);
     if (!d.fail.cut.is_zero()) out.fail.cut += k * d.fail.cut;
     if (!d.fail.err.is_zero()) {
       out.fail.err += k * d.fail.err;
       merge_error(out.fail.error, d.fail.error);
     }
-    steps = std::max(steps, d.steps);
-    dice = std::max(dice, d.dice);
+    inner_steps = std::max(inner_steps, d.steps);
+    inner_dice = std::max(inner_dice, d.dice);
   }
   out.entries = acc.take();
-  out.steps = outer.steps + steps;
-  out.dice = outer.dice + dice;
+  out.steps = steps + inner_steps;
+  out.dice = dice + inner_dice;
   return out;
+}
+
+}  // namespace
+
+Dist bind(Budget& b, const Dist& outer, const BindFn& f) {
+  if (outer.is_point()) {
+    // A certain value: the inner distribution is the answer, as it is.
+    Dist out = f(outer.entries[0].first);
+    out.steps += outer.steps;
+    out.dice += outer.dice;
+    return out;
+  }
+  std::vector<Weight> weights;
+  std::vector<Dist> inner;
+  weights.reserve(outer.entries.size());
+  inner.reserve(outer.entries.size());
+  for (const auto& [v, w] : outer.entries) {
+    weights.push_back(w);
+    inner.push_back(f(v));
+  }
+  return mixture(b, weights, inner, outer.total, outer.fail, outer.steps, outer.dice);
+}
+
+Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f) {
+  std::vector<Value> values(parts.size());
+  std::int64_t steps = 0, dice = 0;
+  bool certain = true;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    steps += parts[i].steps;
+    dice += parts[i].dice;
+    if (parts[i].is_point())
+      values[i] = parts[i].entries[0].first;
+    else
+      certain = false;
+  }
+  if (certain) {
+    Dist out = f(values);
+    out.steps += steps;
+    out.dice += dice;
+    return out;
+  }
+  // Every combination of the parts' values, the parts evaluated in order.
+  Weight total = 1;
+  Failures fail;
+  for (const Dist& p : parts) {
+    const Weight ok = total - fail.cut - fail.err;
+    fail.then(p.fail, p.total, ok);
+    total *= p.total;
+  }
+  std::vector<Weight> weights;
+  std::vector<Dist> inner;
+  auto each = [&](auto&& self, std::size_t i, const Weight& w) -> void {
+    if (i == parts.size()) {
+      weights.push_back(w);
+      inner.push_back(f(values));
+      return;
+    }
+    b.charge(parts[i].entries.size());
+    for (const auto& [v, x] : parts[i].entries) {
+      values[i] = v;
+      self(self, i + 1, w * x);
+    }
+  };
+  each(each, 0, Weight(1));
+  return mixture(b, weights, inner, total, fail, steps, dice);
 }
 
 }  // namespace alea::compose

@@ -99,6 +99,7 @@ struct Budget {
 using ValueFn = std::function<Value(const Value&)>;
 using PairFn = std::function<Value(const Value&, const Value&)>;
 using BindFn = std::function<Dist(const Value&)>;
+using BindManyFn = std::function<Dist(const std::vector<Value>&)>;
 
 // f of each value.
 Dist map(Budget& b, const Dist& d, const ValueFn& f);
@@ -107,5 +108,8 @@ Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f);
 // For each value of `outer`, the distribution f gives for it; weights are
 // brought to a common total (the lcm of the inner totals).
 Dist bind(Budget& b, const Dist& outer, const BindFn& f);
+// For each combination of the values of `parts` (evaluated in order), what f
+// gives for it: bind over all the parts at once, without building lists.
+Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f);
 
 }  // namespace alea::compose

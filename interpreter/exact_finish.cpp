@@ -12,6 +12,7 @@
 
 #include "interpreter/exact.hpp"
 #include "interpreter/exact_compose.hpp"
+#include "interpreter/exact_fraction.hpp"
 
 namespace alea::compose {
 namespace {
@@ -51,113 +52,65 @@ bool value_less(const Value& a, const Value& b) {
   return false;
 }
 
-u128 gcd128(u128 a, u128 b) {
-  while (b != 0) {
-    // Binary steps while both are wide; a remainder once b fits in 64 bits.
-    if ((b >> 64) == 0 && (a >> 64) == 0) {
-      auto x = static_cast<std::uint64_t>(a), y = static_cast<std::uint64_t>(b);
-      while (y != 0) {
-        const std::uint64_t t = x % y;
-        x = y;
-        y = t;
-      }
-      return x;
-    }
-    const u128 t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-// mpq_get_d of num/den (in lowest terms), without allocating.
-double quotient(u128 num, u128 den) {
-  mp_limb_t n[2] = {static_cast<mp_limb_t>(num), static_cast<mp_limb_t>(num >> 64)};
-  mp_limb_t d[2] = {static_cast<mp_limb_t>(den), static_cast<mp_limb_t>(den >> 64)};
-  auto size = [](const mp_limb_t* l) -> mp_size_t { return l[1] ? 2 : (l[0] ? 1 : 0); };
-  mpq_t q;
-  mpz_roinit_n(mpq_numref(q), n, size(n));
-  mpz_roinit_n(mpq_denref(q), d, size(d));
-  return mpq_get_d(q);
-}
-
-Probability probability(const Weight& w, const Weight& total) {
-  Probability p;
-  if (w.is_small() && total.is_small()) {
-    const u128 g = gcd128(w.small(), total.small());
-    const u128 num = w.small() / g, den = total.small() / g;
-    p.value = quotient(num, den);
-    p.exact = to_decimal(num) + "/" + to_decimal(den);
-  } else {
-    mpq_class q(w.to_mpz(), total.to_mpz());
-    q.canonicalize();
-    p.value = q.get_d();
-    p.exact = q.get_str();
-    if (p.exact.find('/') == std::string::npos) p.exact += "/1";
-  }
-  p.low = p.high = p.value;
-  return p;
-}
-
-Distribution finish(std::string name, Tally t, const Weight& total) {
+Distribution finish(std::string name, Tally t, Fractions& fractions) {
   Distribution d;
   d.name = std::move(name);
-  std::stable_sort(t.entries.begin(), t.entries.end(),
-                   [](const auto& a, const auto& b) { return value_less(a.first, b.first); });
+  auto less = [](const auto& a, const auto& b) { return value_less(a.first, b.first); };
+  if (!std::is_sorted(t.entries.begin(), t.entries.end(), less)) {
+    std::stable_sort(t.entries.begin(), t.entries.end(), less);
+  }
   d.numeric =
       !t.entries.empty() && std::all_of(t.entries.begin(), t.entries.end(),
                                         [](const auto& e) { return e.first.as_int() != nullptr; });
   d.entries.reserve(t.entries.size());
-  for (const auto& [v, w] : t.entries) d.entries.push_back({v, probability(w, total)});
+  for (const auto& [v, w] : t.entries) d.entries.push_back({v, fractions(w)});
   if (d.numeric) {
-    mpz_class s0 = 0, s1 = 0, s2 = 0;
-    for (const auto& [v, w] : t.entries) {
-      const mpz_class x(fmt::format("{}", *v.as_int()));
-      const mpz_class wz = w.to_mpz();
-      s0 += wz;
-      s1 += wz * x;
-      s2 += wz * x * x;
-    }
-    mpq_class mean(s1, s0);
-    mean.canonicalize();
-    d.mean = mean.get_d();
-    d.exact_mean = mean.get_str();
-    if (d.exact_mean.find('/') == std::string::npos) d.exact_mean += "/1";
-    mpq_class var(s2 * s0 - s1 * s1, s0 * s0);
-    var.canonicalize();
-    d.sd = std::sqrt(std::max(0.0, var.get_d()));
+    std::vector<std::pair<std::int64_t, Weight>> xs;
+    xs.reserve(t.entries.size());
+    for (const auto& [v, w] : t.entries) xs.emplace_back(*v.as_int(), w);
+    Moments m = moments(xs);
+    d.mean = m.mean;
+    d.sd = m.sd;
+    d.exact_mean = std::move(m.exact_mean);
   }
   return d;
 }
 
-Stats to_stats(const Dist& dist, std::uint64_t branches) {
+Stats to_stats(Dist&& dist, std::uint64_t branches, const std::vector<std::uint64_t>& face_counts) {
   Tally value;
   std::vector<std::string> names;
   std::vector<Tally> fields;
-  for (const auto& [v, w] : dist.entries) {
-    value.add(v, w);
-    if (const auto* r = v.as_record()) {
-      for (std::size_t i = 0; i < r->names.size(); ++i) {
-        auto it = std::find(names.begin(), names.end(), r->names[i]);
-        if (it == names.end()) {
-          names.push_back(r->names[i]);
-          fields.emplace_back();
-          it = names.end() - 1;
+  const bool numbers = std::all_of(dist.entries.begin(), dist.entries.end(),
+                                   [](const auto& e) { return e.first.as_int() != nullptr; });
+  if (numbers) {
+    value.entries = std::move(dist.entries);  // distinct numbers already
+  } else {
+    for (const auto& [v, w] : dist.entries) {
+      value.add(v, w);
+      if (const auto* r = v.as_record()) {
+        for (std::size_t i = 0; i < r->names.size(); ++i) {
+          auto it = std::find(names.begin(), names.end(), r->names[i]);
+          if (it == names.end()) {
+            names.push_back(r->names[i]);
+            fields.emplace_back();
+            it = names.end() - 1;
+          }
+          fields[static_cast<std::size_t>(it - names.begin())].add(r->values[i], w);
         }
-        fields[static_cast<std::size_t>(it - names.begin())].add(r->values[i], w);
       }
     }
   }
+  Fractions fractions(dist.total, face_counts);
   Stats s;
   s.method = StatsMethod::Exact;
   s.exact_method = "composed";
   s.runs = branches;
-  s.value = finish("", std::move(value), dist.total);
+  s.value = finish("", std::move(value), fractions);
   for (std::size_t i = 0; i < fields.size(); ++i)
-    s.fields.push_back(finish(names[i], std::move(fields[i]), dist.total));
-  s.cut_off = probability(dist.fail.cut, dist.total);
-  s.errors = probability(dist.fail.err, dist.total);
-  s.unresolved = probability(dist.fail.cut + dist.fail.err, dist.total);
+    s.fields.push_back(finish(names[i], std::move(fields[i]), fractions));
+  s.cut_off = fractions(dist.fail.cut);
+  s.errors = fractions(dist.fail.err);
+  s.unresolved = fractions(dist.fail.cut + dist.fail.err);
   if (!dist.fail.err.is_zero() && dist.fail.error) s.first_error = *dist.fail.error;
   return s;
 }
@@ -168,8 +121,8 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
                        const Limits& limits, const StatsOptions& options) {
   Composer c(bindings, limits, options.max_branches);
   try {
-    const Dist d = c.run_program(*program.ast);
-    return {to_stats(d, std::max<std::uint64_t>(c.branches(), 1)), ""};
+    Dist d = c.run_program(*program.ast);
+    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.face_counts()), ""};
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why};
   } catch (const OverBudget&) {

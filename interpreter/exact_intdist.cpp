@@ -67,6 +67,26 @@ std::vector<W> conv_power(Budget& budget, std::vector<W> a, std::uint64_t n) {
   return result;
 }
 
+// The number of ways n dice, each showing one of `faces` consecutive values
+// with equal weight, reach each total (lowest first): a sliding window sum per
+// die, F times cheaper than a convolution.
+template <class W>
+std::vector<W> uniform_power(Budget& budget, std::size_t faces, std::uint64_t n) {
+  std::vector<W> ways{W(1)}, next;
+  for (std::uint64_t die = 0; die < n; ++die) {
+    next.assign(ways.size() + faces - 1, W(0));
+    budget.charge(next.size());
+    W window(0);
+    for (std::size_t s = 0; s < next.size(); ++s) {
+      if (s < ways.size()) window += ways[s];
+      if (s >= faces) window -= ways[s - faces];
+      next[s] = window;
+    }
+    ways.swap(next);
+  }
+  return ways;
+}
+
 // 0: 64 bits, 1: 128 bits, 2: Weights.
 int width_class(const Weight& bound) {
   if (!bound.is_small()) return 2;
@@ -161,8 +181,29 @@ IntDist power(Budget& budget, const IntDist& a, std::uint64_t n) {
     const std::int64_t out_lo = checked_mul(lo, nn);
     checked_mul(hi, nn);
     const std::int64_t width = hi - lo + 1;
-    if (width > 0 && width <= max_dense_width &&
-        checked_mul(width - 1, nn) + 1 <= max_dense_width) {
+    const bool uniform = static_cast<std::int64_t>(a.entries.size()) == width &&
+                         std::all_of(a.entries.begin(), a.entries.end(), [&](const auto& e) {
+                           return e.second == a.entries[0].second;
+                         });
+    if (uniform && checked_mul(width - 1, nn) + 1 <= max_dense_width) {
+      // Counts of ways, times the weight each way has.
+      const auto faces = static_cast<std::size_t>(width);
+      const Weight each = a.entries[0].second.pow(n);
+      switch (width_class(Weight(static_cast<std::uint64_t>(width)).pow(n))) {
+        case 0:
+          out = dense_result(uniform_power<std::uint64_t>(budget, faces, n), out_lo);
+          break;
+        case 1:
+          out = dense_result(uniform_power<u128>(budget, faces, n), out_lo);
+          break;
+        default:
+          out = dense_result(uniform_power<Weight>(budget, faces, n), out_lo);
+      }
+      if (!(each == Weight(1))) {
+        for (auto& e : out.entries) e.second *= each;
+      }
+    } else if (width > 0 && width <= max_dense_width &&
+               checked_mul(width - 1, nn) + 1 <= max_dense_width) {
       switch (width_class(ok.pow(n))) {
         case 0:
           out = dense_result(conv_power(budget, dense_of<std::uint64_t>(a, lo, width), n), out_lo);

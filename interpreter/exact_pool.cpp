@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -101,25 +102,20 @@ class Pipeline {
   }
 
   // A die just drawn, entering step k.
-  IntDist fresh(std::size_t k) {
-    auto it = fresh_.find(k);
-    if (it != fresh_.end()) return it->second;
-    std::vector<IntDist> parts;
+  const IntDist& fresh(std::size_t k) {
+    if (auto it = fresh_.find(k); it != fresh_.end()) return it->second;
+    std::vector<const IntDist*> parts;
     parts.reserve(faces_.size());
-    for (const auto& [f, w] : faces_) parts.push_back(from(k, f));
-    IntDist d = mixture(parts);
-    fresh_.emplace(k, d);
-    return d;
+    for (const auto& [f, w] : faces_) parts.push_back(&from(k, f));
+    return fresh_.emplace(k, mixture(parts)).first->second;
   }
 
   // A die showing `face`, entering step k.
-  IntDist from(std::size_t k, std::int64_t face) {
+  const IntDist& from(std::size_t k, std::int64_t face) {
     const auto key = std::make_pair(k, face);
-    auto it = memo_.find(key);
-    if (it != memo_.end()) return it->second;
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     IntDist d = compute(k, face);
-    memo_.emplace(key, d);
-    return d;
+    return memo_.emplace(key, std::move(d)).first->second;
   }
 
   // What a die showing `face` adds to the total at the end.
@@ -153,10 +149,12 @@ class Pipeline {
   std::map<std::tuple<std::size_t, std::int64_t, std::int64_t>, IntDist>
       sums_;  // compound: (step, round, face)
 
-  IntDist mixture(const std::vector<IntDist>& parts) {
+  std::deque<IntDist> scratch_;  // sums made on the way, kept while parts point at them
+
+  IntDist mixture(const std::vector<const IntDist*>& parts) {
     std::vector<std::pair<Weight, const IntDist*>> p;
     p.reserve(parts.size());
-    for (std::size_t i = 0; i < parts.size(); ++i) p.emplace_back(faces_[i].second, &parts[i]);
+    for (std::size_t i = 0; i < parts.size(); ++i) p.emplace_back(faces_[i].second, parts[i]);
     return mix(budget_, p);
   }
 
@@ -192,7 +190,7 @@ class Pipeline {
   }
 
   // A die rerolled at round r of step k, until it no longer matches.
-  IntDist reroll_chain(std::size_t k, std::int64_t r) {
+  const IntDist& reroll_chain(std::size_t k, std::int64_t r) {
     const auto key = std::make_pair(k, r);
     if (auto it = chains_.find(key); it != chains_.end()) return it->second;
     const PoolStep& s = steps_[k];
@@ -200,17 +198,16 @@ class Pipeline {
     if (r == s.cap) {
       d = IntDist::failed(false, reroll_limit_error(s.span, s.cap));
     } else {
-      std::vector<IntDist> parts;
+      std::vector<const IntDist*> parts;
       for (const auto& [f, w] : faces_)
-        parts.push_back(s.test(kind_, f) ? reroll_chain(k, r + 1) : from(k + 1, f));
+        parts.push_back(s.test(kind_, f) ? &reroll_chain(k, r + 1) : &from(k + 1, f));
       d = mixture(parts);
     }
-    chains_.emplace(key, d);
-    return d;
+    return chains_.emplace(key, std::move(d)).first->second;
   }
 
   // The extra dice of one chain of step k from round r on.
-  IntDist extras(std::size_t k, std::int64_t r) {
+  const IntDist& extras(std::size_t k, std::int64_t r) {
     const auto key = std::make_pair(k, r);
     if (auto it = chains_.find(key); it != chains_.end()) return it->second;
     const PoolStep& s = steps_[k];
@@ -218,23 +215,26 @@ class Pipeline {
     if (r == s.cap) {
       d = s.explicit_limit ? IntDist::point(0) : IntDist::failed(true);
     } else {
-      std::vector<IntDist> parts;
+      std::vector<const IntDist*> parts;
       for (const auto& [f, w] : faces_) {
         std::int64_t shown = f;
         if (s.mode == ast::ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &shown)) {
           not_composable("a penetrating die would overflow");
         }
-        parts.push_back(s.test(kind_, f) ? convolve(budget_, extras(k, r + 1), from(k + 1, shown))
-                                         : from(k + 1, shown));
+        if (s.test(kind_, f)) {
+          scratch_.push_back(convolve(budget_, extras(k, r + 1), from(k + 1, shown)));
+          parts.push_back(&scratch_.back());
+        } else {
+          parts.push_back(&from(k + 1, shown));
+        }
       }
       d = mixture(parts);
     }
-    chains_.emplace(key, d);
-    return d;
+    return chains_.emplace(key, std::move(d)).first->second;
   }
 
   // A compounding die showing `sum` at round r of step k.
-  IntDist compound(std::size_t k, std::int64_t r, std::int64_t sum) {
+  const IntDist& compound(std::size_t k, std::int64_t r, std::int64_t sum) {
     const auto key = std::make_tuple(k, r, sum);
     if (auto it = sums_.find(key); it != sums_.end()) return it->second;
     const PoolStep& s = steps_[k];
@@ -242,27 +242,27 @@ class Pipeline {
     if (r == s.cap) {
       d = s.explicit_limit ? from(k + 1, sum) : IntDist::failed(true);
     } else {
-      std::vector<IntDist> parts;
+      std::vector<const IntDist*> parts;
       for (const auto& [f, w] : faces_) {
         std::int64_t next;
         if (__builtin_add_overflow(sum, f, &next))
           not_composable("a compounding die would overflow");
-        parts.push_back(s.test(kind_, f) ? compound(k, r + 1, next) : from(k + 1, next));
+        parts.push_back(s.test(kind_, f) ? &compound(k, r + 1, next) : &from(k + 1, next));
       }
       d = mixture(parts);
     }
-    sums_.emplace(key, d);
-    return d;
+    return sums_.emplace(key, std::move(d)).first->second;
   }
 };
 
-// Binomial coefficients C(m, c) for m <= n.
+// Binomial coefficients C(m, c) for m <= n, row m starting at m(m+1)/2.
 template <class W>
-std::vector<std::vector<W>> pascal(std::int64_t n) {
-  std::vector<std::vector<W>> c(static_cast<std::size_t>(n + 1));
-  for (std::size_t m = 0; m < c.size(); ++m) {
-    c[m].assign(m + 1, W(1));
-    for (std::size_t j = 1; j < m; ++j) c[m][j] = c[m - 1][j - 1] + c[m - 1][j];
+std::vector<W> pascal(std::int64_t n) {
+  const auto rows = static_cast<std::size_t>(n + 1);
+  std::vector<W> c(rows * (rows + 1) / 2, W(1));
+  for (std::size_t m = 2; m < rows; ++m) {
+    const std::size_t at = m * (m + 1) / 2, above = (m - 1) * m / 2;
+    for (std::size_t j = 1; j < m; ++j) c[at + j] = c[above + j - 1] + c[above + j];
   }
   return c;
 }
@@ -305,7 +305,8 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
     if (v.empty()) v.assign(static_cast<std::size_t>(width), W(0));
     return v;
   };
-  const auto C = pascal<W>(n);
+  const auto binomials = pascal<W>(n);
+  auto C = [&](std::size_t m, std::size_t c) -> const W& { return binomials[m * (m + 1) / 2 + c]; };
   std::vector<W> out(static_cast<std::size_t>(width), W(0));
   {
     W pw(1);
@@ -314,10 +315,11 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
         if (zero(gone)) break;
         pw = pw * gone;
       }
-      at(a, 0)[static_cast<std::size_t>(-lo)] += C[N][a] * pw;
+      at(a, 0)[static_cast<std::size_t>(-lo)] += C(N, a) * pw;
     }
   }
-  std::vector<W> powp(N + 1), powr(N + 1);
+  std::vector<W> powp(N + 1), powr(N + 1), fin;
+  std::vector<bool> fin_done;
   for (std::size_t i = 0; i < cats.size(); ++i) {
     const W p = cats[i].first;
     const std::int64_t h = cats[i].second;
@@ -325,13 +327,16 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
     for (std::size_t l = i + 1; l < cats.size(); ++l) rest += cats[l].first;
     powp[0] = W(1), powr[0] = W(1);
     for (std::size_t c = 1; c <= N; ++c) powp[c] = powp[c - 1] * p, powr[c] = powr[c - 1] * rest;
-    std::map<std::pair<std::size_t, std::size_t>, W> fin;  // (m, need) → sum over c >= need
-    auto finish = [&](std::size_t m, std::size_t need) {
-      auto [it, fresh] = fin.try_emplace({m, need}, W(0));
-      if (fresh) {
-        for (std::size_t c = need; c <= m; ++c) it->second += C[m][c] * powp[c] * powr[m - c];
+    // (m, need) → the weight of `need` or more of m dice showing this face, the rest lower.
+    fin.assign((N + 1) * qs, W(0));
+    fin_done.assign((N + 1) * qs, false);
+    auto finish = [&](std::size_t m, std::size_t need) -> const W& {
+      const std::size_t slot = m * qs + need;
+      if (!fin_done[slot]) {
+        for (std::size_t c = need; c <= m; ++c) fin[slot] += C(m, c) * powp[c] * powr[m - c];
+        fin_done[slot] = true;
       }
-      return it->second;
+      return fin[slot];
     };
     for (std::size_t j = N; j-- > 0;) {
       const std::size_t m = N - j;
@@ -353,7 +358,7 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
               q2 = q + sel, kept = c - sel;
             }
             const auto s2 = static_cast<std::size_t>(s + static_cast<std::int64_t>(kept) * h - lo);
-            at(j + c, q2)[s2] += w * C[m][c] * powp[c];
+            at(j + c, q2)[s2] += w * C(m, c) * powp[c];
           }
           if (keep && m >= K - q) {
             const std::size_t need = K - q;
@@ -459,6 +464,28 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
   const std::size_t count_end =
       !steps.empty() && steps.back().kind == PoolStep::Count ? steps.size() - 1 : steps.size();
   const bool counts = counts_dice(steps);
+  if (steps.empty() && kind.is_plain()) {
+    // A plain roll: faces 1..F, each once.
+    IntDist die;
+    die.total = Weight(static_cast<std::uint64_t>(kind.face_count()));
+    for (std::int64_t f = 1; f <= kind.max_face(); ++f) die.entries.emplace_back(f, Weight(1));
+    return power(budget, die, static_cast<std::uint64_t>(n));
+  }
+  const bool certain = std::all_of(steps.begin(), steps.end(), [](const PoolStep& st) {
+    return st.kind == PoolStep::Sort || st.kind == PoolStep::Clamp ||
+           st.kind == PoolStep::KeepMatch || st.kind == PoolStep::Under ||
+           st.kind == PoolStep::Count;
+  });
+  if (!keep_at && certain) {
+    // Each face becomes one number, whatever the other dice show.
+    std::map<std::int64_t, std::uint64_t> m;
+    for (std::int64_t i = 0; i < kind.face_count(); ++i)
+      ++m[after_keep(kind, steps, 0, counts, kind.face(i))];
+    IntDist die;
+    die.total = Weight(static_cast<std::uint64_t>(kind.face_count()));
+    for (const auto& [v, w] : m) die.entries.emplace_back(v, Weight(w));
+    return power(budget, die, static_cast<std::uint64_t>(n));
+  }
   if (!keep_at) {
     for (std::size_t i = 0; i < count_end; ++i) {
       if (!per_die(steps[i], true)) return std::nullopt;
@@ -477,8 +504,21 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
     }
   }
   const PoolStep& keep = steps[*keep_at];
-  Pipeline p(budget, kind, steps, *keep_at, Pipeline::Mode::Face);
-  const IntDist die = p.fresh(0);
+  IntDist die;
+  if (*keep_at == 0) {
+    // Kept straight from the roll: each distinct face with the sides showing it.
+    die.total = Weight(static_cast<std::uint64_t>(kind.face_count()));
+    if (kind.is_plain()) {
+      for (std::int64_t f = 1; f <= kind.max_face(); ++f) die.entries.emplace_back(f, Weight(1));
+    } else {
+      std::map<std::int64_t, std::uint64_t> m;
+      for (std::int64_t i = 0; i < kind.face_count(); ++i) ++m[kind.face(i)];
+      for (const auto& [v, w] : m) die.entries.emplace_back(v, Weight(w));
+    }
+  } else {
+    Pipeline p(budget, kind, steps, *keep_at, Pipeline::Mode::Face);
+    die = p.fresh(0);  // a copy: p goes
+  }
   if (!die.fail.cut.is_zero() && !die.fail.err.is_zero()) {
     not_composable("a die may be cut off or fail, and which comes first depends on the other dice");
   }

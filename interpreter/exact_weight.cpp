@@ -2,6 +2,8 @@
 #include "interpreter/exact_weight.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 
 namespace alea::compose {
 namespace {
@@ -46,27 +48,31 @@ Weight Weight::from_mpz(const mpz_class& z) {
 
 mpz_class Weight::to_mpz() const { return big_ ? *big_ : mpz_of(small_); }
 
-std::string to_decimal(u128 v) {
-  if (v == 0) return "0";
-  char buf[48];
-  char* end = buf + sizeof buf;
-  char* p = end;
+char* write_decimal(char* out, u128 v) {
+  // Chunks of 19 digits: one 128-bit division by 10^19 per chunk above 2^64.
   constexpr std::uint64_t chunk = 10'000'000'000'000'000'000ull;  // 10^19
-  while (v > 0) {
-    std::uint64_t part;
-    if (v >> 64) {
-      part = static_cast<std::uint64_t>(v % chunk);
-      v /= chunk;
-    } else {
-      part = static_cast<std::uint64_t>(v);
-      v = 0;
-    }
-    for (int i = 0; i < 19 && (part > 0 || v > 0); ++i) {
-      *--p = static_cast<char>('0' + part % 10);
-      part /= 10;
-    }
+  std::uint64_t parts[2];
+  int n = 0;
+  while (v >> 64) {
+    const u128 q = v / chunk;
+    parts[n++] = static_cast<std::uint64_t>(v - q * chunk);
+    v = q;
   }
-  return std::string(p, end);
+  out = std::to_chars(out, out + 20, static_cast<std::uint64_t>(v)).ptr;
+  while (n > 0) {
+    char digits[20];
+    char* end = std::to_chars(digits, digits + sizeof digits, parts[--n]).ptr;
+    const auto len = static_cast<std::size_t>(end - digits);
+    std::memset(out, '0', 19 - len);
+    std::memcpy(out + 19 - len, digits, len);
+    out += 19;
+  }
+  return out;
+}
+
+std::string to_decimal(u128 v) {
+  char buf[40];
+  return std::string(buf, write_decimal(buf, v));
 }
 
 std::string Weight::str() const { return big_ ? big_->get_str() : to_decimal(small_); }

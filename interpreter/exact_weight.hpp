@@ -55,7 +55,9 @@ class Weight {
   std::shared_ptr<const mpz_class> big_;  // set when the value needs more than 128 bits
 };
 
-// A u128 in decimal.
+// A u128 in decimal; write_decimal writes it at `out` (at most 39 characters)
+// and returns the end.
 std::string to_decimal(u128 v);
+char* write_decimal(char* out, u128 v);
 
 }  // namespace alea::compose
