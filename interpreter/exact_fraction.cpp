@@ -24,15 +24,37 @@ std::string decimal(u128 v) {
   return to_decimal(v);
 }
 
-// mpq_get_d of num/den (in lowest terms), without allocating.
+int clz(u128 x) {
+  const auto hi = static_cast<std::uint64_t>(x >> 64);
+  return hi ? __builtin_clzll(hi) : 64 + __builtin_clzll(static_cast<std::uint64_t>(x));
+}
+
+// num/den (both > 0) rounded toward zero to a double, as mpq_get_d gives it:
+// the first 53 bits of the quotient by one step of long division (Knuth's
+// algorithm D) on the numbers shifted to their top bit.
 double quotient(u128 num, u128 den) {
-  mp_limb_t n[2] = {static_cast<mp_limb_t>(num), static_cast<mp_limb_t>(num >> 64)};
-  mp_limb_t d[2] = {static_cast<mp_limb_t>(den), static_cast<mp_limb_t>(den >> 64)};
-  auto size = [](const mp_limb_t* l) -> mp_size_t { return l[1] ? 2 : (l[0] ? 1 : 0); };
-  mpq_t q;
-  mpz_roinit_n(mpq_numref(q), n, size(n));
-  mpz_roinit_n(mpq_denref(q), d, size(d));
-  return mpq_get_d(q);
+  const int sn = clz(num), sd = clz(den);
+  const u128 n = num << sn, d = den << sd;  // both in [2^127, 2^128)
+  // U = n·2^53 in three 64-bit limbs; q = floor(U / d) lies in [2^52, 2^54).
+  const auto u2 = static_cast<std::uint64_t>(n >> 75);
+  const auto u1 = static_cast<std::uint64_t>(n >> 11);
+  const auto u0 = static_cast<std::uint64_t>(n << 53);
+  const auto v1 = static_cast<std::uint64_t>(d >> 64), v0 = static_cast<std::uint64_t>(d);
+  std::uint64_t rest;
+  std::uint64_t q = div128by64(u2, u1, v1, &rest);  // u2 < 2^53 <= v1: no overflow
+  // q overestimates by at most 2: step down while q·d > U.
+  for (;;) {
+    const u128 lo = static_cast<u128>(q) * v0, hi = static_cast<u128>(q) * v1;
+    const u128 mid = (lo >> 64) + static_cast<std::uint64_t>(hi);
+    const auto p0 = static_cast<std::uint64_t>(lo), p1 = static_cast<std::uint64_t>(mid);
+    const auto p2 = static_cast<std::uint64_t>((hi >> 64) + (mid >> 64));
+    const bool above = p2 != u2 ? p2 > u2 : p1 != u1 ? p1 > u1 : p0 > u0;
+    if (!above) break;
+    --q;
+  }
+  int e = sd - sn - 53;
+  if (q >> 53) q >>= 1, ++e;  // keep 53 bits, dropping (truncating) the last
+  return std::ldexp(static_cast<double>(q), e);
 }
 
 int ctz(u128 x) {
@@ -102,6 +124,7 @@ namespace {
 
 // num/den rounded toward zero, as mpq_get_d gives it.
 double truncated(u128 num, u128 den) {
+  if (num == 0) return 0;
   if ((num >> 53) == 0 && (den >> 53) == 0) {
     // Both exact as doubles: the division rounds to nearest, so step back
     // toward zero when it rounded up.

@@ -49,25 +49,24 @@ Weight Weight::from_mpz(const mpz_class& z) {
 mpz_class Weight::to_mpz() const { return big_ ? *big_ : mpz_of(small_); }
 
 char* write_decimal(char* out, u128 v) {
-  // Chunks of 19 digits: one 128-bit division by 10^19 per chunk above 2^64.
+  if ((v >> 64) == 0) return std::to_chars(out, out + 20, static_cast<std::uint64_t>(v)).ptr;
+  // The last 19 digits are v mod 10^19; the rest is v / 10^19.
   constexpr std::uint64_t chunk = 10'000'000'000'000'000'000ull;  // 10^19
-  std::uint64_t parts[2];
-  int n = 0;
-  while (v >> 64) {
-    const u128 q = v / chunk;
-    parts[n++] = static_cast<std::uint64_t>(v - q * chunk);
-    v = q;
+  const auto hi = static_cast<std::uint64_t>(v >> 64), lo = static_cast<std::uint64_t>(v);
+  std::uint64_t rem;
+  u128 q;
+  if (hi < chunk) {
+    q = div128by64(hi, lo, chunk, &rem);
+  } else {
+    q = (static_cast<u128>(hi / chunk) << 64) | div128by64(hi % chunk, lo, chunk, &rem);
   }
-  out = std::to_chars(out, out + 20, static_cast<std::uint64_t>(v)).ptr;
-  while (n > 0) {
-    char digits[20];
-    char* end = std::to_chars(digits, digits + sizeof digits, parts[--n]).ptr;
-    const auto len = static_cast<std::size_t>(end - digits);
-    std::memset(out, '0', 19 - len);
-    std::memcpy(out + 19 - len, digits, len);
-    out += 19;
-  }
-  return out;
+  out = write_decimal(out, q);
+  char digits[20];
+  char* end = std::to_chars(digits, digits + sizeof digits, rem).ptr;
+  const auto len = static_cast<std::size_t>(end - digits);
+  std::memset(out, '0', 19 - len);
+  std::memcpy(out + 19 - len, digits, len);
+  return out + 19;
 }
 
 std::string to_decimal(u128 v) {

@@ -55,6 +55,21 @@ class Weight {
   std::shared_ptr<const mpz_class> big_;  // set when the value needs more than 128 bits
 };
 
+// (hi·2^64 + lo) / d for hi < d, with its remainder: one hardware division.
+inline std::uint64_t div128by64(std::uint64_t hi, std::uint64_t lo, std::uint64_t d,
+                                std::uint64_t* rem) {
+#if defined(__x86_64__)
+  std::uint64_t q, r;
+  __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
+  *rem = r;
+  return q;
+#else
+  const u128 n = (static_cast<u128>(hi) << 64) | lo;
+  *rem = static_cast<std::uint64_t>(n % d);
+  return static_cast<std::uint64_t>(n / d);
+#endif
+}
+
 // A u128 in decimal; write_decimal writes it at `out` (at most 39 characters)
 // and returns the end.
 std::string to_decimal(u128 v);

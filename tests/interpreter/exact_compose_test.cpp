@@ -188,6 +188,23 @@ TEST(ComposedExact, CompoundingDiceAreIndependent) {
   EXPECT_EQ(table(s.value), expected);
 }
 
+// Each probability's double is its fraction rounded toward zero, as GMP's
+// mpq_get_d gives it for the enumeration (the composed engine computes it
+// without GMP when the numbers fit in 128 bits).
+TEST(ComposedExact, ProbabilitiesAsDoublesAreTheFractionsTruncated) {
+  for (const char* e : {"3d6", "40d6", "10d10kh3", "3d6 explode 6 limit 5", "20d6>=5", "4dF",
+                        "60d6", "d7 + d11 + d13 * 3", "3d6 - 20"}) {
+    const Stats s = stats_of(e, true);
+    ASSERT_EQ(s.exact_method, "composed") << e;
+    for (const auto& entry : s.value.entries) {
+      mpq_class q(entry.probability.exact);
+      EXPECT_EQ(entry.probability.value, q.get_d()) << e << " " << entry.probability.exact;
+    }
+    mpq_class mean(s.value.exact_mean);
+    EXPECT_EQ(s.value.mean, mean.get_d()) << e;
+  }
+}
+
 TEST(ComposedExact, FourD6KeepHighestThreeHasItsKnownMeanAndSd) {
   const Stats s = stats_of("4d6kh3", true);
   EXPECT_EQ(s.exact_method, "composed");
