@@ -73,6 +73,8 @@ std::vector<W> conv_power(Budget& budget, std::vector<W> a, std::uint64_t n) {
 template <class W>
 std::vector<W> uniform_power(Budget& budget, std::size_t faces, std::uint64_t n) {
   std::vector<W> ways{W(1)}, next;
+  ways.reserve(n * (faces - 1) + 1);
+  next.reserve(n * (faces - 1) + 1);
   for (std::uint64_t die = 0; die < n; ++die) {
     next.assign(ways.size() + faces - 1, W(0));
     budget.charge(next.size());
@@ -96,6 +98,7 @@ int width_class(const Weight& bound) {
 template <class W>
 IntDist dense_result(const std::vector<W>& w, std::int64_t lo) {
   IntDist d;
+  d.entries.reserve(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!is_zero(w[i])) d.entries.emplace_back(lo + static_cast<std::int64_t>(i), to_weight(w[i]));
   }
@@ -247,16 +250,41 @@ IntDist mix(Budget& budget, const std::vector<std::pair<Weight, const IntDist*>>
     first = false;
     outer += w;
   }
-  std::vector<std::pair<std::int64_t, Weight>> all;
   IntDist out;
   out.total = outer * common;
+  std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+  std::size_t count = 0;
+  for (const auto& [w, d] : parts) {
+    if (d->entries.empty()) continue;
+    lo = std::min(lo, d->entries.front().first);
+    hi = std::max(hi, d->entries.back().first);
+    count += d->entries.size();
+  }
+  budget.charge(count);
+  // Values close together (always, for dice) are summed in place; others sorted
+  // and merged. The span is taken unsigned: a removed die's marker is INT64_MIN.
+  const bool dense =
+      count > 0 && static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) < 4096;
+  std::vector<Weight> sums(dense ? static_cast<std::size_t>(hi - lo + 1) : 0);
+  std::vector<std::pair<std::int64_t, Weight>> all;
   for (const auto& [w, d] : parts) {
     const Weight k = w * (d->total == common ? Weight(1) : common.divexact(d->total));
-    budget.charge(d->entries.size());
-    for (const auto& [v, x] : d->entries) all.emplace_back(v, k * x);
+    for (const auto& [v, x] : d->entries) {
+      if (dense)
+        sums[static_cast<std::size_t>(v - lo)] += k * x;
+      else
+        all.emplace_back(v, k * x);
+    }
     Failures f = d->fail;
     f.scale(k);
     out.fail.then(f, 1, 1);  // adds them, keeping one error
+  }
+  if (dense) {
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      if (!sums[i].is_zero())
+        out.entries.emplace_back(lo + static_cast<std::int64_t>(i), std::move(sums[i]));
+    }
+    return out;
   }
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& e : all) {

@@ -299,11 +299,17 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
   const auto N = static_cast<std::size_t>(n);
   const auto K = static_cast<std::size_t>(k);
   const std::size_t qs = K + 1;
+  // states[j·qs + q][s - lo]: j dice placed, q of them selected, the kept ones adding s;
+  // only [first, last] of a layer can be nonzero.
   std::vector<std::vector<W>> states((N + 1) * qs);
-  auto at = [&](std::size_t j, std::size_t q) -> std::vector<W>& {
-    auto& v = states[j * qs + q];
+  std::vector<std::size_t> first((N + 1) * qs, SIZE_MAX), last((N + 1) * qs, 0);
+  auto add = [&](std::size_t j, std::size_t q, std::size_t si, const W& w) {
+    const std::size_t l = j * qs + q;
+    auto& v = states[l];
     if (v.empty()) v.assign(static_cast<std::size_t>(width), W(0));
-    return v;
+    v[si] += w;
+    first[l] = std::min(first[l], si);
+    last[l] = std::max(last[l], si);
   };
   const auto binomials = pascal<W>(n);
   auto C = [&](std::size_t m, std::size_t c) -> const W& { return binomials[m * (m + 1) / 2 + c]; };
@@ -315,7 +321,7 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
         if (zero(gone)) break;
         pw = pw * gone;
       }
-      at(a, 0)[static_cast<std::size_t>(-lo)] += C(N, a) * pw;
+      add(a, 0, static_cast<std::size_t>(-lo), C(N, a) * pw);
     }
   }
   std::vector<W> powp(N + 1), powr(N + 1), fin;
@@ -341,12 +347,12 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
     for (std::size_t j = N; j-- > 0;) {
       const std::size_t m = N - j;
       for (std::size_t q = 0; q < (keep ? K : qs); ++q) {
-        auto& layer = states[j * qs + q];
-        if (layer.empty()) continue;
-        budget.charge(static_cast<std::uint64_t>(width) * (m + 1));
-        for (std::size_t si = 0; si < layer.size(); ++si) {
-          if (zero(layer[si])) continue;
-          const W w = layer[si];
+        const std::size_t l = j * qs + q;
+        if (states[l].empty()) continue;
+        budget.charge((last[l] - first[l] + 1) * (m + 1));
+        for (std::size_t si = first[l]; si <= last[l]; ++si) {
+          if (zero(states[l][si])) continue;
+          const W w = states[l][si];
           const auto s = static_cast<std::int64_t>(si) + lo;
           for (std::size_t c = 1; c <= m; ++c) {
             std::size_t q2, kept;
@@ -358,7 +364,7 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
               q2 = q + sel, kept = c - sel;
             }
             const auto s2 = static_cast<std::size_t>(s + static_cast<std::int64_t>(kept) * h - lo);
-            at(j + c, q2)[s2] += w * C(m, c) * powp[c];
+            add(j + c, q2, s2, w * C(m, c) * powp[c]);
           }
           if (keep && m >= K - q) {
             const std::size_t need = K - q;
