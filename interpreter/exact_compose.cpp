@@ -11,8 +11,9 @@ namespace alea::compose {
 
 namespace {
 
-// As evaluator.cpp: nesting of expressions and calls that keeps the stack safe.
-constexpr std::int64_t max_eval_depth = 2'000;
+// Nesting of expressions and calls composed; deeper programs are enumerated.
+// Lower than the evaluator's 2,000 levels: a level here takes more stack.
+constexpr std::int64_t max_eval_depth = 400;
 
 // Division rounds toward negative infinity and % takes the sign of the divisor (evaluator.cpp).
 std::int64_t floor_div(std::int64_t a, std::int64_t b) {

@@ -390,6 +390,8 @@ std::vector<std::size_t> StepOnPool::best_fit(const std::vector<PoolDie>& dice, 
 
 Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int64_t n) {
   const auto faces = faces_of(kind);
+  // The listing recurses once per distinct face.
+  if (faces.size() > 1000) not_composable("a die with too many faces to list its rolls");
   Accumulator acc(budget.branches, budget.max);
   std::vector<PoolDie> dice;
   dice.reserve(static_cast<std::size_t>(n));
