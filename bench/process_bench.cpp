@@ -1,7 +1,8 @@
 // bench/process_bench.cpp — `alea roll 4d6kh3` as a whole process: posix_spawn
 // of the alea program built with this benchmark (ALEA_BINARY, from CMake), its
 // output to /dev/null, and waitpid. Wall-clock time; a run that does not exit 0
-// stops the benchmark with an error.
+// stops the benchmark with an error. The program itself is timed, not
+// scripts/alea, the bash wrapper that first checks packages and the build.
 #include <benchmark/benchmark.h>
 
 #include <fcntl.h>

@@ -101,6 +101,55 @@ void params_text(std::string& out, std::size_t indent, const std::vector<ParamIn
     item(out, indent, fmt::format("{} ({})", p.name, param_attributes(p)), p.doc);
 }
 
+// ---- state, choices and tiers ---------------------------------------------------
+
+void state_text(std::string& out, std::size_t indent, const std::vector<StateInfo>& state) {
+  for (const auto& s : state) {
+    std::string attrs = param_attributes(s);
+    if (const auto at = attrs.find("default "); at != std::string::npos) attrs.replace(at, 8, "starts at ");
+    if (s.type.min || s.type.max) attrs += s.clamp ? ", a change stops at the bounds" : ", a change past them is an error";
+    item(out, indent, fmt::format("{} ({})", s.name, attrs), s.doc);
+  }
+}
+
+void choices_text(std::string& out, std::size_t indent, const std::vector<ChoiceInfo>& choices) {
+  for (const auto& c : choices) {
+    ast::TypeSpec t = c.type;
+    t.optional = false;
+    item(out, indent,
+         fmt::format("{} ({}{})", c.name, ast::type_name(t), c.flag.empty() ? "" : ", flag --" + c.flag), c.doc);
+  }
+}
+
+std::string level_range(const TierScale& t, std::size_t i) {
+  const auto& from = t.levels[i].from;
+  const std::optional<std::int64_t> to =
+      i + 1 < t.levels.size() ? std::optional<std::int64_t>(*t.levels[i + 1].from - 1) : std::nullopt;
+  if (!from) return fmt::format("{}-", *to);
+  if (!to) return fmt::format("{}+", *from);
+  return *from == *to ? fmt::format("{}", *from) : fmt::format("{}–{}", *from, *to);
+}
+
+void tiers_text(std::string& out, const std::vector<TierScale>& tiers) {
+  for (const auto& t : tiers) {
+    out += "\n";
+    item(out, 2, fmt::format("{} (functions {}(x), the level; {}_rank(x), from 0)", t.name, t.name, t.name), t.doc);
+    for (std::size_t i = 0; i < t.levels.size(); ++i) {
+      item(out, 4, fmt::format("{} ({})", t.levels[i].name, level_range(t, i)), t.levels[i].doc);
+    }
+  }
+}
+
+void changes_text(std::string& out, std::size_t indent, const std::vector<ChangeInfo>& changes) {
+  if (changes.empty()) return;
+  out += std::string(indent, ' ') + "changes the state:\n";
+  for (const auto& c : changes) {
+    std::string how = c.op == "reset" ? "reset to its start" : fmt::format("{} {}", c.op, c.value);
+    if (!c.when.empty()) how += fmt::format(", when {}", c.when);
+    out += fmt::format("{}  {}: {}\n", std::string(indent, ' '), c.counter, how);
+  }
+}
+
 // The words of an example as a POSIX shell splits them: blanks separate words,
 // and '…' or "…" quote (a value such as 'grades=["easy", "hard"]').
 std::vector<std::string> shell_words(std::string_view line) {
@@ -184,6 +233,23 @@ std::string example_call(const Ruleset& r, const MechanicInfo& m) {
   return s;
 }
 
+// The declared record types a type names, itself or through `items`.
+void types_named(const ast::TypeSpec& t, std::vector<std::string>& out) {
+  if (t.record && std::find(out.begin(), out.end(), t.record->name) == out.end()) {
+    out.push_back(t.record->name);
+    for (const auto& f : t.record->fields) types_named(f.type, out);
+  }
+  if (t.items) types_named(*t.items, out);
+}
+
+void types_text(std::string& out, std::size_t indent, const Ruleset& r, const std::vector<std::string>& only) {
+  for (const auto& t : r.types) {
+    if (std::find(only.begin(), only.end(), t.name) == only.end()) continue;
+    item(out, indent, fmt::format("a {} is a record of:", t.name), "");
+    params_text(out, indent + 2, t.fields);
+  }
+}
+
 // `with_ruleset_parameters`: for one mechanic shown alone, the ruleset's
 // parameters too, since a call may set them.
 void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, std::size_t indent,
@@ -197,9 +263,22 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
     out += fmt::format("{}each side ({}) is a record of:\n", pad, fmt::join(m.sides, ", "));
     params_text(out, indent + 2, m.side_fields);
   }
+  if (with_ruleset_parameters) {
+    std::vector<std::string> used;
+    for (const auto& p : m.params) types_named(p.type, used);
+    types_text(out, indent, r, used);
+  }
   if (with_ruleset_parameters && !r.parameters.empty()) {
     out += pad + "parameters of the whole ruleset, settable on this call too:\n";
     params_text(out, indent + 2, r.parameters);
+  }
+  if (with_ruleset_parameters && !r.state.empty()) {
+    out += pad + "the ruleset's state, read from --state FILE, or set on this call:\n";
+    state_text(out, indent + 2, r.state);
+  }
+  if (with_ruleset_parameters && !r.choices.empty()) {
+    out += pad + "the player's choices (--choose NAME[=VALUE], or set on this call):\n";
+    choices_text(out, indent + 2, r.choices);
   }
   if (!m.result.empty()) {
     out += pad + "result, a record:\n";
@@ -208,6 +287,7 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   } else if (m.returns) {
     item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
   }
+  changes_text(out, indent, m.changes);
   if (!m.examples.empty()) {
     out += pad + "examples:\n";
     for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e);
@@ -228,9 +308,28 @@ std::string ruleset_text(const Ruleset& r) {
     }
     out = trim_end(out) + "\n";
   }
+  if (!r.types.empty()) {
+    out += "\nTypes of records the mechanics take and give:\n";
+    for (const auto& t : r.types) {
+      item(out, 2, fmt::format("{}: a record of", t.name), t.doc);
+      params_text(out, 4, t.fields);
+    }
+  }
   if (!r.parameters.empty()) {
     out += "\nParameters of the whole ruleset, settable on every mechanic:\n";
     params_text(out, 2, r.parameters);
+  }
+  if (!r.state.empty()) {
+    out += "\nState kept between rolls (alea roll --state FILE; :state in the REPL):\n";
+    state_text(out, 2, r.state);
+  }
+  if (!r.choices.empty()) {
+    out += "\nChoices the player makes after a roll (--choose NAME[=VALUE]; :choose in the REPL):\n";
+    choices_text(out, 2, r.choices);
+  }
+  if (!r.tiers.empty()) {
+    out += "\nTiers, lowest first:\n";
+    tiers_text(out, r.tiers);
   }
   // Groups in the order they first appear; mechanics without one come last.
   std::vector<std::string> groups;
@@ -267,6 +366,7 @@ std::string usage(const Ruleset& r, const MechanicInfo& m) {
                            : " " + p.name + "=…";
     }
   }
+  if (!r.state.empty()) s += " [--state FILE]";
   return s;
 }
 
@@ -310,6 +410,53 @@ json params_json(const std::vector<ParamInfo>& params) {
   return a;
 }
 
+json changes_json(const std::vector<ChangeInfo>& changes) {
+  json a = json::array();
+  for (const auto& c : changes) {
+    a.push_back({{"counter", c.counter},
+                 {"op", c.op},
+                 {"value", c.value.empty() ? json(nullptr) : json(c.value)},
+                 {"when", c.when.empty() ? json(nullptr) : json(c.when)}});
+  }
+  return a;
+}
+
+json state_json(const Ruleset& r) {
+  std::vector<ParamInfo> state(r.state.begin(), r.state.end());
+  json a = params_json(state);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i]["at_limit"] = r.state[i].clamp ? "clamp" : "error";
+  json c = json::array();
+  for (const auto& ch : r.choices) {
+    ast::TypeSpec t = ch.type;
+    t.optional = false;
+    json o = type_json(t);
+    o["name"] = ch.name;
+    o["flag"] = ch.flag.empty() ? json(nullptr) : json("--" + ch.flag);
+    o["doc"] = ch.doc;
+    c.push_back(std::move(o));
+  }
+  json t = json::array();
+  for (const auto& scale : r.tiers) {
+    json levels = json::array();
+    for (std::size_t i = 0; i < scale.levels.size(); ++i) {
+      const auto& l = scale.levels[i];
+      levels.push_back({{"name", l.name},
+                        {"from", l.from ? json(*l.from) : json(nullptr)},
+                        {"to", i + 1 < scale.levels.size() ? json(*scale.levels[i + 1].from - 1) : json(nullptr)},
+                        {"doc", l.doc}});
+    }
+    t.push_back({{"name", scale.name}, {"doc", scale.doc}, {"levels", levels}});
+  }
+  return {{"state", a}, {"choices", c}, {"tiers", t}};
+}
+
+
+json types_json(const Ruleset& r) {
+  json a = json::array();
+  for (const auto& t : r.types) a.push_back({{"name", t.name}, {"doc", t.doc}, {"fields", params_json(t.fields)}});
+  return a;
+}
+
 json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
   json fields = json::array();
   for (const auto& f : m.result) {
@@ -332,6 +479,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"side_fields", params_json(m.side_fields)},
           {"result", fields},
           {"returns", returns},
+          {"changes", changes_json(m.changes)},
           {"examples", m.examples}};
 }
 
@@ -344,7 +492,11 @@ json ruleset_json(const Ruleset& r) {
           {"source", r.source},
           {"doc", r.doc},
           {"file", r.file},
+          {"types", types_json(r)},
           {"parameters", params_json(r.parameters)},
+          {"state", state_json(r)["state"]},
+          {"choices", state_json(r)["choices"]},
+          {"tiers", state_json(r)["tiers"]},
           {"mechanics", mechanics}};
 }
 
@@ -406,6 +558,7 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
     o["title"] = r->title;
     o["file"] = r->file;
     o["ruleset_parameters"] = params_json(r->parameters);
+    o["types"] = types_json(*r);
     d.text = o.dump(2) + "\n";
   } else {
     d.text = single_mechanic_text(*r, *m);

@@ -14,10 +14,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/repl.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "cli/state_commands.hpp"
+#include "cli/state_file.hpp"
 #include "cli/stats_command.hpp"
 #include "interpreter/api.hpp"
 
@@ -55,6 +58,9 @@ struct RollArgs {
   std::optional<std::uint64_t> seed;
   std::string dice;
   bool min = false, max = false, json = false;
+  std::string state_file;              // --state FILE
+  std::vector<std::string> choose;     // --choose NAME[=VALUE]
+  std::vector<std::string> flags;      // other options: the choices' flags (--use-edge)
 };
 
 std::uint64_t fresh_seed() {
@@ -79,8 +85,49 @@ std::string record_breakdown(const alea::Outcome& o) {
   return out;
 }
 
+// The player's choices: --choose words and the flags the loaded rulesets declare.
+alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
+  alea::Choices choices;
+  for (const auto& w : a.choose) alea::cli::add_choice(engine, w, choices, "--choose");
+  for (const auto& f : a.flags) {
+    if (alea::cli::add_flag_choice(engine, f, choices)) continue;
+    const auto flags = alea::cli::choice_flags(engine);
+    throw UsageError(fmt::format("unknown option '{}'{}; run 'alea roll --help' for the options", f,
+                                 flags.empty() ? std::string()
+                                               : fmt::format(" (the rulesets used here add {})", fmt::join(flags, ", "))));
+  }
+  return choices;
+}
+
+// A state file that cannot be read, checked or written: the report on stderr
+// and, for --json, the usual document with the report's first line.
+int state_failure(const RollArgs& a, const std::string& source, const alea::cli::StateFileError& e) {
+  if (a.json) {
+    const std::string report = e.what();
+    nlohmann::ordered_json doc = {{"expression", source},
+                                  {"ok", false},
+                                  {"error", {{"code", "StateInvalid"},
+                                             {"message", report.substr(0, report.find('\n'))},
+                                             {"file", a.state_file}}}};
+    fmt::print("{}\n", doc.dump());
+  }
+  std::fflush(stdout);
+  std::fputs(e.what(), stderr);
+  return exit_bad_input;
+}
+
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
-             bool fields_per_line = false) {
+             const alea::cli::RulesetPath& path, bool fields_per_line = false) {
+  const alea::Choices choices = command_choices(engine, a);
+  std::optional<alea::State> state;
+  if (!a.state_file.empty()) {
+    try {
+      state = alea::cli::read_state_file(a.state_file);
+      alea::cli::check_state_file(a.state_file, *state, engine, path);
+    } catch (const alea::cli::StateFileError& e) {
+      return state_failure(a, source, e);
+    }
+  }
   std::unique_ptr<alea::DiceSource> dice;
   std::optional<std::uint64_t> seed;
   alea::ScriptedDice* scripted = nullptr;
@@ -99,10 +146,25 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   if (!compiled.ok()) {
     outcome.error = compiled.diagnostics.front();
   } else {
-    outcome = engine.run(compiled.program, {}, *dice);
+    outcome = engine.run(compiled.program, {}, *dice, {state ? &*state : nullptr, &choices});
+  }
+  // The state is saved before anything is shown: a roll whose state cannot
+  // be kept is reported as failed, with the file as it was.
+  if (outcome.ok() && state && outcome.state && !(*outcome.state == *state)) {
+    try {
+      alea::cli::write_state_file(a.state_file, *outcome.state);
+    } catch (const alea::cli::StateFileError& e) {
+      return state_failure(a, source, e);
+    }
   }
   if (a.json) {
-    fmt::print("{}\n", alea::render_json(outcome, source, seed));
+    std::string doc = alea::render_json(outcome, source, seed);
+    if (state && outcome.ok() && outcome.state) {
+      auto j = nlohmann::ordered_json::parse(doc);
+      j["state"] = nlohmann::ordered_json::parse(alea::state_to_json(*outcome.state));
+      doc = j.dump();
+    }
+    fmt::print("{}\n", doc);
   }
   if (!outcome.ok()) {
     const alea::Diagnostics all = compiled.ok() ? alea::Diagnostics{*outcome.error} : compiled.diagnostics;
@@ -129,6 +191,19 @@ void add_dice_options(CLI::App* cmd, RollArgs& a) {
   cmd->add_flag("--min", a.min, "Every die shows its lowest face");
   cmd->add_flag("--max", a.max, "Every die shows its highest face");
   cmd->add_flag("--json", a.json, "Print the value and every die as one JSON document");
+  cmd->add_option("--state", a.state_file,
+                  "Read the rulesets' state (counters kept between rolls) from this JSON file, and write it back "
+                  "when the roll changes it; a missing file is the starting state")
+      ->option_text("FILE");
+  cmd->add_option("--choose", a.choose,
+                  "Decide a ruleset's choice for this roll: NAME (true) or NAME=VALUE; may be repeated. A ruleset "
+                  "may add a flag for a choice, as --use-superiority")
+      ->option_text("NAME[=VALUE]")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // The flags rulesets declare for their choices are known only once the
+  // rulesets are loaded: they are read from what CLI11 leaves over.
+  cmd->allow_extras();
 }
 
 // Problems found before anything was rolled: every one on stderr and, for
@@ -161,13 +236,13 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
       if (!call.diagnostics.empty()) {
         return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
       }
-      return run_roll(engine, a, call.source, "<command line>", true);
+      return run_roll(engine, a, call.source, "<command line>", path, true);
     }
   }
   std::string source;
   for (const auto& w : words) source += (source.empty() ? "" : " ") + w;
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, "<input>");
+  return run_roll(engine, a, source, "<input>", path);
 }
 
 int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
@@ -185,7 +260,7 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   }
   alea::Engine engine;
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file);
+  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);
 }
 
 // --rulesets is accepted before the command and after it.
@@ -196,6 +271,122 @@ void add_rulesets_option(CLI::App* cmd, std::vector<std::string>& dirs) {
       ->check(CLI::ExistingDirectory)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+// Every subcommand's arguments, as CLI11 fills them in, and the subcommands set up.
+struct Commands {
+  std::vector<std::string> ruleset_dirs;
+  std::optional<std::uint64_t> repl_seed;
+  std::string repl_state;
+  RollArgs roll, run;
+  alea::cli::StatsArgs stats;
+  bool list_json = false;
+  std::string describe_what;
+  bool describe_json = false;
+  std::vector<std::string> check_files;
+  CLI::App *roll_cmd = nullptr, *stats_cmd = nullptr, *run_cmd = nullptr, *rulesets_cmd = nullptr,
+           *describe_cmd = nullptr, *check_cmd = nullptr;
+};
+
+void add_roll(CLI::App& app, Commands& c) {
+  CLI::App* cmd = c.roll_cmd = app.add_subcommand(
+      "roll", "Roll an expression, or call a ruleset's mechanic, and print the dice and the result");
+  cmd->add_option("expression", c.roll.words,
+                  "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
+                  "RULESET.MECHANIC followed by name=value words");
+  add_dice_options(cmd, c.roll);
+  add_rulesets_option(cmd, c.ruleset_dirs);
+  cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
+              "  alea roll \"10d10>=8\" --seed 7 --json\n"
+              "  alea roll heroes-mythos.check dice=3 red=1 --dice 4,5,5,4\n"
+              "  alea roll 'heroes_mythos.check(3, red: 1).success'\n"
+              "  alea roll pbta-superiority.increase n=2 --state hero.json\n"
+              "  alea roll pbta-superiority.move stat=1 --use-superiority --state hero.json\n"
+              "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
+              "a bare word given to a label parameter is that label (difficulty=hard).\n"
+              "A mechanic's record result is printed one field to a line after its dice.\n"
+              "--state FILE keeps the rulesets' state (a character's counters) between calls;\n"
+              "the file is replaced whole, never left half-written. A roll that fails changes nothing.");
+}
+
+void add_stats(CLI::App& app, Commands& c) {
+  c.stats_cmd = alea::cli::add_stats_command(app, c.stats);
+  add_rulesets_option(c.stats_cmd, c.ruleset_dirs);
+}
+
+void add_run(CLI::App& app, Commands& c) {
+  CLI::App* cmd = c.run_cmd = app.add_subcommand("run", "Run a program from a file ('-' reads standard input)");
+  cmd->add_option("file", c.run.file, "The program file")->required();
+  add_dice_options(cmd, c.run);
+  add_rulesets_option(cmd, c.ruleset_dirs);
+  cmd->footer("Example:\n  alea run game.alea --seed 7");
+}
+
+void add_rulesets(CLI::App& app, Commands& c) {
+  CLI::App* cmd = c.rulesets_cmd =
+      app.add_subcommand("rulesets", "List the rulesets alea can find, with their mechanics");
+  cmd->add_flag("--json", c.list_json, "Print the list as JSON: name, title, file, mechanics, ok");
+  add_rulesets_option(cmd, c.ruleset_dirs);
+  cmd->footer("Example:\n  alea rulesets --rulesets ~/games");
+}
+
+void add_describe(CLI::App& app, Commands& c) {
+  CLI::App* cmd = c.describe_cmd =
+      app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
+  cmd->add_option("name", c.describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
+  cmd->add_flag("--json", c.describe_json, "Print the description as JSON");
+  add_rulesets_option(cmd, c.ruleset_dirs);
+  cmd->footer("Examples:\n  alea describe heroes-mythos\n  alea describe heroes-mythos.check");
+}
+
+void add_check(CLI::App& app, Commands& c) {
+  CLI::App* cmd = c.check_cmd = app.add_subcommand(
+      "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
+  cmd->add_option("file", c.check_files, "The files to check ('-' reads a program from standard input)")
+      ->required();
+  add_rulesets_option(cmd, c.ruleset_dirs);
+  cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
+              "error or cannot be read.\n"
+              "Example:\n  alea check rulesets/heroes-mythos.yaml");
+}
+
+void add_repl(CLI::App& app, Commands& c) {
+  CLI::App* cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
+  cmd->add_option("--seed", c.repl_seed, "Seed for the REPL's dice");
+  cmd->add_option("--state", c.repl_state,
+                  "Keep the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
+  add_rulesets_option(cmd, c.ruleset_dirs);
+  cmd->footer("Example:\n  alea repl --seed 7");
+}
+
+struct Subcommand {
+  std::string_view name;
+  void (*add)(CLI::App&, Commands&);
+};
+// In the order `alea --help` lists them.
+constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add_stats},
+                                       {"run", add_run},           {"rulesets", add_rulesets},
+                                       {"describe", add_describe}, {"check", add_check},
+                                       {"repl", add_repl}};
+
+// The subcommand the command line names, when nothing but --seed and
+// --rulesets comes before it; otherwise "" (no command, help, version, a
+// mistake). Setting CLI11 up is most of a short command's own time, so only
+// that subcommand is set up; with "" every one is, for help and errors.
+std::string_view named_command(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view w = argv[i];
+    if (w == "--seed" || w == "--rulesets") {
+      ++i;  // and its value
+    } else if (!w.starts_with("--seed=") && !w.starts_with("--rulesets=")) {
+      for (const Subcommand& c : kSubcommands) {
+        if (w == c.name) return c.name;
+      }
+      return {};
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -211,67 +402,16 @@ int main(int argc, char** argv) {
              "(colon-separated), then the rulesets shipped with alea.\n"
              "The language is described in docs/language.md, rulesets in rulesets/README.md.");
 
-  std::vector<std::string> ruleset_dirs;
-  std::optional<std::uint64_t> repl_seed;
-  app.add_option("--seed", repl_seed, "Seed for the REPL's dice");
-  add_rulesets_option(&app, ruleset_dirs);
-
-  RollArgs roll;
-  CLI::App* roll_cmd = app.add_subcommand(
-      "roll", "Roll an expression, or call a ruleset's mechanic, and print the dice and the result");
-  roll_cmd->add_option("expression", roll.words,
-                       "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
-                       "RULESET.MECHANIC followed by name=value words");
-  add_dice_options(roll_cmd, roll);
-  add_rulesets_option(roll_cmd, ruleset_dirs);
-  roll_cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
-                   "  alea roll \"10d10>=8\" --seed 7 --json\n"
-                   "  alea roll heroes-mythos.check dice=3 red=1 --dice 4,5,5,4\n"
-                   "  alea roll 'heroes_mythos.check(3, red: 1).success'\n"
-                   "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
-                   "a bare word given to a label parameter is that label (difficulty=hard).\n"
-                   "A mechanic's record result is printed one field to a line after its dice.");
-
-  alea::cli::StatsArgs stats;
-  CLI::App* stats_cmd = alea::cli::add_stats_command(app, stats);
-  add_rulesets_option(stats_cmd, ruleset_dirs);
-
-  RollArgs run;
-  CLI::App* run_cmd = app.add_subcommand("run", "Run a program from a file ('-' reads standard input)");
-  run_cmd->add_option("file", run.file, "The program file")->required();
-  add_dice_options(run_cmd, run);
-  add_rulesets_option(run_cmd, ruleset_dirs);
-  run_cmd->footer("Example:\n  alea run game.alea --seed 7");
-
-  bool list_json = false;
-  CLI::App* rulesets_cmd = app.add_subcommand("rulesets", "List the rulesets alea can find, with their mechanics");
-  rulesets_cmd->add_flag("--json", list_json, "Print the list as JSON: name, title, file, mechanics, ok");
-  add_rulesets_option(rulesets_cmd, ruleset_dirs);
-  rulesets_cmd->footer("Example:\n  alea rulesets --rulesets ~/games");
-
-  std::string describe_what;
-  bool describe_json = false;
-  CLI::App* describe_cmd =
-      app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
-  describe_cmd->add_option("name", describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
-  describe_cmd->add_flag("--json", describe_json, "Print the description as JSON");
-  add_rulesets_option(describe_cmd, ruleset_dirs);
-  describe_cmd->footer("Examples:\n  alea describe heroes-mythos\n  alea describe heroes-mythos.check");
-
-  std::vector<std::string> check_files;
-  CLI::App* check_cmd = app.add_subcommand(
-      "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
-  check_cmd->add_option("file", check_files, "The files to check ('-' reads a program from standard input)")
-      ->required();
-  add_rulesets_option(check_cmd, ruleset_dirs);
-  check_cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
-                    "error or cannot be read.\n"
-                    "Example:\n  alea check rulesets/heroes-mythos.yaml");
-
-  CLI::App* repl_cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
-  repl_cmd->add_option("--seed", repl_seed, "Seed for the REPL's dice");
-  add_rulesets_option(repl_cmd, ruleset_dirs);
-  repl_cmd->footer("Example:\n  alea repl --seed 7");
+  Commands c;
+  app.add_option("--seed", c.repl_seed, "Seed for the REPL's dice");
+  app.add_option("--state", c.repl_state,
+                 "The REPL keeps the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
+  add_rulesets_option(&app, c.ruleset_dirs);
+  const std::string_view only = named_command(argc, argv);
+  for (const Subcommand& sub : kSubcommands) {
+    if (only.empty() || only == sub.name) sub.add(app, c);
+  }
 
   // CLI11 reads a word like `[1,2]` as its own array syntax and splits it; a
   // leading space hides it, and the expression's words are trimmed again below.
@@ -281,18 +421,30 @@ int main(int argc, char** argv) {
     if (&w != &words.front() && w.size() >= 2 && w.front() == '[' && w.back() == ']') w.insert(0, " ");
     args.push_back(w.data());
   }
+  const auto chosen = [](const CLI::App* cmd) { return cmd && cmd->parsed(); };
   try {
     app.parse(argc, args.data());
-    if ((roll.min && roll.max) || (run.min && run.max)) throw UsageError("--min and --max exclude each other");
-    const alea::cli::RulesetPath path(ruleset_dirs);
-    if (*roll_cmd) return roll_command(roll, path);
-    if (*run_cmd) return run_command(run, path);
-    if (*stats_cmd) return alea::cli::stats_command(stats, path);
-    if (*rulesets_cmd) return alea::cli::rulesets_command(path, list_json);
-    if (*describe_cmd) return alea::cli::describe_command(describe_what, path, describe_json);
-    if (*check_cmd) return alea::cli::check_command(check_files, path);
-    (void)repl_cmd;
-    return alea::cli::run_repl({repl_seed, ruleset_dirs});
+    if ((c.roll.min && c.roll.max) || (c.run.min && c.run.max)) {
+      throw UsageError("--min and --max exclude each other");
+    }
+    // What CLI11 left over, but the `--` that ends the options: the choices' flags.
+    const auto leftovers = [&](CLI::App* cmd, std::vector<std::string>& flags) {
+      if (!chosen(cmd)) return;
+      for (auto& w : cmd->remaining()) {
+        if (w != "--") flags.push_back(std::move(w));
+      }
+    };
+    leftovers(c.roll_cmd, c.roll.flags);
+    leftovers(c.run_cmd, c.run.flags);
+    leftovers(c.stats_cmd, c.stats.flags);
+    const alea::cli::RulesetPath path(c.ruleset_dirs);
+    if (chosen(c.roll_cmd)) return roll_command(c.roll, path);
+    if (chosen(c.run_cmd)) return run_command(c.run, path);
+    if (chosen(c.stats_cmd)) return alea::cli::stats_command(c.stats, path);
+    if (chosen(c.rulesets_cmd)) return alea::cli::rulesets_command(path, c.list_json);
+    if (chosen(c.describe_cmd)) return alea::cli::describe_command(c.describe_what, path, c.describe_json);
+    if (chosen(c.check_cmd)) return alea::cli::check_command(c.check_files, path);
+    return alea::cli::run_repl({c.repl_seed, c.ruleset_dirs, c.repl_state});
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return exit_ok;

@@ -1,4 +1,4 @@
-// cli/repl.cpp — the interactive loop: evaluation, :commands, history, completion.
+// cli/repl.cpp — the interactive loop: evaluation, :commands, history, what tab completion offers.
 //
 // On a terminal, lines come from libedit (its readline-compatible API); from a
 // pipe or a file they come from std::getline, with no prompts and no history,
@@ -9,22 +9,20 @@
 // `alea roll`.
 #include "cli/repl.hpp"
 #include "cli/history.hpp"
+#include "cli/repl_dice.hpp"
+#include "cli/repl_state.hpp"
+#include "cli/repl_terminal.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
 #include "cli/stats_render.hpp"
 
-#include <editline/readline.h>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <clocale>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -70,6 +68,8 @@ constexpr CommandDoc commands[] = {
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
     {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
     {":stats", ":stats EXPR", "how EXPR is distributed: exact odds (or sampled), mean, table"},
+    {":state", ":state [reset]", "the rulesets' state kept between rolls (a character's counters), or back to the start"},
+    {":choose", ":choose NAME[=V]", "decide a choice on the last roll (a choice the ruleset declares): made again, same dice"},
 };
 
 std::string_view trim(std::string_view s) {
@@ -104,83 +104,6 @@ void report(fmt::format_string<Args...> format, Args&&... args) {
   std::fflush(stderr);
 }
 
-// ---- dice ---------------------------------------------------------------------
-
-// Random faces, except that faces given with :dice come first: dice rolled by
-// hand at the table, typed in before the roll that uses them.
-class ReplDice final : public DiceSource {
- public:
-  explicit ReplDice(std::uint64_t seed) : random_(seed), seed_(seed) {}
-
-  void reseed(std::uint64_t seed) {
-    random_ = RandomDice(seed);
-    seed_ = seed;
-  }
-  [[nodiscard]] std::uint64_t seed() const { return seed_; }
-
-  void script(const std::vector<std::int64_t>& faces) {
-    queued_.assign(faces.begin(), faces.end());
-  }
-  void clear_script() { queued_.clear(); }
-  [[nodiscard]] const std::deque<std::int64_t>& queued() const { return queued_; }
-
-  // An input that fails rolled nothing as far as the user is concerned, so
-  // it gives its scripted faces back.
-  void begin_input() {
-    saved_ = queued_;
-    scripted_ = 0;
-    random_after_script_ = 0;
-  }
-  void undo_input() { queued_ = saved_; }
-  [[nodiscard]] std::size_t scripted_used() const { return scripted_; }
-  [[nodiscard]] std::size_t random_after_script() const { return random_after_script_; }
-
-  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
-    std::size_t i = 0;
-    for (; i < faces.size() && !queued_.empty(); ++i) {
-      const std::int64_t face = queued_.front();
-      if (!kind.has_face(face)) {
-        throw DiceSourceError(DiceSourceError::Kind::InvalidFace,
-                              fmt::format("the scripted face {} cannot be shown by a {} "
-                                          "(change it with :dice, or forget it with :dice clear)",
-                                          face, kind.name()));
-      }
-      faces[i] = face;
-      queued_.pop_front();
-      ++scripted_;
-    }
-    if (i == faces.size()) return;
-    if (scripted_ > 0) random_after_script_ += faces.size() - i;
-    random_.roll(kind, faces.subspan(i));
-  }
-
- private:
-  RandomDice random_;
-  std::uint64_t seed_;
-  std::deque<std::int64_t> queued_, saved_;
-  std::size_t scripted_ = 0, random_after_script_ = 0;
-};
-
-// "6,4,1", "6 4 1" or "6, 4, 1".
-std::optional<std::vector<std::int64_t>> parse_faces(std::string_view text) {
-  std::vector<std::int64_t> faces;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const auto end = text.find_first_of(", \t", pos);
-    const std::string_view item =
-        text.substr(pos, end == std::string_view::npos ? text.npos : end - pos);
-    if (!item.empty()) {
-      std::int64_t v = 0;
-      if (!parse_int(item, v)) return std::nullopt;
-      faces.push_back(v);
-    }
-    if (end == std::string_view::npos) break;
-    pos = end + 1;
-  }
-  if (faces.empty()) return std::nullopt;
-  return faces;
-}
-
 // ---- evaluation and commands --------------------------------------------------
 
 // What became of one line.
@@ -191,7 +114,11 @@ struct Step {
 
 class Repl {
  public:
-  Repl(std::uint64_t seed, RulesetPath path) : session_(engine_), dice_(seed), path_(std::move(path)) {}
+  Repl(std::uint64_t seed, RulesetPath path, std::string state_file)
+      : session_(engine_), dice_(seed), path_(std::move(path)), state_(engine_, session_, path_, std::move(state_file)) {}
+
+  // Reads the state file, if any; returns its problems.
+  [[nodiscard]] std::string open_state() { return state_.open(); }
 
   [[nodiscard]] const Session& session() const { return session_; }
   [[nodiscard]] const Engine& engine() const { return engine_; }
@@ -217,7 +144,10 @@ class Repl {
     }
     // An empty line ends an incomplete input: show what is missing.
     const bool force = trim(line).empty();
-    if (!force) pending_ += "\n" + std::string(line);
+    if (!force) {
+      pending_ += '\n';
+      pending_ += line;
+    }
     step.finished = evaluate(force);
     return step;
   }
@@ -230,6 +160,7 @@ class Repl {
   Session session_;
   ReplDice dice_;
   RulesetPath path_;
+  ReplState state_;
   bool trace_ = true;
   std::string pending_;                            // the lines of an input so far
   std::vector<Session::Function> known_;  // the functions as of the last input, to say what is new
@@ -254,6 +185,7 @@ class Repl {
       report("note: loaded the ruleset {} ({})\n", r.name, r.file);
     }
     dice_.begin_input();
+    const State state_before = session_.state();
     const Outcome outcome = session_.eval(pending_, dice_);
     if (!outcome.ok()) {
       dice_.undo_input();
@@ -268,6 +200,7 @@ class Repl {
         }
       }
       show(outcome);
+      state_.changed(state_before, trace_);
       if (dice_.random_after_script() > 0) {
         report("note: the scripted faces ran out; {} {} rolled at random\n",
                dice_.random_after_script(),
@@ -340,6 +273,10 @@ class Repl {
       describe_ruleset(arg);
     } else if (name == ":stats") {
       stats_of(arg);
+    } else if (name == ":state") {
+      state_.command(arg);
+    } else if (name == ":choose") {
+      choose(arg);
     } else {
       report("error: unknown command '{}'; :help lists the commands\n", name);
     }
@@ -501,6 +438,22 @@ class Repl {
     std::fflush(stdout);
   }
 
+  // :choose — the player decides after seeing the roll: it is made again
+  // with the same dice and the decision.
+  void choose(std::string_view arg) {
+    const State before = session_.state();
+    dice_.begin_input();
+    const std::optional<Outcome> o = state_.choose(arg, dice_);
+    if (!o) return;
+    if (!o->ok()) {
+      dice_.undo_input();
+      report("{}error: the roll was not made again; nothing changed\n", render_text(*o->error));
+      return;
+    }
+    show(*o);
+    state_.changed(before, false);
+  }
+
   void dice_command(std::string_view arg) {
     if (arg.empty()) {
       if (dice_.queued().empty()) {
@@ -529,12 +482,10 @@ class Repl {
 
 // ---- the terminal -------------------------------------------------------------
 
-// libedit calls plain C functions, so completion reaches the session through
-// these globals; there is one REPL per process.
+// What tab completion offers; libedit's callbacks reach the session through
+// these, and there is one REPL per process.
 const Session* completion_session = nullptr;
 const Repl* completion_repl = nullptr;
-std::vector<std::string> completion_matches;
-std::size_t completion_next = 0;
 
 // Whether the line so far is the command `name` and its argument.
 bool cmd_is(std::string_view line_start, std::string_view name) {
@@ -560,6 +511,12 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
     add("off", ' ');
   } else if (line_start == ":dice") {
     add("clear", ' ');
+  } else if (line_start == ":state") {
+    add("reset", ' ');
+  } else if (cmd_is(line_start, ":choose") && completion_repl) {
+    for (const Ruleset* r : completion_repl->engine().rulesets()) {
+      for (const auto& c : r->choices) add(c.name, c.type.kind == ast::TypeSpec::Bool ? ' ' : '=');
+    }
   } else if (const std::string_view cmd = line_start.substr(0, line_start.find_first_of(" \t"));
              completion_repl && (cmd == ":load" || cmd == ":describe")) {
     // '-' breaks words, so in ':load heroes-my' the word is 'my': each
@@ -592,159 +549,12 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
   return words;
 }
 
-extern "C" char* next_completion(const char* /*text*/, int state) {
-  if (state == 0) completion_next = 0;
-  if (completion_next >= completion_matches.size()) return nullptr;
-  return ::strdup(completion_matches[completion_next++].c_str());
-}
-
-extern "C" char** complete(const char* text, int start, int /*end*/) {
-  rl_attempted_completion_over = 1;  // no file names
-  const std::string_view line(rl_line_buffer ? rl_line_buffer : "");
-  const std::string_view before =
-      line.substr(0, std::min(static_cast<std::size_t>(start), line.size()));
-  const std::string_view prefix(text);
-  completion_matches.clear();
-  char after = ' ';
-  for (const auto& [w, a] : words_for(before, prefix)) {
-    if (w.starts_with(prefix)) {
-      completion_matches.push_back(w);
-      after = a;
-    }
-  }
-  // libedit reads this once the match is unique.
-  rl_completion_append_character = completion_matches.size() == 1 ? after : ' ';
-  return rl_completion_matches(text, next_completion);
-}
-
-// Ctrl-C abandons the line being typed (and an unfinished input) and gives a
-// fresh prompt, as in Python's REPL. While an input is being evaluated it is
-// ignored: every evaluation is bounded by the engine's limits, and the session
-// and the history must survive.
-//
-// The handler only sets a flag and writes to a pipe. libedit reads keys through
-// read_key() below, which waits on the terminal and on that pipe together, so
-// a Ctrl-C is seen however it falls between two reads (libedit's own read
-// retries once after EINTR, and misses a signal that arrives between reads).
-volatile std::sig_atomic_t interrupted = 0;
-int interrupt_pipe[2] = {-1, -1};
-
-extern "C" void on_interrupt(int) {
-  const int saved = errno;
-  interrupted = 1;
-  [[maybe_unused]] const auto n = ::write(interrupt_pipe[1], "!", 1);
-  errno = saved;
-}
-
-bool catch_interrupts() {
-  if (::pipe2(interrupt_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  return sigaction(SIGINT, &action, nullptr) == 0;
-}
-
-void forget_interrupts() {
-  char buf[64];
-  while (::read(interrupt_pipe[0], buf, sizeof buf) > 0) {
-  }
-  interrupted = 0;
-}
-
-// One key for libedit, as a Unicode code point (UTF-8 is decoded here because
-// libedit passes what this returns straight on as a wide character), or EOF
-// at the end of input or on Ctrl-C.
-extern "C" int read_key(FILE* /*stream*/) {
-  unsigned char bytes[4];
-  std::size_t have = 0, need = 1;
-  while (have < need) {
-    if (interrupted) return EOF;
-    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {interrupt_pipe[0], POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      return EOF;
-    }
-    if (fds[1].revents != 0) return EOF;
-    const ssize_t n = ::read(STDIN_FILENO, bytes + have, 1);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) return EOF;
-    if (have == 0) {
-      const unsigned char b = bytes[0];
-      need = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-    } else if ((bytes[have] & 0xC0) != 0x80) {
-      return bytes[have];  // not UTF-8: drop what came before this byte
-    }
-    ++have;
-  }
-  if (need == 1) return bytes[0];
-  int code = bytes[0] & (0x7F >> need);
-  for (std::size_t i = 1; i < need; ++i) code = (code << 6) | (bytes[i] & 0x3F);
-  return code;
-}
-
-// This libedit prints the prompt before it puts the terminal in raw mode (it
-// does that at its first read), so keys typed as soon as the prompt appears
-// were echoed twice and a Ctrl-D there was lost. Going raw before the prompt
-// closes that window; libedit restores the mode when the line is done.
-extern "C" int raw_before_prompt() {
-  rl_prep_terminal(1);
-  return 0;
-}
-
-struct ReadResult {
-  enum class Kind { Line, Interrupted, End } kind;
-  std::string line;
-};
-
-class Terminal {
- public:
-  Terminal(const Repl& repl, const std::vector<std::string>& history) {
-    completion_session = &repl.session();
-    completion_repl = &repl;
-    rl_readline_name = "alea";
-    // ':' stays inside a word so that ':se<TAB>' completes a command.
-    static char breaks[] = " \t\n\"'()[]{},;+-*/%<>=!~";
-    rl_completer_word_break_characters = breaks;
-    rl_basic_word_break_characters = breaks;
-    rl_attempted_completion_function = complete;
-    rl_pre_input_hook = raw_before_prompt;
-    if (interrupt_pipe[0] >= 0) rl_getc_function = read_key;  // read before rl_initialize()
-    rl_initialize();
-    using_history();
-    stifle_history(static_cast<int>(history_cap));
-    for (const auto& e : history) remember(e);
-  }
-  Terminal(const Terminal&) = delete;
-  Terminal& operator=(const Terminal&) = delete;
-  ~Terminal() {
-    completion_session = nullptr;
-    completion_repl = nullptr;
-  }
-
-  ReadResult read(const char* prompt) {
-    forget_interrupts();  // a Ctrl-C during the last evaluation
-    char* raw = readline(prompt);
-    if (!raw) return {interrupted ? ReadResult::Kind::Interrupted : ReadResult::Kind::End, {}};
-    std::string line(raw);
-    std::free(raw);
-    return {ReadResult::Kind::Line, std::move(line)};
-  }
-
-  void remember(const std::string& entry) {
-    if (last_ == entry) return;
-    add_history(entry.c_str());
-    last_ = entry;
-  }
-
- private:
-  std::string last_;
-};
-
 int run_terminal(Repl& repl) {
   catch_interrupts();
   HistoryFile history(history_path());
-  Terminal terminal(repl, history.load());
+  completion_session = &repl.session();
+  completion_repl = &repl;
+  Terminal terminal(words_for, history.load());
   fmt::print("alea: roll dice and rules. :help lists the commands, Ctrl-D leaves. (seed {})\n",
              repl.seed());
   std::fflush(stdout);
@@ -786,7 +596,11 @@ int run_script(Repl& repl) {
 }  // namespace
 
 int run_repl(const ReplOptions& options) {
-  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs));
+  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs), options.state_file);
+  if (const std::string problems = repl.open_state(); !problems.empty()) {
+    std::fputs(problems.c_str(), stderr);
+    return 1;
+  }
   if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
     // libedit edits multibyte (UTF-8) text only under the user's locale.
     std::setlocale(LC_CTYPE, "");

@@ -45,6 +45,8 @@ const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m, std::string
       if (p.name == name) return &p;
     }
   }
+  if (const auto* s = r.state_counter(name)) return s;
+  if (const auto* c = r.choice(name)) return c;
   return nullptr;
 }
 
@@ -306,8 +308,17 @@ std::vector<std::pair<std::string, std::string>> setting_arguments(
     for (const auto& t : settings) {
       if (t.parts[0] == key) group.push_back(&t);
     }
-    const bool side = std::find(m.sides.begin(), m.sides.end(), key) != m.sides.end();
-    args.emplace_back(key, record_text(group, 1, side ? m.side_fields : std::vector<ParamInfo>{}));
+    // The fields of a side, or of a record type the ruleset declares, so that a bare
+    // word given to a label field is that label: `die.colour=red`.
+    std::vector<ParamInfo> fields;
+    if (std::find(m.sides.begin(), m.sides.end(), key) != m.sides.end()) {
+      fields = m.side_fields;
+    } else if (const ParamInfo* p = find_param(r, m, key); p && p->type.record) {
+      for (const auto& t : r.types) {
+        if (t.name == p->type.record->name) fields = t.fields;
+      }
+    }
+    args.emplace_back(key, record_text(group, 1, fields));
   }
   return args;
 }
@@ -390,6 +401,8 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
     std::vector<std::string> known;
     for (const auto& q : m->params) known.push_back(q.name);
     for (const auto& q : r->parameters) known.push_back(q.name);
+    for (const auto& q : r->state) known.push_back(q.name);
+    for (const auto& q : r->choices) known.push_back(q.name);
     Diagnostic& d = fail(DiagCode::UnknownArgument,
                          typed->span(s.at, s.at + static_cast<std::uint32_t>(key.size())),
                          fmt::format("{}.{} has no parameter '{}'", r->name, m->name, key));

@@ -8,6 +8,8 @@
 #include <cstdio>
 
 #include "cli/ruleset_commands.hpp"
+#include "cli/state_commands.hpp"
+#include "cli/state_file.hpp"
 #include "cli/stats_render.hpp"
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
@@ -52,10 +54,19 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
                   fmt::format("Exact: extra dice followed per explosion chain; the rest is reported as "
                               "unresolved (default {}, at most 100)", StatsOptions{}.explosion_depth))
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{100}));
+  cmd->add_option("--state", a.state_file,
+                  "A mechanic starts from the ruleset's state in this JSON file (which is only read)")
+      ->option_text("FILE");
+  cmd->add_option("--choose", a.choose, "Decide a ruleset's choice for every run: NAME (true) or NAME=VALUE")
+      ->option_text("NAME[=VALUE]")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->allow_extras();  // the flags rulesets declare for their choices (--use-edge)
   cmd->footer("Examples:\n  alea stats 3d6\n  alea stats 4d6kh3 --json\n"
               "  alea stats heroes-mythos.check dice=3 red=1\n"
               "  alea stats '10d10>=8' --svg hits.svg\n"
               "  alea stats '3d6 explode 6' --explosion-depth 5\n"
+              "  alea stats pbta-superiority.move stat=1 --state hero.json\n"
               "Exact when the enumeration fits in --max-branches runs and the value does not depend\n"
               "on the order of the dice within a roll; sampled otherwise. See docs/stats.md.");
   return cmd;
@@ -81,7 +92,33 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
       if (!call.diagnostics.empty()) return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
       source = call.source;
       name = "<command line>";
-      shown = call.source;
+      if (const Ruleset* r = engine.find_ruleset(rname); r && !source.empty() && source.back() == ')') {
+        // The state and the choices become named arguments: a run of the
+        // statistics engine keeps no state and decides nothing itself.
+        std::vector<std::string> given;
+        for (std::size_t i = 1; i < words.size(); ++i) given.push_back(parse_setting(words[i]).parts[0]);
+        State state;
+        if (!a.state_file.empty()) {
+          try {
+            state = read_state_file(a.state_file);
+            check_state_file(a.state_file, state, engine, path);
+          } catch (const StateFileError& e) {
+            std::fputs(e.what(), stderr);
+            return exit_bad_input;
+          }
+        }
+        Choices choices;
+        for (const auto& w : a.choose) add_choice(engine, w, choices, "--choose");
+        for (const auto& f : a.flags) {
+          if (!add_flag_choice(engine, f, choices)) throw UsageError(fmt::format("stats: unknown option '{}'", f));
+        }
+        const auto extra = state_and_choice_arguments(*r, state, choices, given);
+        if (!extra.empty()) {
+          source.pop_back();
+          source += fmt::format("{}{})", source.back() == '(' ? "" : ", ", fmt::join(extra, ", "));
+        }
+      }
+      shown = source;
       if (const Ruleset* r = engine.find_ruleset(rname)) {
         if (const MechanicInfo* m = r->mechanic(words[0].substr(words[0].find('.') + 1))) {
           declared = declared_outcomes(*m);
@@ -90,6 +127,10 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
     }
   }
   if (!mechanic) {
+    if (!a.state_file.empty() || !a.choose.empty() || !a.flags.empty()) {
+      throw UsageError("stats: --state, --choose and the choices' flags apply to a mechanic (alea stats "
+                       "RULESET.MECHANIC name=value…); in an expression, give them as named arguments");
+    }
     source = fmt::format("{}", fmt::join(words, " "));
     name = "<input>";
     shown = source;

@@ -24,6 +24,9 @@ struct StatsArgs {
   bool exact = false, sampled = false;
   std::uint64_t max_branches = StatsOptions{}.max_branches;
   std::int64_t explosion_depth = StatsOptions{}.explosion_depth;
+  std::string state_file;             // --state FILE: the counters a mechanic starts from (read only)
+  std::vector<std::string> choose;    // --choose NAME[=VALUE]
+  std::vector<std::string> flags;     // the choices' flags (--use-edge)
 };
 
 // Adds the `stats` subcommand and its options to `app`.

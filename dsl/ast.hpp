@@ -190,12 +190,36 @@ struct Expr {
   std::uint32_t depth = 1;  // levels of nodes from here down, leaves being 1
 };
 
+struct RecordType;
+
 // The values a parameter, a ruleset parameter or a result field admits.
 struct TypeSpec {
   enum Kind { Any, Int, Bool, Str, Label, List, Record, Pool } kind = Any;
   bool optional = false;                 // `int?`: none is admitted too
   std::optional<std::int64_t> min, max;  // Int
   std::vector<std::string> choices;      // Str/Label; empty: any text
+  // Record: a record type a ruleset declares under `types:`, whose fields are
+  // checked (and missing ones given their defaults). Null: any record.
+  std::shared_ptr<const RecordType> record;
+  // List: what every item must be (`items:`). Null: any items.
+  std::shared_ptr<const TypeSpec> items;
+};
+
+// A field of a declared record type: described like a parameter.
+struct FieldSpec {
+  std::string name;
+  TypeSpec type;
+  ExprPtr default_value;  // a literal; null: the field is required
+  std::string doc;
+  Span span;
+};
+
+// A record type declared under a ruleset's `types:` ("die": its shape, colour…).
+struct RecordType {
+  std::string name;
+  std::string doc;
+  std::vector<FieldSpec> fields;
+  Span span;
 };
 
 // What a function promises to return: a record with these fields, checked at
@@ -205,6 +229,17 @@ struct ResultSpec {
   std::vector<TypeSpec> types;     // parallel to fields
   std::vector<Span> spans;         // parallel to fields: where each is declared
   std::optional<TypeSpec> returns;
+  Span span;
+};
+
+// One change a mechanic makes to a counter kept between rolls, once its body
+// has given its result. `value` and `when` are hidden functions of the same
+// program that take the mechanic's parameters and then `result`.
+struct StateChange {
+  enum Op { Add, Subtract, Set, Reset } op = Set;
+  const Constant* counter = nullptr;
+  const FnDef* value = nullptr;  // Add, Subtract, Set: the amount or the new value
+  const FnDef* when = nullptr;   // null: always
   Span span;
 };
 
@@ -228,6 +263,8 @@ struct FnDef {
   std::vector<std::string> side_fields;
   std::vector<TypeSpec> side_field_types;
   std::vector<std::int32_t> side_field_slots;  // set by the resolver
+  // A mechanic that changes a ruleset's state when it returns (its `changes`).
+  std::vector<StateChange> changes;
 };
 
 // A ruleset's constant, table or parameter: a name with a fixed value (a
@@ -238,6 +275,12 @@ struct Constant {
   Span span;
   bool parameter = false;
   std::optional<TypeSpec> type;
+  // Where a run looks before `value`, which is then the default: the state the
+  // host keeps between rolls, or the player's choices for this roll, each
+  // under the ruleset `owner`.
+  enum class Source { Fixed, State, Choice } source = Source::Fixed;
+  std::string owner;
+  bool clamp = true;  // State: a change past min/max stops there (false: an error)
 };
 
 // `let name = value` at the top level: a program-level variable.

@@ -1,5 +1,4 @@
 // dsl/ast_builder.cpp — PEGTL parse tree → ast::Program, one function per node kind.
-#include <charconv>
 
 #include <fmt/format.h>
 
@@ -11,7 +10,7 @@ namespace alea {
 namespace {
 
 namespace g = grammar;
-using Node = pegtl::parse_tree::node;
+using Node = grammar::ParseTree::Node;
 using ast::ExprPtr;
 
 constexpr std::int64_t max_face_range = 10'000;
@@ -91,32 +90,32 @@ class Builder {
  public:
   Builder(const SourceFile& file, std::size_t max_depth) : file_(file), max_depth_(max_depth) {}
 
-  std::unique_ptr<ast::Program> program(const Node& root) {
+  std::unique_ptr<ast::Program> program(const grammar::ParseTree& tree) {
     auto prog = std::make_unique<ast::Program>();
-    for (const auto& c : root.children) {
-      if (c->is_type<g::fn_def>()) {
+    for (const Node c : tree.root()) {
+      if (c.is_type<g::fn_def>()) {
         ast::FnDef fn;
-        fn.span = span(*c);
-        for (const auto& part : c->children) {
-          if (part->is_type<g::fn_name>()) {
-            fn.name = part->string();
-          } else if (part->is_type<g::param>()) {
-            fn.params.push_back(part->children.at(0)->string());
-            fn.param_spans.push_back(span(*part->children[0]));
-            fn.defaults.push_back(part->children.size() > 1 ? expr(*part->children[1]) : nullptr);
+        fn.span = span(c);
+        for (const Node part : c.children()) {
+          if (part.is_type<g::fn_name>()) {
+            fn.name = part.string();
+          } else if (part.is_type<g::param>()) {
+            fn.params.push_back(part.children().at(0).string());
+            fn.param_spans.push_back(span(part.children()[0]));
+            fn.defaults.push_back(part.children().size() > 1 ? expr(part.children()[1]) : nullptr);
           } else {
-            fn.body = expr(*part);
+            fn.body = expr(part);
           }
         }
         prog->statements.emplace_back(std::move(fn));
-      } else if (c->is_type<g::global_let>()) {
+      } else if (c.is_type<g::global_let>()) {
         ast::GlobalLet let;
-        let.span = span(*c);
-        let.name = c->children.at(0)->string();
-        let.value = expr(*c->children.at(1));
+        let.span = span(c);
+        let.name = c.children().at(0).string();
+        let.value = expr(c.children().at(1));
         prog->statements.emplace_back(std::move(let));
-      } else if (c->is_type<g::main_expr>()) {
-        prog->main = expr(*c->children.at(0));
+      } else if (c.is_type<g::main_expr>()) {
+        prog->main = expr(c.children().at(0));
       }
     }
     return prog;
@@ -126,11 +125,11 @@ class Builder {
   const SourceFile& file_;
   std::size_t max_depth_;
 
-  Span span(const Node& n) const {
-    return file_.span(static_cast<std::uint32_t>(n.m_begin.byte), static_cast<std::uint32_t>(n.m_end.byte));
+  Span span(const Node n) const {
+    return file_.span(static_cast<std::uint32_t>(n.begin()), static_cast<std::uint32_t>(n.end()));
   }
 
-  [[noreturn]] void fail(DiagCode code, const Node& n, std::string message) const {
+  [[noreturn]] void fail(DiagCode code, const Node n, std::string message) const {
     throw detail::BuildError{Diagnostic(code, span(n), std::move(message))};
   }
 
@@ -151,15 +150,22 @@ class Builder {
     return e;
   }
 
-  std::int64_t integer_value(const Node& n) const {
+  // The value of an `integer` or `neg_integer` node: digits, after a '-' for the latter.
+  std::int64_t integer_value(const Node n) const {
     const std::string_view text = n.string_view();
-    std::int64_t v = 0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+    const bool negative = !text.empty() && text.front() == '-';
+    std::uint64_t magnitude = 0;
+    bool overflow = false;
+    for (const char c : text.substr(negative ? 1 : 0)) {
+      overflow |= __builtin_mul_overflow(magnitude, 10u, &magnitude);
+      overflow |= __builtin_add_overflow(magnitude, static_cast<unsigned>(c - '0'), &magnitude);
+    }
+    const std::uint64_t most = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+    if (overflow || magnitude > most) {
       fail(DiagCode::IntegerTooLarge, n,
            fmt::format("the number {} is too large (numbers are 64-bit integers)", text));
     }
-    return v;
+    return negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
   }
 
   static ast::CmpOp cmp_op(std::string_view s) {
@@ -172,7 +178,7 @@ class Builder {
   }
 
   // `a.b.c` → Field(Field(Name a, b), c).
-  ExprPtr name_path(const Node& n) const {
+  ExprPtr name_path(const Node n) const {
     const std::string_view text = n.string_view();
     const Span whole = span(n);
     std::size_t dot = text.find('.');
@@ -188,62 +194,62 @@ class Builder {
     return e;
   }
 
-  ExprPtr arg(const Node& n) const {
-    if (n.is_type<g::arg>()) return arg(*n.children.at(0));
+  ExprPtr arg(const Node n) const {
+    if (n.is_type<g::arg>()) return arg(n.children().at(0));
     if (n.is_type<g::name_path>()) return name_path(n);
     return expr(n);
   }
 
-  ast::Cond cond(const Node& n) const {
+  ast::Cond cond(const Node n) const {
     ast::Cond c;
     c.span = span(n);
-    if (n.children.at(0)->is_type<g::cmp_op>()) {  // cond, word_cond and keep_cond alike
-      c.op = cmp_op(n.children[0]->string_view());
-      c.value = arg(*n.children.at(1));
+    if (n.children().at(0).is_type<g::cmp_op>()) {  // cond, word_cond and keep_cond alike
+      c.op = cmp_op(n.children()[0].string_view());
+      c.value = arg(n.children().at(1));
     } else {
-      c.value = arg(*n.children[0]);
+      c.value = arg(n.children()[0]);
     }
     return c;
   }
 
-  ExprPtr dice(const Node& n) const {
+  ExprPtr dice(const Node n) const {
     std::size_t i = 0;
     ast::Dice d;
     if (n.is_type<g::paren_group>()) {
-      if (n.children.size() == 1) {
-        ExprPtr inner = expr(*n.children[0]);
+      if (n.children().size() == 1) {
+        ExprPtr inner = expr(n.children()[0]);
         inner->span = span(n);
         return inner;
       }
-      d.count = expr(*n.children[i++]);
+      d.count = expr(n.children()[i++]);
     } else if (n.is_type<g::counted_dice>()) {
-      d.count = make(ast::IntLit{integer_value(*n.children[i])}, span(*n.children[i]));
+      d.count = make(ast::IntLit{integer_value(n.children()[i])}, span(n.children()[i]));
       ++i;
     } else if (n.is_type<g::named_dice>()) {
-      d.count = name_path(*n.children[i++]);
+      d.count = name_path(n.children()[i++]);
     }
-    const Node& sides = *n.children.at(i++);
-    const Node& s = *sides.children.at(0);
+    const Node sides = n.children().at(i++);
+    const Node s = sides.children().at(0);
     if (s.is_type<g::percent>()) {
       d.shape = ast::DieShape::Percent;
     } else if (s.is_type<g::fudge>()) {
       d.shape = ast::DieShape::Fudge;
     } else if (s.is_type<g::faces>()) {
       d.shape = ast::DieShape::Faces;
-      for (const auto& f : s.children) {
-        if (f->is_type<g::face_range>()) {
-          const std::int64_t lo = signed_value(*f->children.at(0));
-          const std::int64_t hi = signed_value(*f->children.at(1));
+      for (const Node f : s.children()) {
+        if (f.is_type<g::face_range>()) {
+          const std::int64_t lo = signed_value(f.children().at(0));
+          const std::int64_t hi = signed_value(f.children().at(1));
           // Neither the width nor the loop may overflow at the ends of int64.
           if (hi < lo || static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) >=
                              static_cast<std::uint64_t>(max_face_range)) {
-            fail(DiagCode::InvalidDie, *f,
+            fail(DiagCode::InvalidDie, f,
                  fmt::format("a face range must go upwards and hold at most {} faces", max_face_range));
           }
           for (std::int64_t v = lo; v < hi; ++v) d.faces.push_back(v);
           d.faces.push_back(hi);
         } else {
-          d.faces.push_back(signed_value(*f));
+          d.faces.push_back(signed_value(f));
         }
         if (static_cast<std::int64_t>(d.faces.size()) > max_face_range) {
           fail(DiagCode::InvalidDie, s, fmt::format("a die may have at most {} faces", max_face_range));
@@ -255,34 +261,34 @@ class Builder {
     }
     const Span core = file_.span(span(n).begin, span(sides).end);
     ExprPtr e = make(std::move(d), core);
-    for (; i < n.children.size(); ++i) e = shorthand(std::move(e), *n.children[i]);
+    for (; i < n.children().size(); ++i) e = shorthand(std::move(e), n.children()[i]);
     return e;
   }
 
-  std::int64_t signed_value(const Node& n) const {
+  std::int64_t signed_value(const Node n) const {
     if (n.is_type<g::neg_integer>()) return integer_value(n);  // from_chars reads the sign
     return integer_value(n);
   }
 
-  ExprPtr opt_count(const Node& n) const {
-    if (n.children.empty()) return nullptr;
-    const Node& c = *n.children[0];
+  ExprPtr opt_count(const Node n) const {
+    if (n.children().empty()) return nullptr;
+    const Node c = n.children()[0];
     return c.is_type<g::integer>() ? make(ast::IntLit{integer_value(c)}, span(c)) : expr(c);
   }
 
-  std::optional<ast::Cond> opt_cond(const Node& n, std::size_t index = 0) const {
-    if (n.children.size() <= index) return std::nullopt;
-    const Node& c = *n.children[index];
+  std::optional<ast::Cond> opt_cond(const Node n, std::size_t index = 0) const {
+    if (n.children().size() <= index) return std::nullopt;
+    const Node c = n.children()[index];
     if (!c.is_type<g::cond>() && !c.is_type<g::word_cond>()) return std::nullopt;
     return cond(c);
   }
 
-  ExprPtr pool_op(ExprPtr pool, ast::PoolOpKind op, const Node& n) const {
+  ExprPtr pool_op(ExprPtr pool, ast::PoolOpKind op, const Node n) const {
     const Span s = pool->span.merge(span(n));
     return make(ast::PoolOp{std::move(pool), std::move(op), span(n)}, s);
   }
 
-  ExprPtr shorthand(ExprPtr pool, const Node& n) const {
+  ExprPtr shorthand(ExprPtr pool, const Node n) const {
     using ast::ExplodeMode;
     if (n.is_type<g::sh_compound>() || n.is_type<g::sh_penetrate>() || n.is_type<g::sh_explode>()) {
       ast::Explode x;
@@ -304,21 +310,21 @@ class Builder {
       return pool_op(std::move(pool), ast::Reroll{opt_cond(n), n.is_type<g::sh_reroll_once>()}, n);
     }
     if (n.is_type<g::sh_success>()) {
-      ast::Count c{cond(*n.children.at(0)), std::nullopt, std::nullopt};
-      if (n.children.size() > 1) c.fail = cond(*n.children[1]->children.at(0));
+      ast::Count c{cond(n.children().at(0)), std::nullopt, std::nullopt};
+      if (n.children().size() > 1) c.fail = cond(n.children()[1].children().at(0));
       return pool_op(std::move(pool), std::move(c), n);
     }
     if (n.is_type<g::sh_count>()) {
       ast::Cond success;
-      success.op = cmp_op(n.children.at(0)->string_view());
-      success.value = arg(*n.children.at(1));
-      success.span = span(*n.children[0]).merge(span(*n.children[1]));
+      success.op = cmp_op(n.children().at(0).string_view());
+      success.value = arg(n.children().at(1));
+      success.span = span(n.children()[0]).merge(span(n.children()[1]));
       ast::Count c{std::move(success), std::nullopt, std::nullopt};
-      if (n.children.size() > 2) c.fail = cond(*n.children[2]->children.at(0));
+      if (n.children().size() > 2) c.fail = cond(n.children()[2].children().at(0));
       return pool_op(std::move(pool), std::move(c), n);
     }
     if (n.is_type<g::sh_min>() || n.is_type<g::sh_max>()) {
-      const Node& v = *n.children.at(0);
+      const Node v = n.children().at(0);
       ExprPtr bound = make(ast::IntLit{signed_value(v)}, span(v));
       ast::Clamp c;
       (n.is_type<g::sh_min>() ? c.low : c.high) = std::move(bound);
@@ -330,35 +336,35 @@ class Builder {
     fail(DiagCode::UnexpectedText, n, "unknown dice modifier");
   }
 
-  ExprPtr word_mod(ExprPtr pool, const Node& n) const {
-    const auto& ch = n.children;
+  ExprPtr word_mod(ExprPtr pool, const Node n) const {
+    const auto ch = n.children();
     if (n.is_type<g::w_explode>()) {
       ast::Explode x;
-      const std::string_view kind = ch.at(0)->string_view();
+      const std::string_view kind = ch.at(0).string_view();
       x.mode = kind == "compound"    ? ast::ExplodeMode::Compound
                : kind == "penetrate" ? ast::ExplodeMode::Penetrate
                                      : ast::ExplodeMode::Explode;
       for (std::size_t i = 1; i < ch.size(); ++i) {
-        if (ch[i]->is_type<g::word_cond>()) x.cond = cond(*ch[i]);
-        else if (ch[i]->is_type<g::limit_clause>()) x.limit = arg(*ch[i]->children.at(0));
+        if (ch[i].is_type<g::word_cond>()) x.cond = cond(ch[i]);
+        else if (ch[i].is_type<g::limit_clause>()) x.limit = arg(ch[i].children().at(0));
       }
       return pool_op(std::move(pool), std::move(x), n);
     }
     if (n.is_type<g::w_reroll>()) {
       ast::Reroll r;
-      for (const auto& c : ch) {
-        if (c->is_type<g::word_cond>()) r.cond = cond(*c);
-        else if (c->is_type<g::once_word>()) r.once = true;
+      for (const Node c : ch) {
+        if (c.is_type<g::word_cond>()) r.cond = cond(c);
+        else if (c.is_type<g::once_word>()) r.once = true;
       }
       return pool_op(std::move(pool), std::move(r), n);
     }
     if (n.is_type<g::w_keep>()) {
       ast::Keep k;
-      k.drop = ch.at(0)->is_type<g::drop_word>();
-      const Node& what = *ch.at(1);
+      k.drop = ch.at(0).is_type<g::drop_word>();
+      const Node what = ch.at(1);
       if (what.is_type<g::which_high>() || what.is_type<g::which_low>()) {
         k.which = what.is_type<g::which_high>() ? ast::KeepWhich::Highest : ast::KeepWhich::Lowest;
-        if (ch.size() > 2) k.count = arg(*ch[2]);
+        if (ch.size() > 2) k.count = arg(ch[2]);
       } else {
         k.which = ast::KeepWhich::Matching;
         k.cond = cond(what);
@@ -366,22 +372,22 @@ class Builder {
       return pool_op(std::move(pool), std::move(k), n);
     }
     if (n.is_type<g::w_count>()) {
-      ast::Count c{cond(*ch.at(0)), std::nullopt, std::nullopt};
+      ast::Count c{cond(ch.at(0)), std::nullopt, std::nullopt};
       for (std::size_t i = 1; i < ch.size(); ++i) {
-        (ch[i]->is_type<g::fail_clause>() ? c.fail : c.twice) = cond(*ch[i]->children.at(0));
+        (ch[i].is_type<g::fail_clause>() ? c.fail : c.twice) = cond(ch[i].children().at(0));
       }
       return pool_op(std::move(pool), std::move(c), n);
     }
     if (n.is_type<g::w_under>()) {
-      ast::Under u{arg(*ch.at(0)->children.at(0)), std::nullopt};
-      if (ch.size() > 1) u.except = cond(*ch[1]->children.at(0));
+      ast::Under u{arg(ch.at(0).children().at(0)), std::nullopt};
+      if (ch.size() > 1) u.except = cond(ch[1].children().at(0));
       return pool_op(std::move(pool), std::move(u), n);
     }
     if (n.is_type<g::w_cancel>()) {
-      ast::Cancel c{arg(*ch.at(0)), cmp_op(ch.at(1)->string_view()), false, std::nullopt};
+      ast::Cancel c{arg(ch.at(0)), cmp_op(ch.at(1).string_view()), false, std::nullopt};
       for (std::size_t i = 2; i < ch.size(); ++i) {
-        if (ch[i]->is_type<g::combine_word>()) c.combine = true;
-        else c.except = cond(*ch[i]->children.at(0));
+        if (ch[i].is_type<g::combine_word>()) c.combine = true;
+        else c.except = cond(ch[i].children().at(0));
       }
       return pool_op(std::move(pool), std::move(c), n);
     }
@@ -389,16 +395,16 @@ class Builder {
     if (n.is_type<g::w_unique>()) return pool_op(std::move(pool), ast::Unique{}, n);
     if (n.is_type<g::w_clamp>()) {
       ast::Clamp c;
-      for (const auto& b : ch) (b->is_type<g::clamp_min>() ? c.low : c.high) = arg(*b->children.at(0));
+      for (const Node b : ch) (b.is_type<g::clamp_min>() ? c.low : c.high) = arg(b.children().at(0));
       return pool_op(std::move(pool), std::move(c), n);
     }
     if (n.is_type<g::field_access>()) {
       const Span s = pool->span.merge(span(n));
-      return make(ast::Field{std::move(pool), ch.at(0)->string()}, s);
+      return make(ast::Field{std::move(pool), ch.at(0).string()}, s);
     }
     if (n.is_type<g::index_access>()) {
       const Span s = pool->span.merge(span(n));
-      return make(ast::Index{std::move(pool), expr(*ch.at(0))}, s);
+      return make(ast::Index{std::move(pool), expr(ch.at(0))}, s);
     }
     fail(DiagCode::UnexpectedText, n, "unexpected text");
   }
@@ -420,41 +426,41 @@ class Builder {
   }
 
   // `x op y op z`, folded to the left.
-  ExprPtr binary_chain(const Node& n) const {
-    ExprPtr lhs = expr(*n.children.at(0));
-    for (std::size_t i = 1; i + 1 < n.children.size(); i += 2) {
-      const Node& op = *n.children[i];
-      ExprPtr rhs = expr(*n.children[i + 1]);
+  ExprPtr binary_chain(const Node n) const {
+    ExprPtr lhs = expr(n.children().at(0));
+    for (std::size_t i = 1; i + 1 < n.children().size(); i += 2) {
+      const Node op = n.children()[i];
+      ExprPtr rhs = expr(n.children()[i + 1]);
       const Span s = lhs->span.merge(rhs->span);
       lhs = make(ast::Binary{bin_op(op.string_view()), std::move(lhs), std::move(rhs), span(op)}, s);
     }
     return lhs;
   }
 
-  ast::TierTest tier_test(const Node& n) const {
+  ast::TierTest tier_test(const Node n) const {
     ast::TierTest t;
     t.span = span(n);
     if (n.is_type<g::tier_else>()) {
       t.kind = ast::TierTest::Else;
     } else if (n.is_type<g::tier_cmp>()) {
       t.kind = ast::TierTest::Cmp;
-      t.op = cmp_op(n.children.at(0)->string_view());
-      t.low = arg(*n.children.at(1));
-    } else if (n.children.size() == 2) {
+      t.op = cmp_op(n.children().at(0).string_view());
+      t.low = arg(n.children().at(1));
+    } else if (n.children().size() == 2) {
       t.kind = ast::TierTest::Range;
-      t.low = arg(*n.children[0]);
-      t.high = arg(*n.children[1]);
+      t.low = arg(n.children()[0]);
+      t.high = arg(n.children()[1]);
     } else {
       t.kind = ast::TierTest::Cmp;
-      t.low = arg(*n.children.at(0));
+      t.low = arg(n.children().at(0));
     }
     return t;
   }
 
  public:
-  ExprPtr expr(const Node& n) const {
+  ExprPtr expr(const Node n) const {
     const Span s = span(n);
-    const auto& ch = n.children;
+    const auto ch = n.children();
     if (n.is_type<g::integer>()) return make(ast::IntLit{integer_value(n)}, s);
     if (n.is_type<g::neg_integer>()) return make(ast::IntLit{integer_value(n)}, s);
     if (n.is_type<g::string_body>()) return make(ast::StrLit{unescape(n.string_view())}, file_.span(s.begin - 1, s.end + 1));
@@ -469,12 +475,12 @@ class Builder {
       return dice(n);
     }
     if (n.is_type<g::postfix>()) {
-      ExprPtr e = expr(*ch.at(0));
-      for (std::size_t i = 1; i < ch.size(); ++i) e = word_mod(std::move(e), *ch[i]);
+      ExprPtr e = expr(ch.at(0));
+      for (std::size_t i = 1; i < ch.size(); ++i) e = word_mod(std::move(e), ch[i]);
       return e;
     }
-    if (n.is_type<g::unary>()) return make(ast::Unary{ast::UnOp::Neg, expr(*ch.at(1))}, s);
-    if (n.is_type<g::negation>()) return make(ast::Unary{ast::UnOp::Not, expr(*ch.at(1))}, s);
+    if (n.is_type<g::unary>()) return make(ast::Unary{ast::UnOp::Neg, expr(ch.at(1))}, s);
+    if (n.is_type<g::negation>()) return make(ast::Unary{ast::UnOp::Not, expr(ch.at(1))}, s);
     if (n.is_type<g::product>() || n.is_type<g::sum>() || n.is_type<g::comparison>() ||
         n.is_type<g::conjunction>() || n.is_type<g::disjunction>()) {
       return binary_chain(n);
@@ -482,11 +488,11 @@ class Builder {
     if (n.is_type<g::versus>()) return versus(n);
     if (n.is_type<g::tiered>()) {
       ast::Tiers t;
-      t.subject = expr(*ch.at(0));
-      for (const auto& tier : ch.at(1)->children) {
+      t.subject = expr(ch.at(0));
+      for (const Node tier : ch.at(1).children()) {
         ast::Tier one;
-        one.test = tier_test(*tier->children.at(0));
-        const Node& r = *tier->children.at(1);
+        one.test = tier_test(tier.children().at(0));
+        const Node r = tier.children().at(1);
         one.result = r.is_type<g::tier_label>() ? make(ast::StrLit{r.string()}, span(r)) : expr(r);
         t.tiers.push_back(std::move(one));
       }
@@ -494,82 +500,82 @@ class Builder {
     }
     if (n.is_type<g::list_lit>()) {
       ast::ListLit l;
-      for (const auto& c : ch) l.items.push_back(expr(*c));
+      for (const Node c : ch) l.items.push_back(expr(c));
       return make(std::move(l), s);
     }
     if (n.is_type<g::record_lit>()) {
       ast::RecordLit r;
-      for (const auto& f : ch) {
-        std::string name = f->children.at(0)->string();
+      for (const Node f : ch) {
+        std::string name = f.children().at(0).string();
         for (const auto& existing : r.names) {
           if (existing == name) {
-            fail(DiagCode::DuplicateDefinition, *f->children[0],
+            fail(DiagCode::DuplicateDefinition, f.children()[0],
                  fmt::format("field '{}' appears twice in this record", name));
           }
         }
         r.names.push_back(std::move(name));
-        r.values.push_back(expr(*f->children.at(1)));
+        r.values.push_back(expr(f.children().at(1)));
       }
       return make(std::move(r), s);
     }
     if (n.is_type<g::call>()) {
       ast::Call c;
-      c.name = ch.at(0)->string();
-      c.name_span = span(*ch[0]);
+      c.name = ch.at(0).string();
+      c.name_span = span(ch[0]);
       for (std::size_t i = 1; i < ch.size(); ++i) {
-        if (ch[i]->is_type<g::named_arg>()) {
-          c.arg_names.push_back(ch[i]->children.at(0)->string());
-          c.arg_name_spans.push_back(span(*ch[i]->children[0]));
-          c.args.push_back(expr(*ch[i]->children.at(1)));
+        if (ch[i].is_type<g::named_arg>()) {
+          c.arg_names.push_back(ch[i].children().at(0).string());
+          c.arg_name_spans.push_back(span(ch[i].children()[0]));
+          c.args.push_back(expr(ch[i].children().at(1)));
         } else {
           c.arg_names.emplace_back();
           c.arg_name_spans.emplace_back();
-          c.args.push_back(expr(*ch[i]));
+          c.args.push_back(expr(ch[i]));
         }
       }
       return make(std::move(c), s);
     }
     if (n.is_type<g::if_expr>()) {
-      return make(ast::If{expr(*ch.at(0)), expr(*ch.at(1)), expr(*ch.at(2))}, s);
+      return make(ast::If{expr(ch.at(0)), expr(ch.at(1)), expr(ch.at(2))}, s);
     }
     if (n.is_type<g::let_expr>()) {
-      return make(ast::Let{ch.at(0)->string(), -1, expr(*ch.at(1)), expr(*ch.at(2))}, s);
+      return make(ast::Let{ch.at(0).string(), -1, expr(ch.at(1)), expr(ch.at(2))}, s);
     }
-    if (n.is_type<g::repeat_expr>()) return make(ast::Repeat{expr(*ch.at(0)), expr(*ch.at(1))}, s);
+    if (n.is_type<g::repeat_expr>()) return make(ast::Repeat{expr(ch.at(0)), expr(ch.at(1))}, s);
     if (n.is_type<g::for_expr>()) {
-      return make(ast::For{ch.at(0)->string(), -1, expr(*ch.at(1)), expr(*ch.at(2))}, s);
+      return make(ast::For{ch.at(0).string(), -1, expr(ch.at(1)), expr(ch.at(2))}, s);
     }
     if (n.is_type<g::loop_expr>()) {
-      return make(ast::Loop{ch.at(0)->string(), -1, expr(*ch.at(1)), ch.at(2)->string_view() == "until",
-                            expr(*ch.at(3)), expr(*ch.at(4))},
+      return make(ast::Loop{ch.at(0).string(), -1, expr(ch.at(1)), ch.at(2).string_view() == "until",
+                            expr(ch.at(3)), expr(ch.at(4))},
                   s);
     }
     fail(DiagCode::UnexpectedText, n, "unexpected text");
   }
 
   // `A vs B [by f(args)]` and `E vs opposed [by f(args)]`.
-  ExprPtr versus(const Node& n) const {
+  ExprPtr versus(const Node n) const {
     const Span s = span(n);
-    const Node& clause = *n.children.at(1);
+    const Node clause = n.children().at(1);
     ast::Versus v;
-    v.first = expr(*n.children.at(0));
-    const Node& rhs = *clause.children.at(0);
+    v.first = expr(n.children().at(0));
+    const Node rhs = clause.children().at(0);
     if (!rhs.is_type<g::opposed_word>()) v.second = expr(rhs);
     ast::Call call;
     call.name = "contest";
     call.name_span = span(clause);
     Span rule_span = span(clause);
-    if (clause.children.size() > 1) {
-      const Node& by = *clause.children[1];
-      call.name = by.children.at(0)->string();
-      call.name_span = span(*by.children[0]);
+    if (clause.children().size() > 1) {
+      const Node by = clause.children()[1];
+      call.name = by.children().at(0).string();
+      call.name_span = span(by.children()[0]);
       rule_span = span(by);
-      for (std::size_t i = 1; i < by.children.size(); ++i) {
-        const Node& a = *by.children[i];
+      for (std::size_t i = 1; i < by.children().size(); ++i) {
+        const Node a = by.children()[i];
         if (a.is_type<g::named_arg>()) {
-          call.arg_names.push_back(a.children.at(0)->string());
-          call.arg_name_spans.push_back(span(*a.children[0]));
-          call.args.push_back(expr(*a.children.at(1)));
+          call.arg_names.push_back(a.children().at(0).string());
+          call.arg_name_spans.push_back(span(a.children()[0]));
+          call.args.push_back(expr(a.children().at(1)));
         } else {
           call.arg_names.emplace_back();
           call.arg_name_spans.emplace_back();
@@ -603,9 +609,9 @@ class Builder {
 
 }  // namespace
 
-std::unique_ptr<ast::Program> build_ast(const pegtl::parse_tree::node& root, const SourceFile& file,
+std::unique_ptr<ast::Program> build_ast(const grammar::ParseTree& tree, const SourceFile& file,
                                         std::size_t max_depth) {
-  return Builder(file, max_depth).program(root);
+  return Builder(file, max_depth).program(tree);
 }
 
 }  // namespace alea

@@ -6,7 +6,6 @@
 #include <string>
 
 #include <fmt/format.h>
-#include <tao/pegtl/contrib/parse_tree.hpp>
 
 #include "dsl/grammar.hpp"
 #include "dsl/parse_tree_selector.hpp"
@@ -80,6 +79,32 @@ struct error_messages {
 
 template <class Rule>
 using control = pegtl::must_if<error_messages>::control<Rule>;
+
+// The control of the parse: the error messages above, and the flat parse tree
+// (parse_tree_selector.hpp) built as rules start, succeed and fail.
+template <class Rule>
+struct tree_control : control<Rule> {
+  template <pegtl::apply_mode A, pegtl::rewind_mode M, template <class...> class Action,
+            template <class...> class Control, class Input>
+  [[nodiscard]] static bool match(Input& in, ParseState& ps, ParseTree& tree) {
+    if constexpr (!may_hold_node<Rule, 8>) {
+      return control<Rule>::template match<A, M, Action, Control>(in, ps, tree);
+    } else {
+      const std::uint32_t mark = tree.mark();
+      const auto begin = static_cast<std::uint32_t>(in.byte());
+      if (!control<Rule>::template match<A, M, Action, Control>(in, ps, tree)) {
+        tree.truncate(mark);  // a failed attempt leaves no nodes behind
+        return false;
+      }
+      if constexpr (is_folded_kind(node_kind<Rule>)) {
+        tree.add_folded(node_kind<Rule>, mark, begin, static_cast<std::uint32_t>(in.byte()));
+      } else if constexpr (node_kind<Rule> != 0) {
+        tree.add(node_kind<Rule>, mark, begin, static_cast<std::uint32_t>(in.byte()));
+      }
+      return true;
+    }
+  }
+};
 
 }  // namespace grammar
 
@@ -211,7 +236,7 @@ const std::vector<std::string>& keywords() {
   return words;
 }
 
-std::unique_ptr<ast::Program> build_ast(const pegtl::parse_tree::node& root, const SourceFile& file,
+std::unique_ptr<ast::Program> build_ast(const grammar::ParseTree& tree, const SourceFile& file,
                                         std::size_t max_depth);
 
 ParseResult parse(const SourceFile& file, const ParseOptions& options) {
@@ -225,16 +250,23 @@ ParseResult parse(const SourceFile& file, const ParseOptions& options) {
     return result;
   }
   grammar::ParseState state{0, options.max_nesting};
-  pegtl::memory_input in(text.data(), text.size(), file.name());
+  // One tree per thread, reused: a parse allocates nothing for its nodes.
+  thread_local grammar::ParseTree tree;
+  tree.reset(text);
+  struct Trim {
+    grammar::ParseTree& tree;
+    ~Trim() { tree.trim(); }
+  } trim{tree};
+  pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf, const char*> in(
+      text.data(), text.data() + text.size(), file.name().c_str());
   try {
-    auto root = pegtl::parse_tree::parse<grammar::program, pegtl::parse_tree::node,
-                                         grammar::selector, pegtl::nothing, grammar::control>(in, state);
-    if (!root) {
+    if (!pegtl::parse<grammar::program, pegtl::nothing, grammar::tree_control>(in, state, tree)) {
       result.diagnostics.emplace_back(DiagCode::ExpectedExpression, file.span(0, 0),
                                       "expected an expression");
       return result;
     }
-    result.program = build_ast(*root, file, 4 * options.max_nesting);
+    tree.finish();
+    result.program = build_ast(tree, file, 4 * options.max_nesting);
     if (result.program->statements.empty() && !result.program->main) {
       const auto end = static_cast<std::uint32_t>(text.size());
       Diagnostic d(DiagCode::ExpectedExpression, file.span(end, end), "expected an expression");

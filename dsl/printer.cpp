@@ -30,6 +30,8 @@ std::string type_name(const TypeSpec& t) {
     case TypeSpec::Record: base = "record"; break;
     case TypeSpec::Pool: base = "pool"; break;
   }
+  if (t.record) base = t.record->name;
+  if (t.items) base = "list of " + type_name(*t.items);
   return t.optional ? base + "?" : base;
 }
 

@@ -19,22 +19,26 @@ std::uint32_t count_code_points(std::string_view text) {
   return n;
 }
 
-SourceFile::SourceFile(std::string name, std::string text)
+SourceFile::SourceFile(Private, std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
-  line_starts_.push_back(0);
   for (std::uint32_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
   }
 }
 
 std::shared_ptr<const SourceFile> SourceFile::make(std::string name, std::string text) {
-  return std::shared_ptr<const SourceFile>(new SourceFile(std::move(name), std::move(text)));
+  return std::make_shared<const SourceFile>(Private(), std::move(name), std::move(text));
 }
 
 std::shared_ptr<const SourceFile> SourceFile::make_embedded(std::string text, Embedding embedding) {
-  auto* file = new SourceFile(embedding.outer_name, std::move(text));
+  auto file = std::make_shared<SourceFile>(Private(), embedding.outer_name, std::move(text));
   file->embedding_ = std::make_unique<Embedding>(std::move(embedding));
-  return std::shared_ptr<const SourceFile>(file);
+  return file;
+}
+
+std::uint32_t SourceFile::line_of(std::uint32_t offset) const {
+  return static_cast<std::uint32_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) -
+                                    line_starts_.begin());
 }
 
 std::string_view SourceFile::slice(const Span& s) const {
@@ -45,14 +49,13 @@ std::string_view SourceFile::slice(const Span& s) const {
 
 std::uint32_t SourceFile::local_column(std::uint32_t offset) const {
   offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
-  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - 1;
-  return 1 + count_code_points(std::string_view(text_).substr(*it, offset - *it));
+  const std::uint32_t start = line_start(line_of(offset));
+  return 1 + count_code_points(std::string_view(text_).substr(start, offset - start));
 }
 
 LineColumn SourceFile::line_column(std::uint32_t offset) const {
   offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
-  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - 1;
-  const auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
+  const std::uint32_t line = line_of(offset);
   const std::uint32_t column = local_column(offset);
   if (!embedding_) return {line + 1, column};
   if (line == 0) return {embedding_->first_line, embedding_->first_column + column - 1};
@@ -68,8 +71,7 @@ std::string_view SourceFile::line_text(std::uint32_t offset) const {
     return {};
   }
   offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
-  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - 1;
-  std::string_view rest = std::string_view(text_).substr(*it);
+  std::string_view rest = std::string_view(text_).substr(line_start(line_of(offset)));
   auto line = rest.substr(0, rest.find('\n'));
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;

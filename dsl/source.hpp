@@ -60,10 +60,21 @@ class SourceFile : public std::enable_shared_from_this<SourceFile> {
   [[nodiscard]] std::uint32_t local_column(std::uint32_t offset) const;
 
  private:
-  SourceFile(std::string name, std::string text);
+  struct Private {
+    explicit Private() = default;
+  };
+
+ public:
+  SourceFile(Private, std::string name, std::string text);  // through make() or make_embedded()
+
+ private:
+  // The line (0-based) that holds `offset`, and where a line begins.
+  [[nodiscard]] std::uint32_t line_of(std::uint32_t offset) const;
+  [[nodiscard]] std::uint32_t line_start(std::uint32_t line) const { return line == 0 ? 0 : line_starts_[line - 1]; }
+
   std::string name_;
   std::string text_;
-  std::vector<std::uint32_t> line_starts_;
+  std::vector<std::uint32_t> line_starts_;  // where the second line, the third … begin
   std::unique_ptr<Embedding> embedding_;
 };
 

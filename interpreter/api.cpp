@@ -74,6 +74,7 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
                            [&](const auto& r) { return r->ident == load.ruleset->ident; });
   if (same != rulesets_.end()) *same = std::move(load.ruleset);
   else rulesets_.push_back(std::move(load.ruleset));
+  cache_.clear();  // a name may mean another mechanic now
   return {};
 }
 
@@ -107,13 +108,18 @@ std::vector<const Ruleset*> Engine::rulesets() const {
 }
 
 Compiled Engine::compile(std::string_view source, std::string name, Imports imports) const {
+  const bool cacheable = imports.empty() && cache_.admits(source);
+  if (cacheable) {
+    if (auto program = cache_.find(name, source)) return Compiled{std::move(program), {}};
+  }
   // Without the stdlib first: a program that calls none of it never waits for it.
   Compiled out = compile_with(source, name, imports, false);
   const bool wants_stdlib = std::any_of(out.diagnostics.begin(), out.diagnostics.end(), [](const Diagnostic& d) {
     return d.code == DiagCode::UnknownFunction;
   });
-  if (!wants_stdlib) return out;
-  return compile_with(source, std::move(name), imports, true);
+  if (wants_stdlib) out = compile_with(source, name, imports, true);
+  if (cacheable && out.ok()) cache_.insert(name, source, out.program);
+  return out;
 }
 
 Compiled Engine::compile_with(std::string_view source, std::string name, Imports imports, bool with_stdlib) const {
@@ -169,20 +175,115 @@ Outcome Engine::roll(std::string_view source, std::uint64_t seed) const {
   return roll(source, dice);
 }
 
-Outcome Session::eval(std::string_view source, DiceSource& dice, std::string name) {
-  Compiled c = engine_.compile(source, std::move(name), programs_);
+namespace {
+
+// Passes faces through from another source, keeping a copy of each.
+class RecordingDice final : public DiceSource {
+ public:
+  explicit RecordingDice(DiceSource& inner) : inner_(inner) {}
+  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
+    inner_.roll(kind, faces);
+    drawn.insert(drawn.end(), faces.begin(), faces.end());
+  }
+  std::vector<std::int64_t> drawn;
+
+ private:
+  DiceSource& inner_;
+};
+
+// The faces of an earlier run again, in order, then faces from `more`.
+class ReplayDice final : public DiceSource {
+ public:
+  ReplayDice(const std::vector<std::int64_t>& faces, DiceSource& more) : faces_(faces), more_(more) {}
+  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
+    std::size_t i = 0;
+    for (; i < faces.size() && next_ < faces_.size(); ++i, ++next_) {
+      if (!kind.has_face(faces_[next_])) {
+        throw DiceSourceError(DiceSourceError::Kind::InvalidFace,
+                              fmt::format("the roll cannot be made again with these choices: its die #{} showed {}, "
+                                          "which a {} cannot show",
+                                          next_ + 1, faces_[next_], kind.name()));
+      }
+      faces[i] = faces_[next_];
+    }
+    if (i < faces.size()) more_.roll(kind, faces.subspan(i));
+  }
+
+ private:
+  const std::vector<std::int64_t>& faces_;
+  DiceSource& more_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+Outcome Engine::run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, DiceSource& dice,
+                    const RunInput& input) const {
+  return evaluate(std::move(program), bindings, dice, options_.limits, input);
+}
+
+std::vector<std::string> Engine::check_state(const State& state) const {
+  std::vector<std::string> out;
+  for (const auto& r : rulesets_) {
+    for (auto& p : state_problems(*r, state)) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+Outcome Session::eval(std::string_view source, DiceSource& dice, std::string name, const Choices& choices) {
+  return eval_recorded(source, dice, std::move(name), choices);
+}
+
+Outcome Session::eval_recorded(std::string_view source, DiceSource& dice, std::string name, const Choices& choices) {
+  Compiled c = engine_.compile(source, name, programs_);
   if (!c.ok()) {
     Outcome o;
     o.error = std::move(c.diagnostics.front());
     return o;
   }
-  Outcome o = engine_.run(c.program, variables_, dice);
+  RecordingDice recording(dice);
+  Outcome o = engine_.run(c.program, variables_, recording, {&state_, &choices});
   if (!o.ok()) return o;
+  Last last{std::string(source), std::move(name), choices, std::move(recording.drawn), variables_, programs_.size(),
+            state_};
   for (const auto& [k, v] : o.globals) variables_.set(k, v);
   const auto& statements = c.program->ast->statements;
   if (std::any_of(statements.begin(), statements.end(),
                   [](const ast::Statement& s) { return std::holds_alternative<ast::FnDef>(s); })) {
     programs_.push_back(c.program);
+  }
+  if (o.state) state_ = *o.state;
+  last_ = std::move(last);
+  return o;
+}
+
+const Choices& Session::last_choices() const {
+  static const Choices none;
+  return last_ ? last_->choices : none;
+}
+
+Outcome Session::revise(const Choices& choices, DiceSource& more) {
+  if (!last_) {
+    Outcome o;
+    auto src = SourceFile::make("<input>", "");
+    o.error = Diagnostic(DiagCode::InvalidArgument, src->span(0, 0), "there is no roll to decide on yet");
+    return o;
+  }
+  // The session as it is now, kept in case the revised input fails.
+  Bindings now_variables = variables_;
+  auto now_programs = programs_;
+  State now_state = state_;
+  Last before = *last_;
+  variables_ = before.variables;
+  programs_.resize(before.programs);
+  state_ = before.state;
+  ReplayDice replay(before.faces, more);
+  Outcome o = eval_recorded(before.source, replay, before.name, choices);
+  if (!o.ok()) {
+    variables_ = std::move(now_variables);
+    programs_ = std::move(now_programs);
+    state_ = std::move(now_state);
+    last_ = std::move(before);
   }
   return o;
 }

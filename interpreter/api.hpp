@@ -23,11 +23,13 @@
 #include "dsl/parser.hpp"
 #include "interpreter/bindings.hpp"
 #include "interpreter/builtins.hpp"
+#include "interpreter/compile_cache.hpp"
 #include "interpreter/dice.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/program.hpp"
 #include "interpreter/ruleset.hpp"
+#include "interpreter/state.hpp"
 #include "interpreter/value.hpp"
 
 namespace alea {
@@ -35,6 +37,9 @@ namespace alea {
 struct EngineOptions {
   Limits limits;
   ParseOptions parse;
+  // How many compiled programs compile() keeps by source text, for hosts that
+  // compile the same expressions again and again (CompileCache); 0: none.
+  std::size_t compile_cache = 256;
 };
 
 // A compiled program, or the diagnostics that stopped it.
@@ -56,7 +61,7 @@ struct StdlibFunction {
 class Engine {
  public:
   Engine() = default;
-  explicit Engine(EngineOptions options) : options_(std::move(options)) {}
+  explicit Engine(EngineOptions options) : options_(std::move(options)), cache_(options_.compile_cache) {}
 
   [[nodiscard]] const EngineOptions& options() const { return options_; }
 
@@ -75,13 +80,29 @@ class Engine {
 
   // Parses and resolves `source`. `name` is shown in diagnostics ("<input>",
   // a file name). It may call the stdlib, the loaded rulesets' mechanics, and
-  // the functions of `imports`.
+  // the functions of `imports`. Without imports, a program compiled before
+  // from the same source and name may come back (EngineOptions::compile_cache).
   [[nodiscard]] Compiled compile(std::string_view source, std::string name = "<input>",
                                  Imports imports = {}) const;
 
   // Runs a compiled program with the host's bindings and a dice source.
   [[nodiscard]] Outcome run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
                             DiceSource& dice) const;
+  // The same, reading the rulesets' state and the player's choices from
+  // `input`. The new state comes back in Outcome::state (a failed run gives
+  // none: nothing changed); `*input.state` itself is never written, so one
+  // Engine serves many characters from many threads.
+  //
+  //   alea::State sheet;                                  // kept by the host
+  //   alea::Choices decide;
+  //   decide.set("my-game", "use_edge", true);
+  //   alea::Outcome o = engine.run(move, {}, dice, {&sheet, &decide});
+  //   if (o.ok()) sheet = *o.state;
+  [[nodiscard]] Outcome run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
+                            DiceSource& dice, const RunInput& input) const;
+  // The problems of `state` for the loaded rulesets it has entries for (see
+  // state_problems); entries of rulesets not loaded are left alone.
+  [[nodiscard]] std::vector<std::string> check_state(const State& state) const;
 
   // Compiles and runs in one step; a compile error comes back in Outcome::error.
   [[nodiscard]] Outcome roll(std::string_view source, DiceSource& dice,
@@ -96,17 +117,34 @@ class Engine {
 
   EngineOptions options_;
   std::vector<std::shared_ptr<const Ruleset>> rulesets_;
+  mutable CompileCache cache_{options_.compile_cache};
 };
 
-// Variables and functions that persist from one input to the next, as in the
-// REPL or a bot's conversation. Not thread-safe: one session per conversation.
+// Variables, functions and the rulesets' state that persist from one input to
+// the next, as in the REPL or a bot's conversation. Not thread-safe: one
+// session per conversation (and per character, for the state).
 class Session {
  public:
   explicit Session(const Engine& engine) : engine_(engine) {}
 
-  // Compiles and runs one input. On success its `let`s and `fn`s are kept;
-  // on any error nothing about the session changes.
-  Outcome eval(std::string_view source, DiceSource& dice, std::string name = "<input>");
+  // Compiles and runs one input with the player's `choices`. On success its
+  // `let`s, `fn`s and state changes are kept; on any error nothing about the
+  // session changes.
+  Outcome eval(std::string_view source, DiceSource& dice, std::string name = "<input>",
+               const Choices& choices = {});
+
+  // The player decides after seeing the roll: the last input that succeeded
+  // is made again with the same dice (`more` gives any dice beyond them) and
+  // these choices, from the session as it was before it. On success its
+  // result replaces the last input's; on error the session keeps the last
+  // input's result. Fails (returns an error) when there is no last input.
+  Outcome revise(const Choices& choices, DiceSource& more);
+  [[nodiscard]] bool can_revise() const { return last_.has_value(); }
+  // The choices the last input was made with.
+  [[nodiscard]] const Choices& last_choices() const;
+
+  [[nodiscard]] const State& state() const { return state_; }
+  void set_state(State state) { state_ = std::move(state); }
 
   [[nodiscard]] const Bindings& variables() const { return variables_; }
   void set_variable(std::string name, Value v) { variables_.set(std::move(name), std::move(v)); }
@@ -122,6 +160,18 @@ class Session {
   const Engine& engine_;
   Bindings variables_;
   std::vector<std::shared_ptr<const CompiledProgram>> programs_;  // those that define functions
+  State state_;
+  // The last input that succeeded, and the session as it was before it.
+  struct Last {
+    std::string source, name;
+    Choices choices;
+    std::vector<std::int64_t> faces;  // every face it drew, in order
+    Bindings variables;
+    std::size_t programs = 0;
+    State state;
+  };
+  std::optional<Last> last_;
+  Outcome eval_recorded(std::string_view source, DiceSource& dice, std::string name, const Choices& choices);
 };
 
 // The dice and the result as one line, e.g. "4d6kh3 → 4 4 6 ~3~ = 14"; further

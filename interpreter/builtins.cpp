@@ -10,9 +10,13 @@
 
 namespace alea {
 namespace detail {
+
+Value b_roll_each(BuiltinCall& c);  // builtins_dice.cpp
+
 namespace {
 
 std::int64_t int_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
+  if (const std::int64_t* x = c.args[i].as_int()) return *x;  // the words below only for an error
   return c.ev.to_int(c.args[i], c.arg_span(i), fmt::format("argument {} of '{}'", i + 1, fn));
 }
 
@@ -26,7 +30,10 @@ std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
   std::vector<std::int64_t> out;
   if (c.args.size() == 1) {
     if (const auto* l = c.args[0].as_list()) {
-      for (const auto& v : *l) out.push_back(c.ev.to_int(v, c.arg_span(0), fmt::format("an item given to '{}'", fn)));
+      for (const auto& v : *l) {
+        const std::int64_t* x = v.as_int();
+        out.push_back(x ? *x : c.ev.to_int(v, c.arg_span(0), fmt::format("an item given to '{}'", fn)));
+      }
       return out;
     }
     if (const auto* p = c.args[0].as_pool()) {
@@ -371,6 +378,7 @@ const std::vector<Entry>& table() {
       {{"kind", 1, 1}, b_kind, "kind(x)", "what x is: \"int\", \"bool\", \"string\", \"pool\", \"list\", \"record\" or \"none\""},
       {{"rolled", 1, 1}, b_rolled, "rolled(pool)", "every die of the rolls behind a pool, the removed ones too, as a list of faces"},
       {{"note", 2, 2}, b_note, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
+      {{"roll_each", 1, 2}, b_roll_each, "roll_each(dice, die)", "rolls a list of described dice (records with a 'die' and tags such as a colour), each die with its tags in the trace; gives the records with each one's 'face'"},
       {{"cover", 2, 2}, b_cover, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };
   return t;

@@ -12,6 +12,7 @@
 #include "interpreter/bindings.hpp"
 #include "interpreter/dice.hpp"
 #include "interpreter/limits.hpp"
+#include "interpreter/state.hpp"
 #include "interpreter/trace.hpp"
 #include "interpreter/value.hpp"
 
@@ -26,8 +27,11 @@ struct EvalError {
 
 class Evaluator {
  public:
-  Evaluator(const Bindings& bindings, DiceSource& dice, const Limits& limits, Trace& trace)
-      : bindings_(bindings), dice_(dice), limits_(limits), trace_(trace) {}
+  Evaluator(const Bindings& bindings, DiceSource& dice, const Limits& limits, Trace& trace,
+            const RunInput& input = {})
+      : bindings_(bindings), dice_(dice), limits_(limits), trace_(trace), choices_(input.choices) {
+    if (input.state) state_ = *input.state;
+  }
 
   void run_program(const ast::Program& program, std::optional<Value>& value,
                    std::vector<std::pair<std::string, Value>>& globals);
@@ -47,6 +51,11 @@ class Evaluator {
   void check_size(std::size_t n, Span span);
   // Fails unless `v` is of type `t`; `what` names it ("the argument 'red'").
   void check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what);
+  // The same check, giving `v` with the defaults of a record type's missing
+  // fields filled in. `src` is the expression `v` came from: a problem inside
+  // a literal list or record is shown where it was written.
+  Value conform(const ast::TypeSpec& t, const Value& v, const ast::Expr* src, Span span,
+                std::string_view what);
   // Counts `n` steps of work done outside eval() (a search inside an operation).
   void charge(std::int64_t n, Span span) {
     steps_ += n;
@@ -62,6 +71,8 @@ class Evaluator {
   // A pool value; fails if its total would not fit in 64 bits, so that every
   // pool can be used as a number.
   Value make_pool(PoolData pool, Span span);
+  // The state as the run has left it so far.
+  [[nodiscard]] const State& state() const { return state_; }
 
  private:
   const Bindings& bindings_;
@@ -87,6 +98,17 @@ class Evaluator {
   // Constants evaluated so far in this run.
   std::vector<std::pair<const ast::Constant*, Value>> constants_;
   Value binary(const ast::Binary& b, const ast::Expr& e);
+
+  // State and choices (eval_state.cpp).
+  const Choices* choices_ = nullptr;
+  State state_;  // the run's working copy: the host's is changed only by a run that succeeds
+  // The value of a state counter or a choice, before its default.
+  std::optional<Value> host_value(const ast::Constant& c);
+  // Sets a counter, checked against its type and (clamped to, or failing at) its bounds.
+  void write_state(const ast::Constant& c, Value v, Span span, bool clamp);
+  // A mechanic's `changes`, once its body gave `result`; its parameters are at `frame`.
+  void apply_changes(const ast::FnDef& fn, std::size_t frame, const Value& result, Span span);
+  Value call_hidden(const ast::FnDef& h, std::size_t frame, std::size_t params, const Value& result);
 };
 
 // Builtin functions: signature, documentation and implementation.

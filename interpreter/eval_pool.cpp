@@ -262,7 +262,7 @@ class PoolOps {
     return finish(std::move(out));
   }
 
-  Value keep(const ast::Keep& k, PoolData out) {
+  Value keep(const ast::Keep& k, const PoolData& out) {
     std::vector<bool> selected(out.dice.size(), false);
     if (k.which == ast::KeepWhich::Matching) {
       const Test t = test(k.cond, true);
@@ -273,14 +273,18 @@ class PoolOps {
       std::vector<std::size_t> order(out.dice.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
       const bool highest = k.which == ast::KeepWhich::Highest;
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return highest ? out.dice[a].face > out.dice[b].face : out.dice[a].face < out.dice[b].face;
+      // Equal faces keep their order (as a stable sort would), without its buffer.
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const std::int64_t fa = out.dice[a].face, fb = out.dice[b].face;
+        if (fa != fb) return highest ? fa > fb : fa < fb;
+        return a < b;
       });
       for (std::size_t i = 0; i < order.size() && static_cast<std::int64_t>(i) < n; ++i) selected[order[i]] = true;
     }
     PoolData result;
     result.successes = out.successes;
     result.groups = out.groups;
+    result.dice.reserve(out.dice.size());
     for (std::size_t i = 0; i < out.dice.size(); ++i) {
       if (selected[i] != k.drop) {
         result.dice.push_back(out.dice[i]);

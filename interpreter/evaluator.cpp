@@ -188,6 +188,7 @@ Value Evaluator::node(const ast::Dice& k, const ast::Expr& e) {
   PoolData pool;
   pool.groups.add(group);
   pool.dice.reserve(faces.size());
+  trace_.dice.reserve(trace_.dice.size() + faces.size());
   for (const std::int64_t f : faces) {
     pool.dice.push_back({f, add_die(kind_id, f, DieOrigin::Rolled, no_die, group)});
   }
@@ -228,19 +229,26 @@ Value Evaluator::node(const ast::Unary& k, const ast::Expr& e) {
 
 Value Evaluator::binary(const ast::Binary& b, const ast::Expr& e) {
   using ast::BinOp;
+  // The words for an error are made only when there is one: this runs on every operator.
+  auto side_bool = [&](const Value& v, const ast::Expr& at, std::string_view which) {
+    if (const bool* x = v.as_bool()) return *x;
+    return to_bool(v, at.span, fmt::format("the {} side of '{}'", which, ast::spelling(b.op)));
+  };
+  auto side_int = [&](const Value& v, const ast::Expr& at, std::string_view which) {
+    if (const std::int64_t* x = v.as_int()) return *x;
+    return to_int(v, at.span, fmt::format("the {} side of '{}'", which, ast::spelling(b.op)));
+  };
   if (b.op == BinOp::And || b.op == BinOp::Or) {
-    const std::string what = fmt::format("the left side of '{}'", ast::spelling(b.op));
-    const bool lhs = to_bool(eval(*b.lhs), b.lhs->span, what);
+    const bool lhs = side_bool(eval(*b.lhs), *b.lhs, "left");
     if (b.op == BinOp::And ? !lhs : lhs) return lhs;
-    return to_bool(eval(*b.rhs), b.rhs->span, fmt::format("the right side of '{}'", ast::spelling(b.op)));
+    return side_bool(eval(*b.rhs), *b.rhs, "right");
   }
   const Value l = eval(*b.lhs);
   const Value r = eval(*b.rhs);
   if (b.op == BinOp::Eq) return l == r;
   if (b.op == BinOp::Ne) return !(l == r);
-  const std::string op(ast::spelling(b.op));
-  const std::int64_t x = to_int(l, b.lhs->span, fmt::format("the left side of '{}'", op));
-  const std::int64_t y = to_int(r, b.rhs->span, fmt::format("the right side of '{}'", op));
+  const std::int64_t x = side_int(l, *b.lhs, "left");
+  const std::int64_t y = side_int(r, *b.rhs, "right");
   std::int64_t out = 0;
   switch (b.op) {
     case BinOp::Add: {
@@ -290,39 +298,19 @@ Value Evaluator::constant(const ast::Constant& c) {
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
     if (it->first == &c) return it->second;
   }
+  if (c.source != ast::Constant::Source::Fixed) {
+    if (auto v = host_value(c)) return std::move(*v);
+  }
   for (const auto& [k, v] : constants_) {
     if (k == &c) return v;
   }
   Value v = eval(*c.value);
+  // A parameter of a declared record type gets the defaults of its missing fields.
+  if (c.type && (c.type->record || c.type->items)) {
+    v = conform(*c.type, v, c.value.get(), c.value->span, fmt::format("the default of '{}'", c.name));
+  }
   constants_.emplace_back(&c, v);
   return v;
-}
-
-void Evaluator::check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what) {
-  // A pool stands for its total wherever a number is wanted.
-  if (t.kind == ast::TypeSpec::Int && v.as_pool()) {
-    check_type(t, Value(to_int(v, span, what)), span, what);
-    return;
-  }
-  if (!type_admits(t, v)) {
-    fail(DiagCode::TypeMismatch, span,
-         fmt::format("{} must be {} {}, got {}", what, t.kind == ast::TypeSpec::Int ? "an" : "a",
-                     ast::type_name(t), describe(v)));
-  }
-  if (const auto* i = v.as_int()) {
-    if (t.min && *i < *t.min) {
-      fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be at least {}, got {}", what, *t.min, *i));
-    }
-    if (t.max && *i > *t.max) {
-      fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be at most {}, got {}", what, *t.max, *i));
-    }
-  }
-  if (const auto* str = v.as_str(); str && !t.choices.empty() &&
-      std::find(t.choices.begin(), t.choices.end(), *str) == t.choices.end()) {
-    std::string list;
-    for (const auto& c : t.choices) list += (list.empty() ? "" : ", ") + c;
-    fail(DiagCode::ArgumentOutOfRange, span, fmt::format("{} must be one of {}, got \"{}\"", what, list, *str));
-  }
 }
 
 Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
@@ -346,13 +334,20 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
     if (p >= 0) {
       const auto k = static_cast<std::size_t>(p);
       if (k < fn.types.size() && fn.types[k]) {
-        check_type(*fn.types[k], args[i], c.args[i]->span, fmt::format("the argument '{}'", fn.params[k]));
+        args[i] = conform(*fn.types[k], args[i], c.args[i].get(), c.args[i]->span,
+                          fmt::format("the argument '{}'", fn.params[k]));
       }
       stack_[new_base + k] = std::move(args[i]);
       given[k] = true;
     } else if (const ast::Constant* k = c.sets[i]) {
-      if (k->type) check_type(*k->type, args[i], c.args[i]->span, fmt::format("the parameter '{}'", k->name));
-      overrides_.emplace_back(k, std::move(args[i]));
+      if (k->type) {
+        args[i] = conform(*k->type, args[i], c.args[i].get(), c.args[i]->span,
+                          fmt::format("the parameter '{}'", k->name));
+      }
+      // A counter given by name is set, as if the state held it: the call's
+      // changes start from it, and it stays after the call.
+      if (k->source == ast::Constant::Source::State) write_state(*k, std::move(args[i]), c.args[i]->span, false);
+      else overrides_.emplace_back(k, std::move(args[i]));
     }
   }
   // An opposed mechanic: every side has the fields, and the body starts on the first side.
@@ -365,8 +360,9 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
         fail(DiagCode::MissingArgument, span,
              fmt::format("the side '{}' needs the field '{}'", side_name, fn.side_fields[f]));
       }
-      check_type(fn.side_field_types[f], *v, span, fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
-      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = *v;
+      const Value checked = conform(fn.side_field_types[f], *v, nullptr, span,
+                                    fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
+      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = checked;
     }
   }
   ++call_depth_;
@@ -386,12 +382,14 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       if (given[k]) continue;
       Value v = eval(*fn.defaults.at(k));
       if (k < fn.types.size() && fn.types[k]) {
-        check_type(*fn.types[k], v, fn.defaults[k]->span, fmt::format("the default of '{}'", fn.params[k]));
+        v = conform(*fn.types[k], v, fn.defaults[k].get(), fn.defaults[k]->span,
+                    fmt::format("the default of '{}'", fn.params[k]));
       }
       stack_[new_base + k] = std::move(v);
     }
     Value result = eval(*fn.body);
     if (fn.result) check_result(fn, result);
+    if (!fn.changes.empty()) apply_changes(fn, new_base, result, span);
     return result;
   } catch (EvalError& err) {
     // One note per call site; a recursion shows as one note with its depth.
@@ -667,12 +665,13 @@ void Evaluator::run_program(const ast::Program& program, std::optional<Value>& v
 }  // namespace detail
 
 Outcome evaluate(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
-                 DiceSource& dice, const Limits& limits) {
+                 DiceSource& dice, const Limits& limits, const RunInput& input) {
   Outcome out;
   out.program = program;
-  detail::Evaluator ev(bindings, dice, limits, out.trace);
+  detail::Evaluator ev(bindings, dice, limits, out.trace, input);
   try {
     ev.run_program(*program->ast, out.value, out.globals);
+    out.state = ev.state();
   } catch (detail::EvalError& e) {
     out.value.reset();
     out.error = std::move(e.diagnostic);

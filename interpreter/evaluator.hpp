@@ -16,6 +16,7 @@
 #include "interpreter/dice.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/program.hpp"
+#include "interpreter/state.hpp"
 #include "interpreter/trace.hpp"
 #include "interpreter/value.hpp"
 
@@ -29,6 +30,9 @@ struct Outcome {
   Trace trace;
   // The program-level `let`s, in order, with their values (the REPL keeps them).
   std::vector<std::pair<std::string, Value>> globals;
+  // The state after the run: the one it was given, with the changes its
+  // mechanics made. Empty when the run failed: a failed run changes nothing.
+  std::optional<State> state;
   // Keeps the sources that the trace's spans point into alive.
   std::shared_ptr<const CompiledProgram> program;
 
@@ -36,9 +40,10 @@ struct Outcome {
 };
 
 // Evaluates `program`, drawing faces from `dice` and looking free names up in
-// `bindings`. Problems in the program or its input come back in
-// Outcome::error; only std::bad_alloc escapes.
+// `bindings`; rulesets' state and choices come from `input`. Problems in the
+// program or its input come back in Outcome::error; only std::bad_alloc escapes.
 [[nodiscard]] Outcome evaluate(std::shared_ptr<const CompiledProgram> program,
-                               const Bindings& bindings, DiceSource& dice, const Limits& limits);
+                               const Bindings& bindings, DiceSource& dice, const Limits& limits,
+                               const RunInput& input = {});
 
 }  // namespace alea

@@ -51,6 +51,25 @@ class DiceText {
   const Trace& t_;
   std::vector<std::vector<std::uint32_t>> children_;
 
+  // "(attack red special)": a described die's tags, each text as it is, a
+  // true flag by its name, other values as name=value; false and none say nothing.
+  std::string tags(const DieRecord& d) const {
+    if (d.tags == 0) return "";
+    const RecordData* r = t_.tags[d.tags - 1].as_record();
+    if (!r) return "";
+    std::string s;
+    for (std::size_t i = 0; i < r->names.size(); ++i) {
+      const Value& v = r->values[i];
+      std::string one;
+      if (const auto* str = v.as_str()) one = *str;
+      else if (const auto* b = v.as_bool()) one = *b ? r->names[i] : "";
+      else if (!v.is_none()) one = fmt::format("{}={}", r->names[i], to_display(v));
+      if (one.empty()) continue;
+      s += (s.empty() ? "" : " ") + one;
+    }
+    return s.empty() ? "" : "(" + s + ")";
+  }
+
   std::string marks(const DieRecord& d) const {
     std::string s;
     if (d.marks & MarkExploded) s += '!';
@@ -85,7 +104,7 @@ class DiceText {
     } else {
       s = fmt::format("{}", d.face);
     }
-    s += marks(d);
+    s += marks(d) + tags(d);
     if (removed(d.fate)) s = "~" + s + "~";
     if (d.fate == DieFate::Rerolled && !children_[id].empty()) s += "→" + chain(children_[id].front());
     return s;
@@ -163,9 +182,11 @@ std::string render_breakdown(const Outcome& o) {
   }
   std::string value = to_display(*o.value);
   // A value that came out of tiers shows the number it was sorted by: "= 9 → partial".
-  if (!t.events.empty() && t.events.back().result == value && t.events.back().span.file == shown.file &&
-      t.events.back().span.begin >= shown.begin && t.events.back().span.end <= shown.end) {
-    value = t.events.back().text;
+  // Lines of their own (note(), a change of state) are not tiers.
+  const auto last = std::find_if(t.events.rbegin(), t.events.rend(), [](const TraceEvent& e) { return !e.note; });
+  if (last != t.events.rend() && last->result == value && last->span.file == shown.file &&
+      last->span.begin >= shown.begin && last->span.end <= shown.end) {
+    value = last->text;
   }
   DiceText dice(t);
   if (shown.empty()) return value;

@@ -2,7 +2,8 @@
 //
 // {"expression": "4d6kh3", "ok": true, "value": 14, "seed": 42 (only for random dice),
 //  "dice": [{"id": 0, "die": "d6", "face": 4, "rolled": 4, "fate": "kept", "origin": "rolled",
-//            "marks": [], "parent": null, "partner": null, "roll": "4d6", "by": null}, …],
+//            "marks": [], "parent": null, "partner": null, "roll": "4d6", "tags": null, "by": null}, …],
+//  (a die rolled by roll_each has its description's other fields as "tags": {"colour": "red"})
 //  "events": []}
 // On error: {"expression": …, "ok": false, "error": {"code", "message", "file", "line",
 // "column", "notes": [...]}, "dice": […]} — dice rolled before the error are kept.
@@ -122,6 +123,7 @@ std::string render_json(const Outcome& o, std::string_view expression, std::opti
                     {"parent", d.parent == no_die ? json(nullptr) : json(d.parent)},
                     {"partner", d.partner == no_die ? json(nullptr) : json(d.partner)},
                     {"roll", span_json(t.groups[d.group].roll)},
+                    {"tags", d.tags == 0 ? json(nullptr) : value_json(t.tags[d.tags - 1])},
                     {"by", span_json(d.fate_by)}});
   }
   doc["dice"] = dice;

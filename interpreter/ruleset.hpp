@@ -5,6 +5,7 @@
 // knows the file format. Immutable once loaded and shared by shared_ptr.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,41 @@ struct FieldInfo {
   std::string doc;
 };
 
+// A counter kept between rolls (a ruleset's `state`): its default is its value
+// at the start; a change past its bounds stops at them when `clamp`, else it
+// is an error.
+struct StateInfo : ParamInfo {
+  bool clamp = true;
+};
+
+// A decision the player makes after seeing a roll (a ruleset's `choices`);
+// `none` to a mechanic when the player did not decide. `flag` is the
+// command-line flag that decides it true (`use-edge`), or "".
+struct ChoiceInfo : ParamInfo {
+  std::string flag;
+};
+
+// A named scale of outcomes, lowest first (a ruleset's `tiers`): a level holds
+// the values from its `from` up to the next level's; the first has no `from`.
+struct TierLevel {
+  std::string name;
+  std::optional<std::int64_t> from;
+  std::string doc;
+};
+struct TierScale {
+  std::string name;
+  std::string doc;
+  std::vector<TierLevel> levels;
+};
+
+// What a mechanic does to a counter when it returns, for `alea describe`.
+struct ChangeInfo {
+  std::string counter;
+  std::string op;      // "add", "subtract", "set", "reset"
+  std::string value;   // the expression, as written; "" for reset
+  std::string when;    // the condition, as written; "" for always
+};
+
 struct MechanicInfo {
   std::string name;
   std::string doc;
@@ -43,6 +79,14 @@ struct MechanicInfo {
   std::optional<ast::TypeSpec> returns;  // or the type of a plain result
   std::string returns_doc;
   std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
+  std::vector<ChangeInfo> changes;      // what it does to the ruleset's state
+};
+
+// A record type the ruleset declares under `types:`, with its fields.
+struct TypeInfo {
+  std::string name;
+  std::string doc;
+  std::vector<ParamInfo> fields;  // a field without a default is required
 };
 
 struct NamedValue {
@@ -59,7 +103,11 @@ struct Ruleset {
   std::string source;
   std::string doc;
   std::string file;   // as shown in diagnostics
+  std::vector<TypeInfo> types;
   std::vector<ParamInfo> parameters;
+  std::vector<StateInfo> state;       // counters kept between rolls
+  std::vector<ChoiceInfo> choices;    // decisions a player makes after seeing a roll
+  std::vector<TierScale> tiers;       // named scales of outcomes
   std::vector<NamedValue> constants;
   std::vector<NamedValue> tables;
   std::vector<std::string> functions;  // the helper functions' names
@@ -70,6 +118,18 @@ struct Ruleset {
   [[nodiscard]] const MechanicInfo* mechanic(std::string_view mechanic_name) const {
     for (const auto& m : mechanics) {
       if (m.name == mechanic_name) return &m;
+    }
+    return nullptr;
+  }
+  [[nodiscard]] const StateInfo* state_counter(std::string_view counter) const {
+    for (const auto& s : state) {
+      if (s.name == counter) return &s;
+    }
+    return nullptr;
+  }
+  [[nodiscard]] const ChoiceInfo* choice(std::string_view choice_name) const {
+    for (const auto& c : choices) {
+      if (c.name == choice_name) return &c;
     }
     return nullptr;
   }

@@ -17,6 +17,7 @@
 
 #include "dsl/printer.hpp"
 #include "interpreter/builtins.hpp"
+#include "interpreter/ruleset_loader_parts.hpp"
 
 namespace alea {
 namespace {
@@ -43,7 +44,7 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
   return v;
 }
 
-class Loader {
+class Loader final : public detail::RulesetReader {
  public:
   Loader(std::string text, std::string name, const RulesetLoadOptions& options)
       : options_(options), file_(SourceFile::make(std::move(name), std::move(text))) {
@@ -78,6 +79,7 @@ class Loader {
       return out;
     }
     top(root);
+    detail::link_changes(*program_);
     if (!diags_.empty()) {
       out.diagnostics = std::move(diags_);
       return out;
@@ -101,15 +103,22 @@ class Loader {
   std::unique_ptr<ast::Program> program_ = std::make_unique<ast::Program>();
   std::vector<std::shared_ptr<const SourceFile>> sources_;
   std::map<std::string, Span> names_;  // ruleset-level names, for duplicates
+  std::map<std::string, std::shared_ptr<const ast::RecordType>> types_;  // declared under `types:`
   // Mechanics whose body did not parse: calls to them are not reported again.
   std::set<std::string> unparsed_;
+
+  // ---- what the sections in other files use ------------------------------
+  [[nodiscard]] const SourceFile& file() const override { return *file_; }
+  ast::Program& program() override { return *program_; }
+  Ruleset& ruleset() override { return *ruleset_; }
+  void keep_source(std::shared_ptr<const SourceFile> src) override { sources_.push_back(std::move(src)); }
 
   // ---- positions and errors ------------------------------------------------
   std::uint32_t offset_of(const YAML::Mark& m) const {
     if (m.pos < 0) return 0;
     return static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(m.pos), file_->text().size()));
   }
-  Span span_of(const YAML::Node& n) const {
+  Span span_of(const YAML::Node& n) const override {
     const auto b = offset_of(n.Mark());
     std::uint32_t len = 1;
     if (n.IsScalar() && n.Tag() == "?") len = static_cast<std::uint32_t>(std::max<std::size_t>(1, n.Scalar().size()));
@@ -119,18 +128,13 @@ class Loader {
     const auto nl = file_->text().find('\n', b);
     return file_->span(b, nl == std::string::npos ? e : std::min<std::uint32_t>(e, static_cast<std::uint32_t>(nl)));
   }
-  Diagnostic& error(DiagCode code, Span span, std::string message) {
+  Diagnostic& error(DiagCode code, Span span, std::string message) override {
     return diags_.emplace_back(code, span, std::move(message));
   }
 
   // ---- shapes ---------------------------------------------------------------
-  struct Key {
-    std::string name;
-    bool required;
-  };
-
   // Checks a mapping's keys: every key known, none twice, the required ones present.
-  bool keys(const YAML::Node& map, Span where, std::string_view what, const std::vector<Key>& allowed) {
+  bool keys(const YAML::Node& map, Span where, std::string_view what, const std::vector<Key>& allowed) override {
     if (!map.IsMap()) {
       error(DiagCode::RulesetFieldType, where, fmt::format("{} must be a mapping", what));
       return false;
@@ -164,7 +168,7 @@ class Loader {
     return true;
   }
 
-  std::optional<std::string> text(const YAML::Node& n, std::string_view what) {
+  std::optional<std::string> text(const YAML::Node& n, std::string_view what) override {
     if (!n.IsScalar() || (n.Tag() == "?" && n.Scalar().empty())) {
       error(DiagCode::RulesetFieldType, span_of(n), fmt::format("{} must be text", what));
       return std::nullopt;
@@ -188,7 +192,7 @@ class Loader {
   }
 
   // A name the language can use: checked once per ruleset-level definition.
-  bool name(const YAML::Node& key, std::string_view what, bool ruleset_level) {
+  bool name(const YAML::Node& key, std::string_view what, bool ruleset_level) override {
     const std::string s = key.Scalar();
     const Span at = span_of(key);
     const auto& kw = keywords();
@@ -237,7 +241,7 @@ class Loader {
     return make_record(std::move(names), std::move(values));
   }
 
-  ast::ExprPtr to_expr(const YAML::Node& n) {
+  ast::ExprPtr to_expr(const YAML::Node& n) override {
     auto e = std::make_unique<ast::Expr>();
     e->span = span_of(n);
     if (n.IsNull()) {
@@ -287,12 +291,29 @@ class Loader {
         return t;
       }
     }
+    if (auto it = types_.find(base); it != types_.end()) {
+      t.kind = ast::TypeSpec::Record;
+      t.record = it->second;
+      return t;
+    }
     std::vector<std::string> words;
     for (const auto& [word, kind] : kinds) words.push_back(word);
+    for (const auto& [word, type] : types_) words.push_back(word);
     auto& d = error(DiagCode::RulesetInvalidValue, span_of(n), fmt::format("unknown type '{}'", *s));
     if (auto near = closest_name(base, words); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
-    else d.note({}, "the types are int, bool, string, label, list, record, pool and any; add '?' to admit null");
+    else d.note({}, "the types are int, bool, string, label, list, record, pool, any and those declared under 'types' (before this one); add '?' to admit null");
     return std::nullopt;
+  }
+
+  // `items: die` on a list: the type every item must have.
+  void items(const YAML::Node& spec, ast::TypeSpec& t) {
+    const YAML::Node i = spec["items"];
+    if (!i) return;
+    if (t.kind != ast::TypeSpec::List) {
+      error(DiagCode::RulesetInvalidValue, span_of(i), "'items' applies to the type list");
+      return;
+    }
+    if (auto it = type(i)) t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
   }
 
   // Bounds and choices of a parameter or field.
@@ -329,7 +350,7 @@ class Loader {
 
   // ---- code -------------------------------------------------------------------
   // The expression text of a scalar, as a SourceFile whose positions are the YAML file's.
-  std::shared_ptr<const SourceFile> code(const YAML::Node& n, std::string_view what) {
+  std::shared_ptr<const SourceFile> code(const YAML::Node& n, std::string_view what) override {
     if (!n.IsScalar() || n.Scalar().empty()) {
       error(DiagCode::RulesetFieldType, span_of(n), fmt::format("{} must be text in the language", what));
       return nullptr;
@@ -379,7 +400,7 @@ class Loader {
     return src;
   }
 
-  std::unique_ptr<ast::Program> parse_code(const std::shared_ptr<const SourceFile>& src) {
+  std::unique_ptr<ast::Program> parse_code(const std::shared_ptr<const SourceFile>& src) override {
     ParseResult r = parse(*src, options_.parse);
     if (!r.ok()) {
       for (auto& d : r.diagnostics) diags_.push_back(std::move(d));
@@ -392,8 +413,8 @@ class Loader {
   void top(const YAML::Node& root) {
     keys(root, file_->span(0, 1), "the ruleset",
          {{"schema", true}, {"name", true}, {"title", true}, {"source", true}, {"doc", false},
-          {"parameters", false}, {"constants", false}, {"tables", false}, {"functions", false},
-          {"mechanics", true}});
+          {"types", false}, {"parameters", false}, {"constants", false}, {"tables", false}, {"state", false},
+          {"choices", false}, {"tiers", false}, {"functions", false}, {"mechanics", true}});
     Ruleset& r = *ruleset_;
     r.file = file_->name();
     if (const auto n = root["schema"]) {
@@ -420,9 +441,13 @@ class Loader {
     if (const auto n = root["title"]) r.title = text(n, "'title'").value_or("");
     if (const auto n = root["source"]) r.source = text(n, "'source'").value_or("");
     if (const auto n = root["doc"]) r.doc = text(n, "'doc'").value_or("");
+    if (const auto n = root["types"]) types(n);
     if (const auto n = root["parameters"]) parameters(n);
     if (const auto n = root["constants"]) constants(n);
     if (const auto n = root["tables"]) tables(n);
+    if (const auto n = root["state"]) detail::read_state(*this, n);
+    if (const auto n = root["choices"]) detail::read_choices(*this, n);
+    if (const auto n = root["tiers"]) detail::read_tiers(*this, n);
     if (const auto n = root["functions"]) functions(n);
     if (const auto n = root["mechanics"]) mechanics(n);
     resolve_all();
@@ -435,20 +460,20 @@ class Loader {
   }
 
   std::optional<ParamInfo> param(const YAML::Node& key, const YAML::Node& spec, std::string_view what,
-                                 bool default_required) {
+                                 bool default_required, const std::vector<Key>& extra = {}) override {
     const std::string pname = key.Scalar();
     const std::string context = fmt::format("the {} '{}'", what, pname);
-    if (!keys(spec, span_of(key), context,
-              {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
-               {"choices", false}, {"doc", true}})) {
-      return std::nullopt;
-    }
+    std::vector<Key> allowed = {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
+                                {"choices", false}, {"items", false}, {"doc", true}};
+    allowed.insert(allowed.end(), extra.begin(), extra.end());
+    if (!keys(spec, span_of(key), context, allowed)) return std::nullopt;
     ParamInfo p;
     p.name = pname;
     if (spec["doc"]) p.doc = text(spec["doc"], "'doc'").value_or("");
     auto t = spec["type"] ? type(spec["type"]) : std::nullopt;
     if (t) {
       constraints(spec, *t, "choices");
+      items(spec, *t);
       p.type = *t;
     }
     if (const YAML::Node d = spec["default"]) {
@@ -484,6 +509,54 @@ class Loader {
       if (!c->value) continue;
       program_->constants.push_back(std::move(c));
       ruleset_->parameters.push_back(std::move(*p));
+    }
+  }
+
+  // `types: {die: {doc: …, fields: {colour: {type: label, choices: […], doc: …}, …}}}`:
+  // record types, which parameters, fields and results may name. A type may use
+  // the types declared before it.
+  void types(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(DiagCode::RulesetFieldType, span_of(n), "'types' must be a mapping from type names to their fields");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string tname = it->first.Scalar();
+      if (!name(it->first, "type", false)) continue;
+      static const std::set<std::string> words = {"int", "bool", "string", "label", "list", "record", "pool", "any"};
+      if (words.count(tname) || types_.count(tname)) {
+        error(DiagCode::RulesetInvalidValue, span_of(it->first),
+              fmt::format("the type name '{}' is already {}", tname, words.count(tname) ? "a type of the format" : "declared"));
+        continue;
+      }
+      const std::string context = fmt::format("the type '{}'", tname);
+      if (!keys(it->second, span_of(it->first), context, {{"doc", true}, {"fields", true}})) continue;
+      auto rt = std::make_shared<ast::RecordType>();
+      rt->name = tname;
+      rt->span = span_of(it->first);
+      if (it->second["doc"]) rt->doc = text(it->second["doc"], "'doc'").value_or("");
+      TypeInfo info{tname, rt->doc, {}};
+      const YAML::Node fields = it->second["fields"];
+      if (!fields) continue;
+      if (!fields.IsMap() || fields.size() == 0) {
+        error(DiagCode::RulesetFieldType, span_of(fields), "'fields' maps each field of the record to its description");
+        continue;
+      }
+      for (auto f = fields.begin(); f != fields.end(); ++f) {
+        if (!name(f->first, "field", false)) continue;
+        auto p = param(f->first, f->second, "field", false);
+        if (!p) continue;
+        ast::FieldSpec fs;
+        fs.name = p->name;
+        fs.type = p->type;
+        fs.default_value = f->second["default"] ? to_expr(f->second["default"]) : nullptr;
+        fs.doc = p->doc;
+        fs.span = span_of(f->first);
+        rt->fields.push_back(std::move(fs));
+        info.fields.push_back(std::move(*p));
+      }
+      types_[tname] = rt;
+      ruleset_->types.push_back(std::move(info));
     }
   }
 
@@ -589,7 +662,7 @@ class Loader {
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
               {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"body", true},
-               {"result", false}, {"returns", false}, {"examples", false}})) {
+               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}})) {
       return;
     }
     MechanicInfo m;
@@ -641,6 +714,7 @@ class Loader {
     for (const auto& c : program_->constants) {
       if (c->parameter) fn.settable.push_back(c.get());
     }
+    if (const YAML::Node ch = spec["changes"]; ch && named) detail::read_changes(*this, ch, fn, m);
     if (named && fn.body) program_->statements.emplace_back(std::move(fn));
     else unparsed_.insert(mname);
     ruleset_->mechanics.push_back(std::move(m));
@@ -707,9 +781,11 @@ class Loader {
     ast::ResultSpec r;
     if (ret) {
       r.span = span_of(ret);
-      if (!keys(ret, span_of(ret), "'returns'", {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}})) return;
+      if (!keys(ret, span_of(ret), "'returns'",
+                {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}, {"items", false}})) return;
       if (auto t = ret["type"] ? type(ret["type"]) : std::nullopt) {
         constraints(ret, *t, "choices");
+        items(ret, *t);
         r.returns = *t;
         m.returns = *t;
       }
@@ -726,7 +802,7 @@ class Loader {
       if (!name(it->first, "result field", false)) continue;
       const std::string fname = it->first.Scalar();
       if (!keys(it->second, span_of(it->first), fmt::format("the result field '{}'", fname),
-                {{"type", true}, {"doc", true}, {"outcomes", false}, {"min", false}, {"max", false}})) {
+                {{"type", true}, {"doc", true}, {"outcomes", false}, {"min", false}, {"max", false}, {"items", false}})) {
         continue;
       }
       FieldInfo f;
@@ -735,6 +811,7 @@ class Loader {
       auto t = it->second["type"] ? type(it->second["type"]) : std::nullopt;
       if (!t) continue;
       constraints(it->second, *t, "outcomes");
+      items(it->second, *t);
       f.type = *t;
       r.fields.push_back(fname);
       r.types.push_back(*t);

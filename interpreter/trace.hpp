@@ -11,6 +11,7 @@
 
 #include "dsl/source.hpp"
 #include "interpreter/dice.hpp"
+#include "interpreter/value.hpp"
 
 namespace alea {
 
@@ -47,6 +48,7 @@ struct DieRecord {
   std::int32_t parent = no_die;   // the die whose explosion or reroll made this one
   std::int32_t partner = no_die;  // the die that cancelled this one, or that this one cancelled
   std::uint32_t group = 0;        // index into Trace::groups
+  std::uint32_t tags = 0;         // 1 + index into Trace::tags; 0: the die has none
   Span fate_by;                   // the operation that last changed it
 };
 
@@ -71,6 +73,9 @@ struct Trace {
   std::vector<DieRecord> dice;
   std::vector<RollGroup> groups;
   std::vector<TraceEvent> events;
+  // What a described die is, beyond its faces (`{type: "attack", colour:
+  // "red"}`): the records of the dice roll_each rolled, without `die` and `face`.
+  std::vector<Value> tags;
 
   [[nodiscard]] std::uint32_t kind_index(const DieKind& k) {
     for (std::uint32_t i = 0; i < kinds.size(); ++i) {

@@ -235,9 +235,10 @@ def test_session(history):
         out = r.line(":stats nope + 1")
         check(out is not None and "unknown name 'nope'" in out, ":stats reports an error in its expression",
               r.transcript())
+        # ':sta' is also the start of ':state': Tab completes as far as the two agree.
         r.send(":sta\t")
-        check(r.expect(r":stats ") is not None, "Tab completes :stats", r.transcript())
-        out = r.line("d4")
+        check(r.expect(r":stat") is not None, "Tab completes :stat, the start of :stats and :state", r.transcript())
+        out = r.line("s d4")
         check(out is not None and "d4: exact (composed)" in out, "the completed :stats runs", r.transcript())
         out = r.line("x")
         check(out is not None and "x = 11" in out, "after :stats the session is unchanged", r.transcript())

@@ -1,0 +1,35 @@
+// cli/state_file.hpp — the JSON file `--state FILE` keeps a character's state
+// in between invocations: read it (a missing file is the default state), check
+// it against the rulesets, and write it back atomically.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "cli/ruleset_path.hpp"
+#include "interpreter/api.hpp"
+
+namespace alea::cli {
+
+// A state file that cannot be read, parsed, checked or written: what() is the
+// whole report, one or more lines naming the file, ready for stderr.
+struct StateFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The state in `file`; the empty state (every counter at its default) when
+// there is no such file. Throws StateFileError.
+[[nodiscard]] State read_state_file(const std::string& file);
+
+// Throws StateFileError when `state` does not fit the rulesets `engine` has
+// loaded, or holds an entry for a ruleset neither loaded nor on `path`.
+void check_state_file(const std::string& file, const State& state, const Engine& engine, const RulesetPath& path);
+
+// Writes `state` to `file` so that the file is always whole: the new text goes
+// to a temporary file in the same directory, which is flushed to the disk and
+// then renamed over `file`. A process killed while writing leaves the old
+// file whole, and at most a hidden temporary `.FILE.PID.XXXXXX`, which the
+// next write removes once that process is gone. Throws StateFileError.
+void write_state_file(const std::string& file, const State& state);
+
+}  // namespace alea::cli

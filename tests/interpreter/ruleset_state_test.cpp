@@ -1,0 +1,304 @@
+// tests/interpreter/ruleset_state_test.cpp — a ruleset's `state`, `choices`,
+// `tiers` and `changes`: their mistakes, each at its place in the YAML file;
+// counters that clamp or fail at their bounds; the JSON form of a State and
+// the problems a state has against its ruleset.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "interpreter/api.hpp"
+
+namespace alea {
+namespace {
+
+constexpr std::string_view header = "schema: 1\nname: x\ntitle: X\nsource: a test\n";
+
+// "LINE:COL Code message" for each diagnostic, in order.
+std::vector<std::string> problems(const std::string& yaml) {
+  Engine engine;
+  std::vector<std::string> out;
+  for (const auto& d : engine.load_ruleset_text(std::string(header) + yaml, "rulesets/x.yaml")) {
+    const LineColumn lc = d.span.file->line_column(d.span.begin);
+    out.push_back(fmt::format("{}:{} {} {}", lc.line, lc.column, code_name(d.code), d.message));
+  }
+  return out;
+}
+
+// A counter `n` from 0 to 3 and mechanics that change it.
+const std::string counter_ruleset =
+    "state:\n"
+    "  n: {type: int, min: 0, max: 3, default: 0, doc: a counter}\n"                  // line 6
+    "  m: {type: int, min: 0, max: 3, default: 0, at_limit: error, doc: a strict one}\n"
+    "choices:\n"
+    "  bold: {type: bool, flag: be-bold, doc: a decision}\n"
+    "tiers:\n"
+    "  grade:\n"
+    "    doc: how it went\n"
+    "    levels:\n"
+    "      low: {doc: below 4}\n"
+    "      mid: {from: 4, doc: 4 and 5}\n"
+    "      high: {from: 6, doc: 6 and more}\n"
+    "mechanics:\n"
+    "  add:\n"
+    "    doc: adds k to both\n"
+    "    params: {k: {type: int, doc: how much}}\n"
+    "    body: k\n"
+    "    returns: {type: int, doc: k}\n"
+    "    changes:\n"
+    "      n: {add: k}\n"
+    "      m: {add: k}\n"
+    "  bump:\n"
+    "    doc: n up by one when bold, else to the default\n"
+    "    body: if bold == none then \"undecided\" else if bold then \"bold\" else \"meek\"\n"
+    "    returns: {type: string, doc: the decision}\n"
+    "    changes:\n"
+    "      n: {add: 1, when: result == \"bold\"}\n"
+    "      m: {reset: true, when: result != \"bold\"}\n";
+
+Engine counter_engine() {
+  Engine e;
+  const Diagnostics d = e.load_ruleset_text(std::string(header) + counter_ruleset, "rulesets/x.yaml");
+  if (!d.empty()) throw std::runtime_error(render_text(d));
+  return e;
+}
+
+Outcome run(const Engine& e, std::string_view source, const State& st, const Choices& ch = {}) {
+  ScriptedDice dice({});
+  const Compiled c = e.compile(source);
+  if (!c.ok()) throw std::runtime_error(render_text(c.diagnostics));
+  return e.run(c.program, {}, dice, {&st, &ch});
+}
+
+std::int64_t counter(const State& st, std::string_view name) {
+  const Value* v = st.find("x", name);
+  return v ? *v->as_int() : 0;
+}
+
+TEST(RulesetState, ClampsOrFailsAtTheBounds) {
+  const Engine e = counter_engine();
+  State st;
+  Outcome o = run(e, "x.add(2)", st);
+  ASSERT_TRUE(o.ok());
+  st = *o.state;
+  EXPECT_EQ(counter(st, "n"), 2);
+  EXPECT_EQ(counter(st, "m"), 2);
+  // n stops at 3; m is declared `at_limit: error`, so the whole run fails and nothing changes.
+  o = run(e, "x.add(2)", st);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::StateOutOfRange);
+  EXPECT_EQ(o.error->message, "'m' would become 4, above its greatest value 3");
+  EXPECT_FALSE(o.state.has_value());
+  EXPECT_EQ(counter(st, "n"), 2);
+  o = run(e, "x.add(-5)", st);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->message, "'m' would become -3, below its least value 0");
+  // A change that stops at a bound says so in the trace.
+  State only_n;
+  only_n.set("x", "n", 3);
+  o = run(e, "x.bump()", only_n, [] {
+    Choices c;
+    c.set("x", "bold", true);
+    return c;
+  }());
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(counter(*o.state, "n"), 3);
+  ASSERT_FALSE(o.trace.events.empty());
+  EXPECT_EQ(o.trace.events.back().text, "n: 3 → 3 (at most 3)");
+}
+
+TEST(RulesetState, ChangesHappenWhenTheirConditionHolds) {
+  const Engine e = counter_engine();
+  State st;
+  st.set("x", "n", 1);
+  st.set("x", "m", 2);
+  Choices bold;
+  bold.set("x", "bold", true);
+  Choices meek;
+  meek.set("x", "bold", false);
+  Outcome o = run(e, "x.bump()", st, bold);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(to_display(*o.value), "bold");
+  EXPECT_EQ(counter(*o.state, "n"), 2);
+  EXPECT_EQ(counter(*o.state, "m"), 2);
+  o = run(e, "x.bump()", st, meek);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(counter(*o.state, "n"), 1);
+  EXPECT_EQ(counter(*o.state, "m"), 0);
+  // Undecided, the choice is none; a named argument decides it for one call.
+  o = run(e, "x.bump() == \"undecided\" and x.bump(bold: true) == \"bold\"", st);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(to_display(*o.value), "true");
+  // Calls in one run see each other's changes.
+  o = run(e, "x.add(1) + x.add(1)", State{});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(counter(*o.state, "n"), 2);
+}
+
+TEST(RulesetState, TierScalesGiveTheLevelAndItsRank) {
+  const Engine e = counter_engine();
+  const Outcome o = run(e, "[x.grade(3), x.grade(4), x.grade(5), x.grade(99), x.grade_rank(-7), x.grade_rank(6)]", {});
+  ASSERT_TRUE(o.ok()) << render_text(*o.error);
+  EXPECT_EQ(to_display(*o.value), "[\"low\", \"mid\", \"mid\", \"high\", 0, 2]");
+  const Ruleset* r = e.find_ruleset("x");
+  ASSERT_EQ(r->tiers.size(), 1u);
+  EXPECT_EQ(r->tiers[0].levels[1].name, "mid");
+  EXPECT_EQ(r->tiers[0].levels[1].from, 4);
+  ASSERT_EQ(r->choices.size(), 1u);
+  EXPECT_EQ(r->choices[0].flag, "be-bold");
+}
+
+TEST(RulesetState, ReportsMistakesWhereTheyAre) {
+  const std::string yaml =
+      "state:\n"
+      "  n: {type: int, min: 0, max: 3, default: 5, doc: out of range}\n"   // line 6
+      "  p: {type: any, default: 0, doc: a state says what it keeps}\n"
+      "  q: {type: int, default: 0, at_limit: wrap, doc: no such policy}\n"
+      "choices:\n"
+      "  c: {type: int, flag: be-c, doc: a flag needs a bool}\n"             // line 10
+      "  d: {type: bool, default: true, doc: a choice has no default}\n"
+      "tiers:\n"
+      "  t:\n"
+      "    doc: out of order\n"
+      "    levels:\n"
+      "      a: {doc: a}\n"
+      "      b: {from: 5, doc: b}\n"
+      "      c: {from: 5, doc: c}\n"                                         // line 18
+      "mechanics:\n"
+      "  go:\n"
+      "    doc: changes\n"
+      "    body: \"1\"\n"
+      "    returns: {type: int, doc: one}\n"
+      "    changes:\n"
+      "      nn: reset\n"                                                    // line 25
+      "      q: {add: 1, set: 2}\n"
+      "      n: {add: result +}\n";                                          // line 27
+  EXPECT_EQ(problems(yaml),
+            (std::vector<std::string>{
+                "6:43 RulesetInvalidValue the default of 'n' is out of its range",
+                "7:13 RulesetInvalidValue a state holds an int, bool, string, label, list or record, not any",
+                "8:40 RulesetInvalidValue 'at_limit' is 'clamp' (a change stops at the bound) or 'error', not 'wrap'",
+                "10:24 RulesetInvalidValue a flag decides a choice true, so the choice must be a bool",
+                "11:28 RulesetInvalidValue a choice has no default: when the player does not decide, it is none and "
+                "the mechanic decides by its policy",
+                "18:17 RulesetInvalidValue the levels go lowest first: 5 is not above the previous level's 'from', 5",
+                "25:7 RulesetInvalidValue 'nn' is not a counter of this ruleset's 'state'",
+                "26:10 RulesetInvalidValue the change of 'q' needs exactly one of add, subtract, set or reset, not "
+                "add and set",
+                "27:24 ExpectedExpression expected an expression after the operator, found end of input",
+            }));
+}
+
+TEST(RulesetState, ReportsChangesTheMechanicCannotMake) {
+  const std::string yaml =
+      "state:\n"
+      "  mood: {type: label, choices: [calm, angry], default: calm, doc: a label}\n"
+      "mechanics:\n"
+      "  go:\n"
+      "    doc: changes\n"
+      "    params: {result: {type: int, doc: clashes with the changes' name}}\n"
+      "    body: result\n"
+      "    returns: {type: int, doc: it}\n"
+      "    changes:\n"
+      "      mood: reset\n"                  // line 14
+      "  up:\n"
+      "    doc: adds to a label\n"
+      "    body: \"1\"\n"
+      "    returns: {type: int, doc: one}\n"
+      "    changes:\n"
+      "      mood: {add: 1}\n"               // line 20
+      "  wrong:\n"
+      "    doc: a name that is not there\n"
+      "    body: \"1\"\n"
+      "    returns: {type: int, doc: one}\n"
+      "    changes:\n"
+      "      mood: {set: reslt.x}\n";        // line 26
+  EXPECT_EQ(problems(yaml),
+            (std::vector<std::string>{
+                "14:7 RulesetInvalidValue a mechanic with 'changes' cannot have a parameter named 'result': its "
+                "changes see its result by that name",
+                "20:19 RulesetInvalidValue 'add' applies to an int counter; 'mood' is label",
+                "26:19 UnknownName unknown name 'reslt'",
+            }));
+}
+
+TEST(RulesetState, ALabelCounterIsSetAndChecked) {
+  Engine e;
+  const Diagnostics d = e.load_ruleset_text(std::string(header) +
+                                                "state:\n"
+                                                "  mood: {type: label, choices: [calm, angry], default: calm, doc: a label}\n"
+                                                "mechanics:\n"
+                                                "  feel:\n"
+                                                "    doc: sets the mood\n"
+                                                "    params: {m: {type: string, doc: the mood}}\n"
+                                                "    body: m\n"
+                                                "    returns: {type: string, doc: it}\n"
+                                                "    changes:\n"
+                                                "      mood: {set: m}\n",
+                                            "rulesets/x.yaml");
+  ASSERT_TRUE(d.empty()) << render_text(d);
+  Outcome o = run(e, "x.feel(\"angry\")", {});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(to_display(*o.state->find("x", "mood")), "angry");
+  o = run(e, "x.feel(\"sad\")", {});
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->message, "the new value of 'mood' must be one of calm, angry, got \"sad\"");
+}
+
+// ---- the JSON form -----------------------------------------------------------------------
+
+TEST(StateJson, RoundTripsAndReportsMistakesAtTheirPlace) {
+  StateParse p = parse_state_json("{\"a-b\": {\"n\": 3, \"ok\": true, \"l\": [1, \"x\", null], \"r\": {\"k\": -2}}}",
+                                  "s.json");
+  ASSERT_TRUE(p.state) << render_text(p.diagnostics);
+  EXPECT_EQ(to_display(*p.state->find("a-b", "l")), "[1, \"x\", none]");
+  EXPECT_EQ(state_to_json(*p.state),
+            "{\n  \"a-b\": {\n    \"l\": [\n      1,\n      \"x\",\n      null\n    ],\n    \"n\": 3,\n"
+            "    \"ok\": true,\n    \"r\": {\n      \"k\": -2\n    }\n  }\n}");
+  const StateParse again = parse_state_json(state_to_json(*p.state), "s.json");
+  ASSERT_TRUE(again.state);
+  EXPECT_TRUE(*again.state == *p.state);
+
+  const auto first = [](std::string_view text) {
+    const StateParse bad = parse_state_json(text, "s.json");
+    if (bad.state) return std::string("parsed");
+    const Diagnostic& d = bad.diagnostics.front();
+    const LineColumn lc = d.span.file->line_column(d.span.begin);
+    return fmt::format("{}:{} {} {}", lc.line, lc.column, code_name(d.code), d.message);
+  };
+  EXPECT_EQ(first("{\"a\": {\"n\": 3,}\n}"),
+            "1:15 StateInvalid this is not valid JSON: syntax error while parsing object key - unexpected '}'; "
+            "expected string literal");
+  EXPECT_EQ(first(""),
+            "1:1 StateInvalid this is not valid JSON: unexpected end of input; expected '[', '{', or a literal");
+  EXPECT_EQ(first("[1]"), "1:1 StateInvalid the state must be a JSON object, one entry per ruleset");
+  EXPECT_EQ(first("{\"a\": 3}"), "1:1 StateInvalid the entry \"a\" must be an object of counters, got 3");
+  EXPECT_EQ(first("{\"a\": {\"n\": 2.5}}"), "1:1 StateInvalid a.n: 2.5 is not a whole number");
+  EXPECT_EQ(first("{\"a\": {\"n\": 18446744073709551615}}"),
+            "1:1 StateInvalid a.n: 18446744073709551615 does not fit in 64 bits");
+  EXPECT_EQ(first("{\"a\": {\"n\": " + std::string(100, '[') + std::string(100, ']') + "}}"),
+            "1:1 StateInvalid a.n: values nest more than 64 levels deep");
+}
+
+TEST(StateJson, ProblemsAgainstTheRuleset) {
+  const Engine e = counter_engine();
+  State st;
+  st.set("x", "n", 9);
+  st.set("x", "m", true);
+  st.set("x", "nn", 1);
+  st.set("other", "z", 1);  // another ruleset's entry is left alone
+  EXPECT_EQ(e.check_state(st), (std::vector<std::string>{
+                                   "x.m is true; it must be an int",
+                                   "x.n is 9; it must be from 0 to 3",
+                                   "the ruleset x has no state 'nn' (did you mean 'n'?)",
+                               }));
+  const auto values = state_of(*e.find_ruleset("x"), State{});
+  ASSERT_EQ(values.size(), 2u);
+  EXPECT_EQ(values[0].first, "n");
+  EXPECT_EQ(to_display(values[0].second), "0");
+}
+
+}  // namespace
+}  // namespace alea
