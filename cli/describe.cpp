@@ -177,8 +177,8 @@ std::vector<std::string> shell_words(std::string_view line) {
   return words;
 }
 
-// An example of the file ("heroes-mythos.check dice=3 red=1 --dice 4,5,5,4")
-// in the language: "heroes_mythos.check(dice: 3, red: 1)". The dice options
+// An example of the file ("my-game.check dice=3 red=1 --dice 4,5,5,4")
+// in the language: "my_game.check(dice: 3, red: 1)". The dice options
 // have no place there, so they are left out; `a.b=1 a.c=2` is the record
 // argument `a: {b: 1, c: 2}`, as on the command line.
 std::string language_form(const Ruleset& r, const MechanicInfo& m, std::string_view example) {
@@ -353,7 +353,7 @@ std::string ruleset_text(const Ruleset& r) {
   return out;
 }
 
-// "heroes-mythos.check dice=… [red=0] …": every parameter a call may set.
+// "my-game.check dice=… [red=0] …": every parameter a call may set.
 std::string usage(const Ruleset& r, const MechanicInfo& m) {
   std::string s = r.name + "." + m.name;
   for (const auto* list : {&m.params, &r.parameters}) {

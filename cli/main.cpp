@@ -197,7 +197,7 @@ void add_dice_options(CLI::App* cmd, RollArgs& a) {
       ->option_text("FILE");
   cmd->add_option("--choose", a.choose,
                   "Decide a ruleset's choice for this roll: NAME (true) or NAME=VALUE; may be repeated. A ruleset "
-                  "may add a flag for a choice, as --use-superiority")
+                  "may add a flag for a choice (--use-edge; `alea describe` lists them)")
       ->option_text("NAME[=VALUE]")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -223,7 +223,7 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
   alea::Engine engine;
-  // `heroes-mythos.check dice=3` calls a mechanic. `r.a` alone is still an
+  // `my-game.check dice=3` calls a mechanic. `r.a` alone is still an
   // expression unless a ruleset `r` exists; a '-' in the name or a setting
   // after it cannot be an expression, so those get the ruleset's error.
   if (alea::cli::is_mechanic_word(words[0])) {
@@ -298,10 +298,11 @@ void add_roll(CLI::App& app, Commands& c) {
   add_rulesets_option(cmd, c.ruleset_dirs);
   cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
               "  alea roll \"10d10>=8\" --seed 7 --json\n"
-              "  alea roll heroes-mythos.check dice=3 red=1 --dice 4,5,5,4\n"
-              "  alea roll 'heroes_mythos.check(3, red: 1).success'\n"
-              "  alea roll pbta-superiority.increase n=2 --state hero.json\n"
-              "  alea roll pbta-superiority.move stat=1 --use-superiority --state hero.json\n"
+              "  alea roll RULESET.MECHANIC dice=3 --dice 4,5,5,4\n"
+              "  alea roll 'RULESET.MECHANIC(dice: 3).success'   one field of its result\n"
+              "  alea roll RULESET.MECHANIC --state hero.json    counters kept between rolls\n"
+              "`alea rulesets` lists the rulesets and their mechanics; `alea describe RULESET.MECHANIC`\n"
+              "shows a mechanic's parameters, its choice flags and a call to copy.\n"
               "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
               "a bare word given to a label parameter is that label (difficulty=hard).\n"
               "A mechanic's record result is printed one field to a line after its dice.\n"
@@ -336,7 +337,9 @@ void add_describe(CLI::App& app, Commands& c) {
   cmd->add_option("name", c.describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
   cmd->add_flag("--json", c.describe_json, "Print the description as JSON");
   add_rulesets_option(cmd, c.ruleset_dirs);
-  cmd->footer("Examples:\n  alea describe heroes-mythos\n  alea describe heroes-mythos.check");
+  cmd->footer("Examples:\n  alea describe RULESET\n  alea describe RULESET.MECHANIC\n"
+              "  alea describe rulesets/my-game.yaml\n"
+              "`alea rulesets` lists the names.");
 }
 
 void add_check(CLI::App& app, Commands& c) {
@@ -347,7 +350,7 @@ void add_check(CLI::App& app, Commands& c) {
   add_rulesets_option(cmd, c.ruleset_dirs);
   cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
               "error or cannot be read.\n"
-              "Example:\n  alea check rulesets/heroes-mythos.yaml");
+              "Example:\n  alea check my-game.yaml");
 }
 
 void add_repl(CLI::App& app, Commands& c) {

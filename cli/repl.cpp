@@ -64,7 +64,7 @@ constexpr CommandDoc commands[] = {
     {":vars", ":vars", "the variables and functions defined so far"},
     {":dice", ":dice 6,4,1", "the next dice rolled show these faces, then random again"},
     {":dice", ":dice clear", "forget the scripted faces not used yet"},
-    {":load", ":load NAME|FILE", "load a ruleset; its mechanics become functions (heroes_mythos.check)"},
+    {":load", ":load NAME|FILE", "load a ruleset; its mechanics become functions (my_game.check)"},
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
     {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
     {":stats", ":stats EXPR", "how EXPR is distributed: exact odds (or sampled), mean, table"},
@@ -171,7 +171,7 @@ class Repl {
   // Evaluates the pending input; returns it once it is finished, or nothing
   // while it still waits for more lines.
   std::optional<std::string> evaluate(bool force) {
-    // A ruleset the input calls (`heroes_mythos.check(3)`) is loaded from the
+    // A ruleset the input calls (`my_game.check(3)`) is loaded from the
     // path as by :load, so that the REPL reads what `alea roll` reads.
     const auto before = engine_.rulesets().size();
     if (const Diagnostics d = load_mentioned(engine_, path_, pending_); !d.empty()) {
@@ -295,8 +295,9 @@ class Repl {
         "  let str = 4d6kh3          a variable, usable on later lines\n"
         "  fn mod(s) = (s - 10) / 2  a function, usable on later lines\n"
         "  d20 + mod(str)\n"
-        "  :load heroes-mythos       a ruleset; then call its mechanics:\n"
-        "  heroes_mythos.check(3, red: 1)\n"
+        "  :rulesets                 the rulesets alea can find\n"
+        "  :load my-game             a ruleset; then call its mechanics:\n"
+        "  my_game.check(3, red: 1)\n"
         "  :stats d20 + mod(str)     its odds: exact table, mean, percentiles, histogram\n"
         "\nTab completes keywords, functions, variables and the mechanics of the loaded\n"
         "rulesets (a ruleset an input calls is loaded from the path). An unfinished line\n"
@@ -346,7 +347,7 @@ class Repl {
   // loads a ruleset whole or not at all.
   void load_command(std::string_view arg) {
     if (arg.empty()) {
-      report("error: ':load' needs a ruleset's name or file, as in ':load heroes-mythos'\n");
+      report("error: ':load' needs a ruleset's name or file, as in ':load my-game'\n");
       return;
     }
     std::filesystem::path file(arg);
@@ -384,8 +385,8 @@ class Repl {
 
   void describe_ruleset(std::string_view arg) const {
     if (arg.empty()) {
-      report("error: ':describe' needs a ruleset's name, as in ':describe heroes-mythos' or "
-             "':describe heroes-mythos.check'\n");
+      report("error: ':describe' needs a ruleset's name, as in ':describe my-game' or "
+             "':describe my-game.check' (:rulesets lists them)\n");
       return;
     }
     const Described d = describe(arg, path_, false, &engine_);

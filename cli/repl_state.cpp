@@ -68,7 +68,7 @@ void ReplState::command(std::string_view arg) {
   const std::string text = state_text(engine_, session_.state());
   if (text.empty()) {
     fmt::print("no state: the rulesets loaded keep nothing between rolls{}\n",
-               engine_.rulesets().empty() ? " (none is loaded; try ':load pbta-superiority')" : "");
+               engine_.rulesets().empty() ? " (none is loaded; :rulesets lists them)" : "");
     return;
   }
   fmt::print("{}", text);

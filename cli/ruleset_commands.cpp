@@ -1,5 +1,5 @@
 // cli/ruleset_commands.cpp — `alea rulesets`, `alea check`, and a mechanic called
-// from the command line (`alea roll heroes-mythos.check dice=3 red=1`).
+// from the command line (`alea roll my-game.check dice=3 red=1`).
 #include "cli/ruleset_commands.hpp"
 
 #include <fmt/format.h>
@@ -71,7 +71,7 @@ std::string closest_ruleset(std::string_view name, const RulesetPath& path, cons
   if (loaded) {
     for (const Ruleset* r : loaded->rulesets()) names.push_back(r->name);
   }
-  // heroes_mythos is as near to heroes-mythos as the name itself.
+  // my_game is as near to my-game as the name itself.
   std::string near = closest_name(name, names);
   if (near.empty()) {
     std::string dashed(name);

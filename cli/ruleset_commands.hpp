@@ -46,7 +46,7 @@ int describe_command(std::string_view what, const RulesetPath& path, bool json);
 // `alea check FILE…`: ruleset files (.yaml) are loaded, other files compiled.
 int check_command(const std::vector<std::string>& files, const RulesetPath& path);
 
-// The rulesets `source` mentions (`heroes_mythos.` …) that `engine` has not
+// The rulesets `source` mentions (`my_game.` …) that `engine` has not
 // loaded and the path has, loaded into `engine`. Returns their problems.
 [[nodiscard]] Diagnostics load_mentioned(Engine& engine, const RulesetPath& path,
                                          std::string_view source);
@@ -55,7 +55,7 @@ int check_command(const std::vector<std::string>& files, const RulesetPath& path
 // A mistake in the call is shown in the command line as typed, named
 // `<command line>`; one in the ruleset, in its file.
 struct MechanicCall {
-  std::string source;       // `heroes_mythos.check(dice: 3, red: 1)`
+  std::string source;       // `my_game.check(dice: 3, red: 1)`
   Diagnostics diagnostics;  // no such ruleset, mechanic or parameter; or the ruleset does not load
 };
 

@@ -16,7 +16,7 @@ bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
 // The file names `name` may have: as typed, then with '_' as '-' (the
-// language's heroes_mythos is the file heroes-mythos.yaml), then the reverse.
+// language's my_game is the file my-game.yaml), then the reverse.
 std::vector<std::string> spellings(std::string_view name) {
   std::string dashed(name), underscored(name);
   std::replace(dashed.begin(), dashed.end(), '_', '-');
@@ -67,7 +67,7 @@ std::optional<fs::path> RulesetPath::find(std::string_view name) const {
 }
 
 std::vector<RulesetPath::Entry> RulesetPath::all() const {
-  // Keyed by the language's name, since heroes-mythos and heroes_mythos are
+  // Keyed by the language's name, since my-game and my_game are
   // the same ruleset to the engine.
   std::map<std::string, Entry> found;
   for (const auto& dir : dirs_) {

@@ -23,7 +23,7 @@ class RulesetPath {
 
   [[nodiscard]] const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
 
-  // The file of ruleset `name` ("heroes-mythos" or "heroes_mythos"), or nothing.
+  // The file of ruleset `name` ("my-game" or "my_game"), or nothing.
   [[nodiscard]] std::optional<std::filesystem::path> find(std::string_view name) const;
 
   struct Entry {
@@ -46,14 +46,14 @@ class RulesetPath {
 [[nodiscard]] bool is_ruleset_name(std::string_view name);
 
 // How a file is shown in messages: relative to the current directory when it
-// is under it ("rulesets/heroes-mythos.yaml"), else its absolute path.
+// is under it ("rulesets/my-game.yaml"), else its absolute path.
 [[nodiscard]] std::string display_path(const std::filesystem::path& file);
 
 // Loads `file` into `engine`, shown in diagnostics by display_path().
 [[nodiscard]] Diagnostics load_ruleset(Engine& engine, const std::filesystem::path& file);
 
 // The ruleset names an expression mentions as `name.`, outside strings and
-// comments, in the order first seen ("heroes_mythos" for heroes_mythos.check).
+// comments, in the order first seen ("my_game" for my_game.check).
 [[nodiscard]] std::vector<std::string> mentioned_rulesets(std::string_view source);
 
 }  // namespace alea::cli

@@ -63,10 +63,10 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->allow_extras();  // the flags rulesets declare for their choices (--use-edge)
   cmd->footer("Examples:\n  alea stats 3d6\n  alea stats 4d6kh3 --json\n"
-              "  alea stats heroes-mythos.check dice=3 red=1\n"
+              "  alea stats RULESET.MECHANIC dice=3\n"
               "  alea stats '10d10>=8' --svg hits.svg\n"
               "  alea stats '3d6 explode 6' --explosion-depth 5\n"
-              "  alea stats pbta-superiority.move stat=1 --state hero.json\n"
+              "  alea stats RULESET.MECHANIC stat=1 --state hero.json\n"
               "Exact when the enumeration fits in --max-branches runs and the value does not depend\n"
               "on the order of the dice within a roll; sampled otherwise. See docs/stats.md.");
   return cmd;
@@ -80,7 +80,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   std::string source, name, shown;
   DeclaredOutcomes declared;
   bool mechanic = false;
-  // As in `alea roll`: `heroes-mythos.check dice=3` calls a mechanic.
+  // As in `alea roll`: `my-game.check dice=3` calls a mechanic.
   if (is_mechanic_word(words[0])) {
     const std::string rname = words[0].substr(0, words[0].find('.'));
     if (path.find(rname) || rname.find('-') != std::string::npos ||

@@ -18,7 +18,7 @@ namespace alea::cli {
 
 // What the renderers need besides the Stats: what was asked and how.
 struct StatsContext {
-  std::string expression;              // shown as the title: "3d6", "heroes_mythos.check(dice: 3)"
+  std::string expression;              // shown as the title: "3d6", "my_game.check(dice: 3)"
   std::uint64_t seed = 0;              // the sampler's seed
   std::int64_t explosion_depth = 12;   // where an exact run cut an explosion chain off
   std::int64_t engine_explosion_limit = 100;  // where a sampled run did (max_explosion_depth)

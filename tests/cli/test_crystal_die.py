@@ -14,34 +14,10 @@ Usage: test_crystal_die.py /path/to/alea   (CTest passes the built binary)
 """
 import itertools
 import json
-import os
 import shlex
-import subprocess
-import sys
 from fractions import Fraction
-from pathlib import Path
 
-ALEA = os.path.abspath(sys.argv[1])
-ROOT = Path(__file__).resolve().parents[2]
-failures = []
-checked = 0
-
-
-def environment():
-    return {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
-
-
-def run(args):
-    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=60, cwd=ROOT, env=environment())
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global checked
-    checked += 1
-    if not cond:
-        failures.append(f"{name}: {detail}")
-
+from clitest import check, finish, run
 
 def die(kind, colour, face=None, special=False, shape=None):
     s = f'{{type: "{kind}", colour: "{colour}"'
@@ -300,9 +276,4 @@ code, out, err = run(["stats", "crystal-die.skirmish", "p1=" + dice(*[die(k, "re
 check("stats text", code == 0 and f": exact ({n} outcomes)" in out and "winner:\n" in out
       and str(Fraction(counts["p1"], n)) in out, out[:800] + err)
 
-if failures:
-    print(f"{len(failures)} of {checked} checks failed:")
-    for f in failures:
-        print("  " + f)
-    sys.exit(1)
-print(f"all {checked} checks passed")
+finish("test_crystal_die")

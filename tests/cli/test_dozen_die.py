@@ -11,33 +11,9 @@ this file checks that the command line reaches the same results.
 Usage: test_dozen_die.py /path/to/alea   (CTest passes the built binary)
 """
 import json
-import os
 import shlex
-import subprocess
-import sys
-from pathlib import Path
 
-ALEA = os.path.abspath(sys.argv[1])
-ROOT = Path(__file__).resolve().parents[2]
-failures = []
-checked = 0
-
-
-def environment():
-    return {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
-
-
-def run(args):
-    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=20, cwd=ROOT, env=environment())
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global checked
-    checked += 1
-    if not cond:
-        failures.append(f"{name}: {detail}")
-
+from clitest import ROOT, check, finish, run
 
 def melee(an, ast, dn, dst):
     return ["dozen-die.melee", f"attacker.pool={an}", f"attacker.ST={ast}", f"defender.pool={dn}",
@@ -225,7 +201,4 @@ rc, out, err = run(shlex.split(command)[1:])
 check("README §5.1 command", rc == 0 and "hits_on_defender: 1\n" in out and "to_reserve_attacker: [8]\n" in out
       and "spent_attacker: [5]\n" in out, out + err)
 
-if failures:
-    print("\n".join(failures))
-    sys.exit(1)
-print(f"test_dozen_die: all {checked} checks passed ({len(VECTORS)} vectors)")
+finish("test_dozen_die", f" ({len(VECTORS)} vectors)")

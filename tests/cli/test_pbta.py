@@ -13,40 +13,17 @@ the command line reaches the same results.
 Usage: test_pbta.py /path/to/alea   (CTest passes the built binary)
 """
 import json
-import os
 import random
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from fractions import Fraction
 from pathlib import Path
 
-ALEA = os.path.abspath(sys.argv[1])
-ROOT = Path(__file__).resolve().parents[2]
-failures = []
-checked = 0
-
-
-def environment():
-    return {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
-
-
-def run(args, stdin=None, cwd=ROOT):
-    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=60, cwd=cwd, env=environment(),
-                       input=stdin)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global checked
-    checked += 1
-    if not cond:
-        failures.append(f"{name}: {detail}")
-
+from clitest import ALEA, ROOT, check, environment, finish, run
 
 tmp = Path(tempfile.mkdtemp(prefix="alea-pbta-"))
 
@@ -386,7 +363,4 @@ for ex in ruleset_examples:
     check(f"example {ex}", rc == 0 and "note:" not in err, f"exit {rc}: {err}")
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"{checked} checks, {len(failures)} failed")
-for f in failures:
-    print("FAIL", f)
-sys.exit(1 if failures else 0)
+finish("test_pbta")

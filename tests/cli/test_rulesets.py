@@ -388,9 +388,9 @@ expect(["roll", "heroes-mythos.check", "dice=0"], 1,
        err_contains="<command line>:1:27: error: the argument 'dice' must be at least 1, got 0 [ArgumentOutOfRange]")
 expect(["roll", "heroes-mythos.check", "dice=3", "--min", "--max"], 2, err_contains="exclude each other")
 out, _ = expect(["roll", "--help"], 0)
-check("roll help", "RULESET.MECHANIC" in out and "alea roll heroes-mythos.check dice=3" in out, out)
-for cmd, example in [("rulesets", "alea rulesets --rulesets"), ("describe", "alea describe heroes-mythos.check"),
-                     ("check", "alea check rulesets/heroes-mythos.yaml")]:
+check("roll help", "alea roll RULESET.MECHANIC dice=3" in out and "alea describe RULESET.MECHANIC" in out, out)
+for cmd, example in [("rulesets", "alea rulesets --rulesets"), ("describe", "alea describe RULESET.MECHANIC"),
+                     ("check", "alea check my-game.yaml")]:
     out, _ = expect([cmd, "--help"], 0)
     check(f"{cmd} help", example in out and "--rulesets" in out, out)
 out, _ = expect(["--help"], 0)

@@ -1,0 +1,51 @@
+"""tests/cli/clitest.py — what the command-line tests of the rulesets share: the alea program
+CTest passes as the first argument, a run of it with no ALEA_* variables from the caller's
+environment, and checks that are counted and reported together at the end.
+
+    from clitest import ROOT, check, finish, run
+    rc, out, err = run(["roll", "3d6", "--seed", "1"])
+    check("3d6 rolls", rc == 0, err)
+    finish("test_example")
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ALEA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "alea"
+ROOT = Path(__file__).resolve().parents[2]
+failures = []
+_checked = 0
+
+
+def environment(**extra):
+    """The caller's environment without ALEA_* (a user's ALEA_PATH must not change a test), plus extra."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
+    env.update(extra)
+    return env
+
+
+def run(args, stdin=None, cwd=ROOT, timeout=60, env=None):
+    """Runs alea with args; returns (exit code, stdout, stderr)."""
+    p = subprocess.run([ALEA] + list(args), capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                       env=env if env is not None else environment(), input=stdin)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    """Counts a check; a failed one is reported by finish() with its detail."""
+    global _checked
+    _checked += 1
+    if not cond:
+        failures.append(f"{name}: {detail}")
+
+
+def finish(name, summary=""):
+    """Prints every failure, or how many checks passed; exits 1 if any failed."""
+    if failures:
+        print(f"{name}: {len(failures)} of {_checked} checks failed:")
+        for f in failures:
+            print("  " + f)
+        sys.exit(1)
+    print(f"{name}: all {_checked} checks passed{summary}")
+    sys.exit(0)
