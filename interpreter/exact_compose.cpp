@@ -98,9 +98,60 @@ bool type_ok(const ast::TypeSpec& t, const Value& v) {
     if ((t.min && *i < *t.min) || (t.max && *i > *t.max)) return false;
   }
   if (const auto* s = v.as_str(); s && !t.choices.empty()) {
-    return std::find(t.choices.begin(), t.choices.end(), *s) != t.choices.end();
+    if (std::find(t.choices.begin(), t.choices.end(), *s) == t.choices.end()) return false;
+  }
+  if (t.items) {
+    if (const auto* l = v.as_list()) {
+      for (const auto& item : *l) {
+        if (!type_ok(*t.items, item)) return false;
+      }
+    }
+  }
+  if (t.record) {
+    if (const auto* r = v.as_record()) {
+      for (const auto& n : r->names) {
+        if (std::none_of(t.record->fields.begin(), t.record->fields.end(),
+                         [&](const ast::FieldSpec& f) { return f.name == n; }))
+          return false;
+      }
+      for (const auto& f : t.record->fields) {
+        const Value* x = v.field(f.name);
+        if (x ? !type_ok(f.type, *x) : !f.default_value) return false;
+      }
+    }
   }
   return true;
+}
+
+Value Composer::conform(const ast::TypeSpec& t, const Value& v) {
+  if (!type_ok(t, v)) not_composable("a value of the wrong type");
+  if (t.items) {
+    if (const auto* l = v.as_list()) {
+      std::vector<Value> out;
+      out.reserve(l->size());
+      for (const auto& item : *l) out.push_back(conform(*t.items, item));
+      return make_list(std::move(out));
+    }
+  }
+  if (t.record) {
+    if (v.as_record()) {
+      // The type's fields in its order, missing ones given their defaults.
+      std::vector<std::string> names;
+      std::vector<Value> values;
+      for (const auto& f : t.record->fields) {
+        if (const Value* x = v.field(f.name)) {
+          values.push_back(conform(f.type, *x));
+        } else {
+          const Dist def = eval(*f.default_value, Demand::Full);
+          if (!def.is_point()) not_composable("a field's default whose value is random");
+          values.push_back(def.entries[0].first);
+        }
+        names.push_back(f.name);
+      }
+      return make_record(std::move(names), std::move(values));
+    }
+  }
+  return v;
 }
 
 template <>
@@ -124,12 +175,23 @@ Dist Composer::constant(const ast::Constant& c) {
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
     if (it->first == &c) return Dist::point(it->second);
   }
+  if (c.source == ast::Constant::Source::State) {
+    // A run of the statistics starts from no state and decides no choice:
+    // a counter holds its default until a call sets it.
+    for (auto it = state_.rbegin(); it != state_.rend(); ++it) {
+      if (it->first == &c) return Dist::point(it->second);
+    }
+    if (std::find(changed_.begin(), changed_.end(), &c) != changed_.end()) {
+      not_composable("a counter read after a call changed it");
+    }
+  }
   for (const auto& [k, v] : constants_) {
     if (k == &c) return Dist::point(v);
   }
   // The evaluator computes a constant once per run: only a fixed one can be shared.
   Dist d = eval(*c.value, Demand::Full);
   if (!d.is_point()) not_composable("a constant whose value is random");
+  if (c.type && (c.type->record || c.type->items)) d = Dist::point(conform(*c.type, d.entries[0].first));
   constants_.emplace_back(&c, d.entries[0].first);
   return d;
 }

@@ -52,6 +52,11 @@ class Composer {
   std::vector<std::pair<std::string, Value>> globals_;
   std::vector<std::pair<const ast::Constant*, Value>> overrides_;
   std::vector<std::pair<const ast::Constant*, Value>> constants_;
+  // Counters of a ruleset's state set by a call's argument, while the call
+  // runs; and those a call has set or changed, which depend on its branch.
+  std::vector<std::pair<const ast::Constant*, Value>> state_;
+  std::vector<const ast::Constant*> changed_;
+  std::vector<const ast::Constant*> touched_;  // by the calls under way, until the outer one returns
   std::int64_t depth_ = 0;
   std::int64_t call_depth_ = 0;
   std::vector<std::uint64_t> face_counts_;
@@ -92,6 +97,14 @@ class Composer {
     return r;
   }
   Dist constant(const ast::Constant& c);
+  // As the evaluator's conform: `v` checked against `t`, a record type's
+  // missing fields given their defaults; not composable where it would fail.
+  Value conform(const ast::TypeSpec& t, const Value& v);
+  // A mechanic's `changes` once its body gave `result` (exact_compose_calls.cpp).
+  void apply_changes(const ast::FnDef& fn, std::size_t frame, const Value& result,
+                     std::vector<const ast::Constant*>& touched);
+  Value call_hidden(const ast::FnDef& h, std::size_t frame, std::size_t params, const Value& result);
+  void write_counter(const ast::Constant& c, Value v, bool clamp);
   Dist lookup(const ast::Name& n);
   Dist binary(const ast::Binary& b);
   struct TierDists {

@@ -22,7 +22,10 @@ bool returns_pool(const ast::FnDef& fn) {
 
 }  // namespace
 
-Demand Demands::body(const ast::FnDef& fn, Demand d) { return d == C && !returns_pool(fn) ? C : F; }
+// A mechanic's changes see its parameters and its result as they are.
+Demand Demands::body(const ast::FnDef& fn, Demand d) {
+  return d == C && !returns_pool(fn) && fn.changes.empty() ? C : F;
+}
 
 Demand Demands::builtin_arg(std::string_view name, std::size_t i, std::size_t n, Demand d) {
   static constexpr std::array<std::string_view, 8> numeric = {
@@ -49,9 +52,10 @@ Demand Demands::param(const ast::FnDef& fn, std::size_t param, Demand d) {
   if (auto it = params_.find(key); it != params_.end()) return it->second;
   params_[key] = F;
   Demand r = F;
-  const bool typed_pool =
-      param < fn.types.size() && fn.types[param] && fn.types[param]->kind == ast::TypeSpec::Pool;
-  if (!typed_pool && static_cast<std::int32_t>(param) >= fn.side_count) {
+  const ast::TypeSpec* t = param < fn.types.size() && fn.types[param] ? &*fn.types[param] : nullptr;
+  // A pool type, or a list or record type whose items may be pools.
+  const bool typed_pool = t && (t->kind == ast::TypeSpec::Pool || t->items || t->record);
+  if (!typed_pool && fn.changes.empty() && static_cast<std::int32_t>(param) >= fn.side_count) {
     const auto s = static_cast<std::int32_t>(param);
     bool ok = counted_only(s, fn.body, body(fn, d));
     // Defaults run in the callee's frame and may read earlier parameters.

@@ -19,7 +19,7 @@ namespace {
 const Engine& engine() {
   static const Engine e = [] {
     Engine x;
-    for (const char* name : {"heroes-mythos", "dozen-die"}) {
+    for (const char* name : {"heroes-mythos", "dozen-die", "crystal-die", "pbta-superiority"}) {
       const auto d = x.load_ruleset_file(fmt::format("{}/rulesets/{}.yaml", ALEA_SOURCE_DIR, name));
       if (!d.empty()) throw std::runtime_error(render_text(d));
     }
@@ -169,6 +169,28 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"heroes_mythos.check(1, red: 1)"},
         Case{"heroes_mythos.check(2, red: 1, explode_limit: 2)"},
         Case{"heroes_mythos.check(2, red: 2, difficulty: 8)", true, 2},
+        // Ruleset state, choices, tiers and record types: a counter set by name
+        // or changed by a mechanic, a choice as a named argument, a tier scale,
+        // record arguments whose missing fields get their type's defaults.
+        Case{"pbta_superiority.increase(d3)"},
+        Case{"pbta_superiority.increase(d3 - 1, superiority: d6)"},
+        Case{"pbta_superiority.gm_decrease(superiority: d6)"},
+        Case{"pbta_superiority.turn_to(d6)"},
+        Case{"pbta_superiority.tier(2d6 + d3 - 2)"},
+        Case{"pbta_superiority.tier_rank(2d6) + 1"},
+        Case{"crystal_die.after_attack(d3 - 1, d2 - 1, passes: d3 - 1)"},
+        Case{"crystal_die.battle({field: [{type: \"attack\", colour: \"red\", face: d6}, "
+             "{type: \"life\", colour: \"red\", face: 3}]}, {field: [{type: \"defence\", "
+             "colour: \"blue\", face: d6}, {type: \"life\", colour: \"blue\", face: d2}]})"},
+        // A counter read after a call changed it, and what draws described
+        // dice or reads the order of a roll: enumerated.
+        Case{"pbta_superiority.turn_to(d6) + pbta_superiority.current()", false},
+        Case{"pbta_superiority.move(1)", false},
+        Case{"pbta_superiority.move(d3 - 1, superiority: 4, use_superiority: d2 == 1)", false},
+        Case{"pbta_superiority.roll(2, use_superiority: true, superiority: d6)", false},
+        Case{"roll_each([{die: 6, kind: \"d6\"}, {die: [0, 0, 1], kind: \"fate\"}])", false},
+        Case{"crystal_die.duel({type: \"attack\", colour: \"red\"}, "
+             "{type: \"life\", colour: \"blue\", face: d6})", false},
         // Errors on some rolls, and what reads the order of the dice: enumerated.
         Case{"d6 / (d6 - 1)", false}, Case{"faces(3d6)", false}, Case{"(3d6)[0]", false},
         Case{"for x in 3d6 { x }", false}, Case{"dozen_die.check(9)", false},
