@@ -27,6 +27,9 @@
 namespace alea {
 namespace {
 
+// The exact enumeration's work budget: max_branches runs of this many steps.
+constexpr std::uint64_t exact_steps_per_branch = 100;
+
 // One choice: `n` dice of one kind, shown as a multiset (counts per distinct face).
 struct Choice {
   DieKind kind;
@@ -402,7 +405,11 @@ class OrderScan {
   }
 };
 
-struct Budget {};  // thrown when exact enumeration would pass max_branches
+// Thrown when exact enumeration would pass max_branches runs, or the work of
+// that many runs of average length.
+struct Budget {
+  bool work = false;  // the work ran out before the runs did
+};
 struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
 
 Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& base,
@@ -413,6 +420,10 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   const bool check_order = OrderScan().program(*program->ast);
   PathDice dice;
   std::vector<mpq_class> prefix{1};  // prefix[i]: the product of the first i weights
+  // Expression nodes evaluated, checked after every run: a program whose runs
+  // are long (a whole game per run) stops long before max_branches runs.
+  const std::uint64_t max_work = options.max_branches * exact_steps_per_branch;
+  std::uint64_t work = 0;
   for (;;) {
     dice.next = 0;
     dice.replaying_reversed = false;
@@ -421,6 +432,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     while (prefix.size() <= dice.path.size()) prefix.push_back(prefix.back() * dice.path[prefix.size() - 1].weight);
     const mpq_class w = prefix[dice.path.size()];
     if (++t.runs > options.max_branches) throw Budget{};
+    work += static_cast<std::uint64_t>(o.steps);
     if (o.ok()) {
       // The same outcome with every roll's dice in the opposite order.
       const bool needs_check = check_order && std::any_of(dice.path.begin(), dice.path.end(),
@@ -431,6 +443,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
         dice.diverged = false;
         const Outcome again = evaluate(program, bindings, dice, limits);
         dice.replaying_reversed = false;
+        work += static_cast<std::uint64_t>(again.steps);
         if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
             !(unordered(*again.value) == unordered(*o.value))) {
           throw OrderMatters{};
@@ -440,6 +453,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     } else {
       t.fail(*o.error, w);
     }
+    if (work > max_work) throw Budget{true};
     // The next path: advance the deepest choice that has a next multiset.
     while (!dice.path.empty() && !next_multiset(dice.path.back().counts)) dice.path.pop_back();
     if (dice.path.empty()) break;
@@ -564,8 +578,10 @@ Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram>
       s.exact_method = "enumerated";
       s.not_composed = std::move(not_composed);
       return s;
-    } catch (const Budget&) {
-      reason = fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches);
+    } catch (const Budget& b) {
+      reason = b.work ? fmt::format("an exact answer needs more work than {} runs of {} steps (max_branches)",
+                                    options.max_branches, exact_steps_per_branch)
+                      : fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches);
     } catch (const OrderMatters&) {
       reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
     }
