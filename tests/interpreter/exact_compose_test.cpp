@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <ostream>
 #include <string>
 
 #include "interpreter/api.hpp"
@@ -83,6 +84,9 @@ struct Case {
   bool composed = true;  // false: composing does not apply, the enumeration answers
   int explosion_depth = 6;
 };
+
+// ctest names each case by its expression (not by the bytes of the struct).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.expr; }
 
 class ComposedAgreesWithEnumeration : public testing::TestWithParam<Case> {};
 
@@ -232,6 +236,22 @@ TEST(ComposedExact, FourD6KeepHighestThreeHasItsKnownMeanAndSd) {
   EXPECT_EQ(s.exact_method, "composed");
   EXPECT_EQ(s.value.exact_mean, "15869/1296");
   EXPECT_NEAR(s.value.sd, 2.846844, 5e-7);
+}
+
+// AnyDice's [explode d6] with "explode depth" 2: a 6 adds a die, at most twice,
+// and the last die counts as it shows (a 6 there is 6, not a cut-off tail).
+TEST(ComposedExact, ExplodingToDepthTwoIsAnyDicesExplodeD6) {
+  const Stats s = stats_of("d6 explode 6 limit 2", true);
+  EXPECT_EQ(s.exact_method, "composed");
+  std::map<std::string, std::string> expected;
+  for (int v = 1; v <= 5; ++v) expected[fmt::format("0:{}", v)] = "1/6";
+  for (int v = 7; v <= 11; ++v) expected[fmt::format("0:{}", v)] = "1/36";
+  for (int v = 13; v <= 18; ++v) expected[fmt::format("0:{}", v)] = "1/216";
+  EXPECT_EQ(table(s.value), expected);
+  EXPECT_EQ(s.value.exact_mean, "301/72");  // 3.5 (1 + 1/6 + 1/36)
+  EXPECT_EQ(s.cut_off.exact, "0/1");
+  // Three of them: the mean adds up, and the benchmark's 3d6 at depth 2 agrees.
+  EXPECT_EQ(stats_of("3d6 explode 6 limit 2", true).value.exact_mean, "301/24");
 }
 
 // The benchmark cases are composed; those too long to enumerate are checked
