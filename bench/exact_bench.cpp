@@ -1,9 +1,12 @@
-// bench/exact_bench.cpp — time of compute_stats with default options (exact
-// enumeration within the default max_branches budget, sampling beyond it).
+// bench/exact_bench.cpp — time of compute_stats with default options (exact:
+// composed, or enumerated when composing does not apply, within the default
+// max_branches budget; sampling beyond it).
 //
-// Each case records the counter "exact" (1 = enumerated exactly, 0 = fell back
-// to sampling, with the reason as the label) and "runs" (outcomes enumerated or
-// samples drawn), so a case that was sampled is never read as an exact time.
+// Each case records the counters "exact" (1 = exact, 0 = fell back to
+// sampling, with the reason as the label), "composed" (1 = composed, 0 =
+// enumerated, with why composing did not apply as the label) and "runs"
+// (branches combined, outcomes enumerated or samples drawn), so a case that
+// was sampled or enumerated is never read as a composed time.
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -32,17 +35,26 @@ void exact_case(benchmark::State& state, const char* source) {
     benchmark::DoNotOptimize(last.value.mean);
   }
   const bool exact = last.method == alea::StatsMethod::Exact;
+  const bool composed = exact && last.exact_method == "composed";
   state.counters["exact"] = exact ? 1 : 0;
+  state.counters["composed"] = composed ? 1 : 0;
   state.counters["runs"] = static_cast<double>(last.runs);
   std::string label;
-  if (!exact) label = "SAMPLED: " + last.reason;
-  if (last.first_error) label += (label.empty() ? "" : "; ") + ("error: " + last.first_error->message);
+  if (!exact)
+    label = "SAMPLED: " + last.reason;
+  else if (!composed)
+    label = "enumerated: " + last.not_composed;
+  if (last.first_error)
+    label += (label.empty() ? "" : "; ") + ("error: " + last.first_error->message);
   if (!label.empty()) state.SetLabel(label);
 }
 
 // Sampling falls back onto every core, so time is wall-clock time.
-#define ALEA_EXACT(name, source) \
-  BENCHMARK_CAPTURE(exact_case, name, source)->Name("exact/" source)->UseRealTime()->Unit(benchmark::kMicrosecond)
+#define ALEA_EXACT(name, source)              \
+  BENCHMARK_CAPTURE(exact_case, name, source) \
+      ->Name("exact/" source)                 \
+      ->UseRealTime()                         \
+      ->Unit(benchmark::kMicrosecond)
 
 ALEA_EXACT(3d6, "3d6");
 ALEA_EXACT(4d6kh3, "4d6kh3");

@@ -97,7 +97,8 @@ def main():
             if b.get("error_occurred"):
                 rows.append([n[6:], "error", "", "", "", "", b.get("error_message", "")])
                 continue
-            method = "exact" if b.get("exact", 0) >= 0.5 else "SAMPLED"
+            method = ("SAMPLED" if b.get("exact", 0) < 0.5
+                      else "composed" if b.get("composed", 0) >= 0.5 else "enumerated")
             rows.append([n[6:], fmt_time(ns(b, "real_time")), fmt_time(ns(b, "cpu_time")),
                          fmt_cv(cv(n)), method, f"{b.get('runs', 0):.0f}", b.get("label", "")])
         table(["case", "time", "cpu", "cv", "method", "runs", "note"], rows)

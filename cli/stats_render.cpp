@@ -339,6 +339,7 @@ std::string distribution_text(const Stats& s, const Distribution& d, const std::
 
 std::string header_text(const Stats& s, const StatsContext& c) {
   if (s.method == StatsMethod::Exact) {
+    if (s.exact_method == "composed") return fmt::format("{}: exact (composed)\n", c.expression);
     return fmt::format("{}: exact ({})\n", c.expression, plural(s.runs, "outcome", "outcomes"));
   }
   return fmt::format("{}: sampled ({} on {}, seed {}) — {}\n", c.expression, plural(s.runs, "run", "runs"),
@@ -682,6 +683,7 @@ std::string stats_json(const Stats& s, const StatsContext& c) {
   doc["method"] = exact ? "exact" : "sampled";
   doc["reason"] = exact ? ordered_json(nullptr) : ordered_json(s.reason);
   doc["runs"] = s.runs;
+  doc["exact_method"] = exact ? ordered_json(s.exact_method) : ordered_json(nullptr);
   doc["threads"] = s.threads;
   doc["seed"] = exact ? ordered_json(nullptr) : ordered_json(c.seed);
   doc["sampler"] = s.sampler == SamplerPath::Lowered     ? ordered_json("lowered")
@@ -722,7 +724,8 @@ std::string stats_svg(const Stats& s, const StatsContext& c) {
   }
   const bool exact = s.method == StatsMethod::Exact;
   const std::string method =
-      exact ? fmt::format("exact: {}", plural(s.runs, "outcome", "outcomes"))
+      exact ? (s.exact_method == "composed" ? std::string("exact: composed")
+                                            : fmt::format("exact: {}", plural(s.runs, "outcome", "outcomes")))
             : fmt::format("sampled: {} on {}, seed {}; whiskers show 95% intervals", plural(s.runs, "run", "runs"),
                           plural(s.threads, "thread", "threads"), c.seed);
   std::string summary;

@@ -73,6 +73,7 @@ class Evaluator {
   Value make_pool(PoolData pool, Span span);
   // The state as the run has left it so far.
   [[nodiscard]] const State& state() const { return state_; }
+  [[nodiscard]] std::int64_t steps() const { return steps_; }
 
  private:
   const Bindings& bindings_;

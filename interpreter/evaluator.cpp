@@ -676,6 +676,7 @@ Outcome evaluate(std::shared_ptr<const CompiledProgram> program, const Bindings&
     out.value.reset();
     out.error = std::move(e.diagnostic);
   }
+  out.steps = ev.steps();
   return out;
 }
 

@@ -33,6 +33,8 @@ struct Outcome {
   // The state after the run: the one it was given, with the changes its
   // mechanics made. Empty when the run failed: a failed run changes nothing.
   std::optional<State> state;
+  // The expression nodes the run evaluated (what max_steps limits): its work.
+  std::int64_t steps = 0;
   // Keeps the sources that the trace's spans point into alive.
   std::shared_ptr<const CompiledProgram> program;
 

@@ -22,11 +22,15 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/evaluator.hpp"
+#include "interpreter/exact.hpp"
 #include "interpreter/lowered.hpp"
 #include "interpreter/sampler.hpp"
 
 namespace alea {
 namespace {
+
+// The exact enumeration's work budget: max_branches runs of this many steps.
+constexpr std::uint64_t exact_steps_per_branch = 100;
 
 // One choice: `n` dice of one kind, shown as a multiset (counts per distinct face).
 struct Choice {
@@ -291,8 +295,9 @@ Distribution finish_sampled(std::string name, Tally<std::uint64_t> t, double run
 }
 
 // Whether a program can see the order of the dice within a roll: only through
-// faces(), rolled() or a `for` loop (over a pool's faces) can it; every pool
-// operation and every other builtin is blind to it. Walks the program and every
+// faces(), rolled(), indexing or a `for` loop (over a pool's faces) can it, or
+// through a compounding explosion (which adds each die of a round to its own
+// die); every other pool operation and builtin is blind to it. Walks the program and every
 // function it can call. When false, the reversed-order check is skipped.
 class OrderScan {
  public:
@@ -335,7 +340,13 @@ class OrderScan {
             std::visit(
                 [&](const auto& o) {
                   using O = std::decay_t<decltype(o)>;
-                  if constexpr (std::is_same_v<O, ast::Explode>) { cond(o.cond); opt(o.limit); }
+                  if constexpr (std::is_same_v<O, ast::Explode>) {
+                    // Compounding adds one round's dice to different dice, so
+                    // which die gets which face matters.
+                    if (o.mode == ast::ExplodeMode::Compound) found_ = true;
+                    cond(o.cond);
+                    opt(o.limit);
+                  }
                   else if constexpr (std::is_same_v<O, ast::Reroll>) { cond(o.cond); }
                   else if constexpr (std::is_same_v<O, ast::Keep>) { opt(o.count); cond(o.cond); }
                   else if constexpr (std::is_same_v<O, ast::Count>) { opt(o.success.value); cond(o.fail); cond(o.twice); }
@@ -365,6 +376,7 @@ class OrderScan {
           } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
             for (const auto& v : k.values) opt(v);
           } else if constexpr (std::is_same_v<T, ast::Index>) {
+            found_ = true;  // `pool[0]` reads a die by its position
             opt(k.object);
             opt(k.index);
           } else if constexpr (std::is_same_v<T, ast::Field>) {
@@ -395,7 +407,11 @@ class OrderScan {
   }
 };
 
-struct Budget {};  // thrown when exact enumeration would pass max_branches
+// Thrown when exact enumeration would pass max_branches runs, or the work of
+// that many runs of average length.
+struct Budget {
+  bool work = false;  // the work ran out before the runs did
+};
 struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
 
 Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& base,
@@ -406,6 +422,10 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   const bool check_order = OrderScan().program(*program->ast);
   PathDice dice;
   std::vector<mpq_class> prefix{1};  // prefix[i]: the product of the first i weights
+  // Expression nodes evaluated, checked after every run: a program whose runs
+  // are long (a whole game per run) stops long before max_branches runs.
+  const std::uint64_t max_work = options.max_branches * exact_steps_per_branch;
+  std::uint64_t work = 0;
   for (;;) {
     dice.next = 0;
     dice.replaying_reversed = false;
@@ -414,6 +434,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     while (prefix.size() <= dice.path.size()) prefix.push_back(prefix.back() * dice.path[prefix.size() - 1].weight);
     const mpq_class w = prefix[dice.path.size()];
     if (++t.runs > options.max_branches) throw Budget{};
+    work += static_cast<std::uint64_t>(o.steps);
     if (o.ok()) {
       // The same outcome with every roll's dice in the opposite order.
       const bool needs_check = check_order && std::any_of(dice.path.begin(), dice.path.end(),
@@ -424,6 +445,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
         dice.diverged = false;
         const Outcome again = evaluate(program, bindings, dice, limits);
         dice.replaying_reversed = false;
+        work += static_cast<std::uint64_t>(again.steps);
         if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
             !(unordered(*again.value) == unordered(*o.value))) {
           throw OrderMatters{};
@@ -433,6 +455,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     } else {
       t.fail(*o.error, w);
     }
+    if (work > max_work) throw Budget{true};
     // The next path: advance the deepest choice that has a next multiset.
     while (!dice.path.empty() && !next_multiset(dice.path.back().counts)) dice.path.pop_back();
     if (dice.path.empty()) break;
@@ -551,10 +574,24 @@ Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram>
   const Limits& limits = engine.options().limits;
   std::string reason = "sampling was asked for";
   if (!options.sampled_only) {
+    // First by composing distributions (exact.hpp), then by enumerating runs.
+    std::string not_composed;
+    if (options.compose) {
+      Limits cut = limits;
+      cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
+      alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options);
+      if (c.stats) return std::move(*c.stats);
+      not_composed = std::move(c.why_not);
+    }
     try {
-      return exact(program, bindings, limits, options);
-    } catch (const Budget&) {
-      reason = fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches);
+      Stats s = exact(program, bindings, limits, options);
+      s.exact_method = "enumerated";
+      s.not_composed = std::move(not_composed);
+      return s;
+    } catch (const Budget& b) {
+      reason = b.work ? fmt::format("an exact answer needs more work than {} runs of {} steps (max_branches)",
+                                    options.max_branches, exact_steps_per_branch)
+                      : fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches);
     } catch (const OrderMatters&) {
       reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
     }

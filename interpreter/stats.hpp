@@ -66,6 +66,11 @@ struct Distribution {
 struct Stats {
   StatsMethod method = StatsMethod::Exact;
   std::string reason;      // why it was sampled; empty when exact
+  // How an exact answer was found: "composed" (each part's distribution
+  // computed once and combined; `runs` counts the branches combined) or
+  // "enumerated" (the program run once per outcome); empty when sampled.
+  std::string exact_method;
+  std::string not_composed;  // why composing did not apply, when it was tried and did not
   std::uint64_t runs = 0;  // outcomes enumerated, or samples drawn
   unsigned threads = 1;    // threads that sampled
   SamplerPath sampler = SamplerPath::None;  // None when exact
@@ -86,6 +91,7 @@ struct StatsOptions {
   std::int64_t explosion_depth = 6;      // exact: extra dice followed per explosion chain
   bool exact_only = false;               // fail instead of sampling
   bool sampled_only = false;             // sample even when exact would do
+  bool compose = true;                   // exact: compose distributions before enumerating runs
   std::uint64_t samples = 100'000;
   std::uint64_t seed = 0;
   unsigned threads = 0;  // 0: every core

@@ -61,7 +61,7 @@ def entry(dist, value):
 # ---- 3d6: the exact table -----------------------------------------------------------
 out, _ = expect(["stats", "3d6"], 0)
 lines = out.splitlines()
-check("3d6 header", lines and lines[0] == "3d6: exact (56 outcomes)", repr(lines[:1]))
+check("3d6 header", lines and lines[0] == "3d6: exact (composed)", repr(lines[:1]))
 check("3d6 mean", "mean 10.5 (exact: 21/2), sd 2.958" in out, out)
 check("3d6 percentiles", "percentiles  5%: 6  25%: 8  50%: 10  75%: 13  95%: 15" in out, out)
 check("3d6 columns", re.search(r"(?m)^value\s+probability\s+at least\s+at most$", out) is not None, out)
@@ -72,6 +72,24 @@ check("3d6 P(18)", row(out, 18)[:5] == ["18", "0.46%", "1/216", "0.46%", "100.00
 check("3d6 histogram", row(out, 10)[5] == max((row(out, v)[5] for v in range(3, 19)), key=len)
       and set(row(out, 10)[5]) == {"█"}, row(out, 10))
 check("3d6 fits 80 columns", all(len(line) <= 80 for line in lines), max(lines, key=len))
+
+# ---- enumerated when composing does not apply ------------------------------------------
+# faces() reads the dice themselves: each multiset of 3d6 is run once.
+out, _ = expect(["stats", "faces(3d6)"], 0)
+check("enumerated header", out.splitlines()[0] == "faces(3d6): exact (56 outcomes)", out.splitlines()[:1])
+doc = json_of(["stats", "faces(3d6)"], "enumerated json")
+if doc:
+    check("enumerated json", doc["exact_method"] == "enumerated" and doc["runs"] == 56,
+          (doc["exact_method"], doc["runs"]))
+
+# ---- big pools are composed, exactly ------------------------------------------------------
+for expr, mean in [("40d6", "140/1"), ("10d10kh3", "2596209171/100000000"), ("12d12<=7", "7/1")]:
+    doc = json_of(["stats", expr], expr)
+    if doc:
+        check(f"{expr} composed", doc["method"] == "exact" and doc["exact_method"] == "composed",
+              (doc["method"], doc["exact_method"], doc["reason"]))
+        check(f"{expr} mean", doc["exact_mean"] == mean, doc["exact_mean"])
+        check(f"{expr} adds up", sum(e["probability"] for e in doc["distribution"]) > 1 - 1e-12)
 
 # ---- 4d6kh3: the known mean and sd ---------------------------------------------------
 out, _ = expect(["stats", "4d6kh3"], 0)
@@ -86,12 +104,12 @@ if doc:
 # ---- the JSON shape -----------------------------------------------------------------
 doc = json_of(["stats", "3d6"], "3d6 json")
 if doc:
-    for key in ["expression", "method", "reason", "runs", "threads", "mean", "sd", "exact_mean", "percentiles",
-                "distribution", "fields", "unresolved"]:
+    for key in ["expression", "method", "reason", "runs", "exact_method", "threads", "mean", "sd", "exact_mean",
+                "percentiles", "distribution", "fields", "unresolved"]:
         check(f"json has {key}", key in doc, list(doc))
     check("json expression", doc["expression"] == "3d6", doc["expression"])
     check("json method", doc["method"] == "exact" and doc["reason"] is None, doc["method"])
-    check("json runs", doc["runs"] == 56, doc["runs"])
+    check("json composed", doc["exact_method"] == "composed" and doc["runs"] > 0, (doc["exact_method"], doc["runs"]))
     check("json distribution", [e["value"] for e in doc["distribution"]] == list(range(3, 19)),
           doc["distribution"])
     e10 = entry(doc["distribution"], 10)

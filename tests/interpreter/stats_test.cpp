@@ -28,8 +28,11 @@ std::string exact_of(const Distribution& d, const Value& v) {
 
 TEST(ExactStats, ThreeD6IsTheKnownTriangle) {
   Engine engine;
-  const Stats s = stats_of(engine, "3d6");
+  StatsOptions enumerate;
+  enumerate.compose = false;
+  const Stats s = stats_of(engine, "3d6", enumerate);
   EXPECT_EQ(s.method, StatsMethod::Exact);
+  EXPECT_EQ(s.exact_method, "enumerated");
   EXPECT_EQ(s.runs, 56u);  // multisets of three d6, not 216 sequences
   ASSERT_EQ(s.value.entries.size(), 16u);
   EXPECT_EQ(exact_of(s.value, 3), "1/216");

@@ -1,0 +1,279 @@
+// interpreter/exact_fraction.cpp — probabilities in lowest terms, quickly.
+#include "interpreter/exact_fraction.hpp"
+
+#include <gmpxx.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace alea::compose {
+namespace {
+
+__extension__ using i128 = __int128;
+constexpr u128 u128_max = ~u128{0};
+
+std::string decimal(u128 v) {
+  if ((v >> 64) == 0) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::uint64_t>(v));
+    return std::string(buf, r.ptr);
+  }
+  return to_decimal(v);
+}
+
+int clz(u128 x) {
+  const auto hi = static_cast<std::uint64_t>(x >> 64);
+  return hi ? __builtin_clzll(hi) : 64 + __builtin_clzll(static_cast<std::uint64_t>(x));
+}
+
+// num/den (both > 0) rounded toward zero to a double, as mpq_get_d gives it:
+// the first 53 bits of the quotient by one step of long division (Knuth's
+// algorithm D) on the numbers shifted to their top bit.
+double quotient(u128 num, u128 den) {
+  const int sn = clz(num), sd = clz(den);
+  const u128 n = num << sn, d = den << sd;  // both in [2^127, 2^128)
+  // U = n·2^53 in three 64-bit limbs; q = floor(U / d) lies in [2^52, 2^54).
+  const auto u2 = static_cast<std::uint64_t>(n >> 75);
+  const auto u1 = static_cast<std::uint64_t>(n >> 11);
+  const auto u0 = static_cast<std::uint64_t>(n << 53);
+  const auto v1 = static_cast<std::uint64_t>(d >> 64), v0 = static_cast<std::uint64_t>(d);
+  std::uint64_t rest;
+  std::uint64_t q = div128by64(u2, u1, v1, &rest);  // u2 < 2^53 <= v1: no overflow
+  // q overestimates by at most 2: step down while q·d > U.
+  for (;;) {
+    const u128 lo = static_cast<u128>(q) * v0, hi = static_cast<u128>(q) * v1;
+    const u128 mid = (lo >> 64) + static_cast<std::uint64_t>(hi);
+    const auto p0 = static_cast<std::uint64_t>(lo), p1 = static_cast<std::uint64_t>(mid);
+    const auto p2 = static_cast<std::uint64_t>((hi >> 64) + (mid >> 64));
+    const bool above = p2 != u2 ? p2 > u2 : p1 != u1 ? p1 > u1 : p0 > u0;
+    if (!above) break;
+    --q;
+  }
+  int e = sd - sn - 53;
+  if (q >> 53) q >>= 1, ++e;  // keep 53 bits, dropping (truncating) the last
+  return std::ldexp(static_cast<double>(q), e);
+}
+
+int ctz(u128 x) {
+  const auto lo = static_cast<std::uint64_t>(x);
+  return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(static_cast<std::uint64_t>(x >> 64));
+}
+
+std::vector<std::uint64_t> prime_factors(std::uint64_t n) {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t p = 2; p * p <= n; ++p) {
+    if (n % p) continue;
+    out.push_back(p);
+    while (n % p == 0) n /= p;
+  }
+  if (n > 1) out.push_back(n);
+  return out;
+}
+
+mpz_class mpz_of(u128 v) {
+  mpz_class z(static_cast<unsigned long>(static_cast<std::uint64_t>(v >> 64)));
+  z <<= 64;
+  z += static_cast<unsigned long>(static_cast<std::uint64_t>(v));
+  return z;
+}
+
+Probability from_mpq(mpq_class q) {
+  q.canonicalize();
+  Probability p;
+  p.value = q.get_d();
+  p.exact = q.get_str();
+  if (p.exact.find('/') == std::string::npos) p.exact += "/1";
+  p.low = p.high = p.value;
+  return p;
+}
+
+}  // namespace
+
+Fractions::Fractions(const Weight& total, const std::vector<std::uint64_t>& face_counts)
+    : total_(total) {
+  if (!total.is_small() || total.small() == 0) return;
+  std::vector<std::uint64_t> ps;
+  for (auto f : face_counts) {
+    for (auto p : prime_factors(f)) ps.push_back(p);
+  }
+  std::sort(ps.begin(), ps.end());
+  ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
+  u128 rest = total.small();
+  for (auto p : ps) {
+    Prime q{p, 0, 0, 0, 0};
+    if (p == 2) {
+      rest >>= ctz(rest);
+    } else {
+      u128 x = p;  // Newton's iteration doubles the correct low bits: 3, 6, … 192
+      for (int i = 0; i < 6; ++i) x *= 2 - p * x;
+      q.inverse = x;
+      q.limit = u128_max / p;
+      q.inverse64 = static_cast<std::uint64_t>(x);  // the inverse modulo 2^64 too
+      q.limit64 = ~std::uint64_t{0} / p;
+      while (rest * q.inverse <= q.limit) rest *= q.inverse;
+    }
+    primes_.push_back(q);
+  }
+  factored_ = rest == 1;
+}
+
+namespace {
+
+// num/den rounded toward zero, as mpq_get_d gives it.
+double truncated(u128 num, u128 den) {
+  if (num == 0) return 0;
+  if ((num >> 53) == 0 && (den >> 53) == 0) {
+    // Both exact as doubles: the division rounds to nearest, so step back
+    // toward zero when it rounded up.
+    const auto n = static_cast<double>(static_cast<std::uint64_t>(num));
+    const auto d = static_cast<double>(static_cast<std::uint64_t>(den));
+    double q = n / d;
+    if (std::fma(q, d, -n) > 0) q = std::nextafter(q, 0.0);
+    return q;
+  }
+  return quotient(num, den);
+}
+
+u128 gcd128(u128 a, u128 b) {
+  if ((a >> 64) == 0 && (b >> 64) == 0) {
+    return std::gcd(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b));
+  }
+  if (a == 0) return b;
+  if (b == 0) return a;
+  // Binary: shifts and subtractions, no 128-bit division.
+  const int shift = std::min(ctz(a), ctz(b));
+  a >>= ctz(a);
+  do {
+    b >>= ctz(b);
+    if (a > b) std::swap(a, b);
+    b -= a;
+  } while (b != 0);
+  return a << shift;
+}
+
+}  // namespace
+
+Probability Fractions::operator()(const Weight& w) {
+  if (!w.is_small() || !total_.is_small()) return from_mpq(mpq_class(w.to_mpz(), total_.to_mpz()));
+  u128 num = w.small(), den = total_.small();
+  if (num == 0) {
+    den = 1;
+  } else if (factored_) {
+    // Strip the total's primes common to both: a few multiplications each.
+    for (const Prime& q : primes_) {
+      if (q.p == 2) {
+        const int k = std::min(ctz(num), ctz(den));
+        num >>= k, den >>= k;
+        continue;
+      }
+      if ((num >> 64) == 0 && (den >> 64) == 0) {
+        auto n64 = static_cast<std::uint64_t>(num), d64 = static_cast<std::uint64_t>(den);
+        while (d64 * q.inverse64 <= q.limit64 && n64 * q.inverse64 <= q.limit64) {
+          n64 *= q.inverse64;
+          d64 *= q.inverse64;
+        }
+        num = n64, den = d64;
+        continue;
+      }
+      while (den * q.inverse <= q.limit && num * q.inverse <= q.limit) {
+        num *= q.inverse;
+        den *= q.inverse;
+      }
+    }
+  } else if ((num >> 64) == 0 && (den >> 64) == 0) {
+    const std::uint64_t g =
+        std::gcd(static_cast<std::uint64_t>(num), static_cast<std::uint64_t>(den));
+    num /= g, den /= g;
+  } else {
+    return from_mpq(mpq_class(mpz_of(num), mpz_of(den)));
+  }
+  Probability p;
+  p.value = truncated(num, den);
+  char buf[80];
+  char* end = write_decimal(buf, num);
+  *end++ = '/';
+  // Denominators repeat (a few powers of the total's primes): written once.
+  auto [it, fresh] = denominators_.try_emplace(den);
+  if (fresh) {
+    char d[40];
+    it->second.assign(d, write_decimal(d, den));
+  }
+  std::memcpy(end, it->second.data(), it->second.size());
+  end += it->second.size();
+  p.exact.assign(buf, end);
+  p.low = p.high = p.value;
+  return p;
+}
+
+Moments moments(const std::vector<std::pair<std::int64_t, Weight>>& values) {
+  // Sums of w, w·x and w·x² in 128 bits (positive and negative parts apart),
+  // or in GMP when they would not fit.
+  bool fits = true;
+  u128 s0 = 0, s1p = 0, s1n = 0, s2 = 0;
+  for (const auto& [x, w] : values) {
+    if (!w.is_small()) {
+      fits = false;
+      break;
+    }
+    const u128 ax = x < 0 ? u128(-static_cast<i128>(x)) : u128(x);
+    u128 wx, wxx;
+    if (__builtin_mul_overflow(w.small(), ax, &wx) || __builtin_mul_overflow(wx, ax, &wxx) ||
+        __builtin_add_overflow(s0, w.small(), &s0) || __builtin_add_overflow(s2, wxx, &s2) ||
+        __builtin_add_overflow(x < 0 ? s1n : s1p, wx, x < 0 ? &s1n : &s1p)) {
+      fits = false;
+      break;
+    }
+  }
+  if (fits && s0 != 0) {
+    // The sums fit in 128 bits: mean = s1/s0 there; the variance
+    // (s2·s0 - s1²)/s0² needs 256 bits when they are wide.
+    Moments m;
+    const bool negative = s1n > s1p;
+    const u128 s1 = negative ? s1n - s1p : s1p - s1n;
+    const u128 g = gcd128(s1, s0);
+    const u128 num = s1 / g, den = s0 / g;
+    m.exact_mean = (negative && num ? "-" : "") + decimal(num) + "/" + decimal(den);
+    m.mean = negative ? -truncated(num, den) : truncated(num, den);
+    if ((s0 >> 64) == 0 && (s1 >> 64) == 0 && (s2 >> 64) == 0) {
+      const u128 n2 = s2 * s0 - s1 * s1;  // >= 0: it is s0² times a variance
+      const u128 d2 = s0 * s0;
+      const u128 g2 = gcd128(n2, d2);
+      m.sd = std::sqrt(std::max(0.0, truncated(n2 / g2, d2 / g2)));
+    } else {
+      const mpz_class z0 = mpz_of(s0), z1 = mpz_of(s1);
+      mpq_class var(mpz_of(s2) * z0 - z1 * z1, z0 * z0);
+      var.canonicalize();
+      m.sd = std::sqrt(std::max(0.0, var.get_d()));
+    }
+    return m;
+  }
+  mpz_class z0 = 0, z1 = 0, z2 = 0;
+  if (fits) {
+    z0 = mpz_of(s0);
+    z1 = mpz_of(s1p) - mpz_of(s1n);
+    z2 = mpz_of(s2);
+  } else {
+    for (const auto& [x, w] : values) {
+      const mpz_class wz = w.to_mpz();
+      const mpz_class xz = mpz_of(x < 0 ? u128(-static_cast<i128>(x)) : u128(x)) * (x < 0 ? -1 : 1);
+      z0 += wz;
+      z1 += wz * xz;
+      z2 += wz * xz * xz;
+    }
+  }
+  Moments m;
+  mpq_class mean(z1, z0);
+  mean.canonicalize();
+  m.mean = mean.get_d();
+  m.exact_mean = mean.get_str();
+  if (m.exact_mean.find('/') == std::string::npos) m.exact_mean += "/1";
+  mpq_class var(z2 * z0 - z1 * z1, z0 * z0);
+  var.canonicalize();
+  m.sd = std::sqrt(std::max(0.0, var.get_d()));
+  return m;
+}
+
+}  // namespace alea::compose

@@ -1,0 +1,94 @@
+// tests/interpreter/exact_budget_test.cpp — the exact enumeration gives up
+// early on a program whose runs are long (a whole game per run), by the work
+// done as it goes, and falls back to sampling; programs of short runs are
+// still limited by their number of runs, and long runs that fit stay exact.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
+
+namespace alea {
+namespace {
+
+const Engine& engine() {
+  static const Engine e = [] {
+    Engine x;
+    const auto d = x.load_ruleset_file(fmt::format("{}/rulesets/crystal-die.yaml", ALEA_SOURCE_DIR));
+    if (!d.empty()) throw std::runtime_error(render_text(d));
+    return x;
+  }();
+  return e;
+}
+
+Stats stats_of(const std::string& source, StatsOptions o) {
+  const Compiled c = engine().compile(source);
+  if (!c.ok()) throw std::runtime_error(render_text(c.diagnostics));
+  return compute_stats(engine(), c.program, {}, o);
+}
+
+// A full army of 9 dice: three of each type.
+std::string army(const char* colour) {
+  std::string out;
+  for (const char* type : {"attack", "defence", "life"}) {
+    for (int i = 0; i < 3; ++i) {
+      out += fmt::format("{}{{type: \"{}\", colour: \"{}\"}}", out.empty() ? "" : ", ", type, colour);
+    }
+  }
+  return "[" + out + "]";
+}
+
+// 18 dice rolled one by one: 6^18 runs, each a whole game.
+const std::string skirmish =
+    fmt::format("crystal_die.skirmish({}, {})", army("red"), army("blue"));
+
+TEST(ExactBudget, AGameOfTwoFullArmiesFallsBackToSampling) {
+  StatsOptions o;
+  o.samples = 200;
+  o.threads = 1;
+  const Stats s = stats_of(skirmish, o);
+  EXPECT_EQ(s.method, StatsMethod::Sampled);
+  EXPECT_EQ(s.runs, 200u);
+  EXPECT_NE(s.reason.find("more work than 100000 runs"), std::string::npos) << s.reason;
+  ASSERT_EQ(s.fields.empty(), false);
+  EXPECT_EQ(s.fields[0].name, "winner");
+}
+
+TEST(ExactBudget, ExactOnlySaysWhyThereIsNoExactAnswer) {
+  StatsOptions o;
+  o.exact_only = true;
+  const Stats s = stats_of(skirmish, o);
+  ASSERT_TRUE(s.first_error.has_value());
+  EXPECT_NE(s.first_error->message.find("no exact answer: an exact answer needs more work"),
+            std::string::npos)
+      << s.first_error->message;
+  EXPECT_TRUE(s.value.entries.empty());
+}
+
+// Short runs: the number of runs is what runs out.
+TEST(ExactBudget, ManyShortRunsAreLimitedByTheirNumber) {
+  StatsOptions o;
+  o.compose = false;
+  o.max_branches = 50;
+  o.samples = 100;
+  o.threads = 1;
+  const Stats s = stats_of("d20 + d20 + d20", o);
+  EXPECT_EQ(s.method, StatsMethod::Sampled);
+  EXPECT_NE(s.reason.find("more than 50 runs (max_branches)"), std::string::npos) << s.reason;
+}
+
+// Long runs that fit in the budget are enumerated: one die each, 36 games.
+TEST(ExactBudget, AShortGameIsStillExact) {
+  StatsOptions o;
+  const Stats s = stats_of(
+      "crystal_die.skirmish([{type: \"attack\", colour: \"red\"}], [{type: \"life\", colour: \"blue\"}])",
+      o);
+  EXPECT_EQ(s.method, StatsMethod::Exact) << s.reason;
+  EXPECT_EQ(s.exact_method, "enumerated");
+  EXPECT_EQ(s.runs, 36u);
+}
+
+}  // namespace
+}  // namespace alea
