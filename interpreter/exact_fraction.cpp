@@ -222,6 +222,29 @@ std::uint64_t mod(compose::u128 x, std::uint64_t p) {
   return static_cast<std::uint64_t>(x % p);
 }
 
+// A denominator's odd prime factors below 1000 with their exponents, and
+// whether a factor beyond them is left.
+struct Factored {
+  compose::u128 of = 0;
+  std::vector<std::pair<std::uint64_t, int>> primes;
+  bool rest = false;
+};
+
+void factor(compose::u128 den, Factored& f) {
+  f.of = den;
+  f.primes.clear();
+  compose::u128 rest = den >> compose::ctz(den);
+  std::uint64_t p = 3;
+  for (; rest > 1 && p <= 1000; p += 2) {
+    if (mod(rest, p) != 0) continue;
+    const OddDivisor d(p);
+    int k = 0;
+    for (compose::u128 q; d.divides(rest, &q); ++k) rest = q;
+    f.primes.emplace_back(p, k);
+  }
+  f.rest = rest > 1;
+}
+
 }  // namespace
 
 std::string Probability::exact() const {
@@ -231,22 +254,26 @@ std::string Probability::exact() const {
   if (num == 0) {
     den = 1;
   } else {
-    // The denominators are products of dice's numbers of faces: strip the
-    // small primes they are made of from both, and leave what is left (a
-    // die with a large prime factor) to a general gcd.
+    // The denominators are products of dice's numbers of faces, and the
+    // entries of one distribution share theirs: its small prime factors are
+    // found once (per thread), and a factor p^k of it is stripped from both
+    // as often as p divides num. A factor beyond them (a die with a large
+    // prime factor) is left to a general gcd.
+    thread_local Factored known;
+    if (known.of != den) factor(den, known);
     const int twos = std::min(compose::ctz(num), compose::ctz(den));
     num >>= twos, den >>= twos;
-    u128 rest = den >> compose::ctz(den);
-    for (std::uint64_t p = 3; rest > 1; p += 2) {
-      if (p > 1000) {
-        const u128 g = compose::gcd128(num, den);
-        num /= g, den /= g;
-        break;
-      }
-      if (mod(rest, p) != 0) continue;
+    for (const auto& [p, k] : known.primes) {
       const OddDivisor d(p);
-      for (u128 q; d.divides(rest, &q);) rest = q;
-      for (u128 qn, qd; d.divides(num, &qn) && d.divides(den, &qd);) num = qn, den = qd;
+      u128 q;
+      for (int j = 0; j < k && d.divides(num, &q); ++j) {
+        num = q;
+        den *= d.inverse;  // den / p: exact
+      }
+    }
+    if (known.rest) {
+      const u128 g = compose::gcd128(num, den);
+      num /= g, den /= g;
     }
   }
   char buf[80];
