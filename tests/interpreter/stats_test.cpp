@@ -44,6 +44,11 @@ TEST(ExactStats, ProbabilityWritesItsFractionInLowestTerms) {
   for (int i = 0; i < 20; ++i) weight *= 5;
   p.set_exact(weight, total);
   EXPECT_EQ(p.exact(), "95367431640625/53720962492138205969645568") << "5^20 / (2^30 · 3^35)";
+  p.set_exact(~u128{0}, u128{1} << 127);  // 39 digits over 2^127
+  EXPECT_EQ(p.exact(),
+            "340282366920938463463374607431768211455/170141183460469231731687303715884105728");
+  p.set_exact(u128{10'000'000'000'000'000'000ull} * 10'000'000'000'000'000'000ull + 7, 2);
+  EXPECT_EQ(p.exact(), "100000000000000000000000000000000000007/2");
   p.set_exact("2/3");
   EXPECT_EQ(p.exact(), "2/3");
 }
