@@ -2,6 +2,12 @@
 // composed, or enumerated when composing does not apply, within the default
 // max_branches budget; sampling beyond it).
 //
+// `exact/…` times compute_stats alone: the Stats a library user gets, with
+// every probability's double, the mean, sd and exact mean. An exact
+// probability's text in lowest terms (Probability::exact()) is written only
+// when asked, so `exact_text/…` times compute_stats plus exact() on every
+// probability it returns: what `alea stats --json` pays before printing.
+//
 // Each case records the counters "exact" (1 = exact, 0 = fell back to
 // sampling, with the reason as the label), "composed" (1 = composed, 0 =
 // enumerated, with why composing did not apply as the label) and "runs"
@@ -21,7 +27,17 @@ const alea::Engine& engine() {
   return e;
 }
 
-void exact_case(benchmark::State& state, const char* source) {
+// Every exact fraction of `s`, written as text; their total length.
+std::size_t write_every_fraction(const alea::Stats& s) {
+  std::size_t n = s.unresolved.exact().size() + s.cut_off.exact().size() + s.errors.exact().size();
+  for (const auto& e : s.value.entries) n += e.probability.exact().size();
+  for (const auto& f : s.fields) {
+    for (const auto& e : f.entries) n += e.probability.exact().size();
+  }
+  return n;
+}
+
+void exact_case(benchmark::State& state, const char* source, bool text) {
   const alea::Compiled c = engine().compile(source);
   if (!c.ok()) {
     state.SkipWithError(("does not compile: " + std::string(source)).c_str());
@@ -33,6 +49,7 @@ void exact_case(benchmark::State& state, const char* source) {
   for (auto _ : state) {
     last = alea::compute_stats(engine(), c.program, bindings, options);
     benchmark::DoNotOptimize(last.value.mean);
+    if (text) benchmark::DoNotOptimize(write_every_fraction(last));
   }
   const bool exact = last.method == alea::StatsMethod::Exact;
   const bool composed = exact && last.exact_method == "composed";
@@ -50,10 +67,14 @@ void exact_case(benchmark::State& state, const char* source) {
 }
 
 // Sampling falls back onto every core, so time is wall-clock time.
-#define ALEA_EXACT(name, source)              \
-  BENCHMARK_CAPTURE(exact_case, name, source) \
-      ->Name("exact/" source)                 \
-      ->UseRealTime()                         \
+#define ALEA_EXACT(name, source)                          \
+  BENCHMARK_CAPTURE(exact_case, name, source, false)      \
+      ->Name("exact/" source)                             \
+      ->UseRealTime()                                     \
+      ->Unit(benchmark::kMicrosecond);                    \
+  BENCHMARK_CAPTURE(exact_case, name##_text, source, true) \
+      ->Name("exact_text/" source)                        \
+      ->UseRealTime()                                     \
       ->Unit(benchmark::kMicrosecond)
 
 ALEA_EXACT(3d6, "3d6");

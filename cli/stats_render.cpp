@@ -61,10 +61,11 @@ std::string share(double p) {
 
 // The exact fraction when it is short enough to read at a glance: "1/216".
 std::string short_fraction(const Probability& p, std::size_t longest = 11) {
-  if (p.exact.empty() || p.exact.size() > longest) return "";
-  if (p.exact == "0/1") return "0";
-  if (p.exact == "1/1") return "1";
-  return p.exact;
+  std::string exact = p.exact();
+  if (exact.empty() || exact.size() > longest) return "";
+  if (exact == "0/1") return "0";
+  if (exact == "1/1") return "1";
+  return exact;
 }
 
 std::string interval(const Probability& p) {
@@ -172,8 +173,8 @@ Analysis analyse(const Stats& s, const Distribution& d) {
   std::vector<mpq_class> w(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Probability& p = d.entries[i].probability;
-    if (exact && !p.exact.empty()) {
-      w[i] = mpq_class(p.exact);
+    if (exact && p.is_exact()) {
+      w[i] = mpq_class(p.exact());
       w[i].canonicalize();
     } else {
       w[i] = mpq_class(static_cast<double>(std::llround(p.value * runs)));
@@ -218,7 +219,7 @@ Distribution with_both_bools(const Stats& s, Distribution d) {
       continue;
     }
     Probability p;
-    if (s.method == StatsMethod::Exact) p.exact = "0/1";
+    if (s.method == StatsMethod::Exact) p.set_exact("0/1");
     else p.high = wilson_high_for_zero(static_cast<double>(s.runs));
     DistributionEntry e{Value(b), p};
     if (b) d.entries.push_back(e);
@@ -309,7 +310,7 @@ std::string bool_text(const Stats& s, const Distribution& d) {
   const Distribution both = with_both_bools(s, d);
   const Probability& p = both.entries.back().probability;  // true
   if (s.method == StatsMethod::Exact) {
-    if (p.exact == "0/1") return "P(true) = 0";
+    if (p.exact() == "0/1") return "P(true) = 0";
     const std::string f = short_fraction(p, 24);
     return f.empty() ? fmt::format("P(true) = {}", percent(p.value))
                      : fmt::format("P(true) = {} ({})", percent(p.value), f);
@@ -379,7 +380,8 @@ ordered_json probability_json(const Stats& s, const Probability& p) {
   ordered_json o;
   o["probability"] = p.value;
   if (s.method == StatsMethod::Exact) {
-    o["exact"] = p.exact.empty() ? "0/1" : p.exact;
+    const std::string exact = p.exact();
+    o["exact"] = exact.empty() ? "0/1" : exact;
   } else {
     o["low"] = p.low;
     o["high"] = p.high;
@@ -645,7 +647,7 @@ void add_declared_outcomes(Stats& stats, const DeclaredOutcomes& declared) {
         continue;
       }
       Probability p;
-      if (stats.method == StatsMethod::Exact) p.exact = "0/1";
+      if (stats.method == StatsMethod::Exact) p.set_exact("0/1");
       else p.high = wilson_high_for_zero(static_cast<double>(stats.runs));
       ordered.push_back({Value(l), p});
     }

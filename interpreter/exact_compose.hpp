@@ -38,8 +38,6 @@ class Composer {
   // The distribution of the program's value, pools counted as their totals.
   Dist run_program(const ast::Program& program);
   [[nodiscard]] std::uint64_t branches() const { return budget_.branches; }
-  // How many faces each kind of die rolled has: the prime factors of every total.
-  [[nodiscard]] const std::vector<std::uint64_t>& face_counts() const { return face_counts_; }
 
  private:
   const Bindings& bindings_;
@@ -59,7 +57,6 @@ class Composer {
   std::vector<const ast::Constant*> touched_;  // by the calls under way, until the outer one returns
   std::int64_t depth_ = 0;
   std::int64_t call_depth_ = 0;
-  std::vector<std::uint64_t> face_counts_;
   // Distributions already computed for an expression, by the values of the
   // slots it reads, within one activation of a frame (`frame_`): a body that
   // only depends on some of the names bound around it is computed once per

@@ -40,10 +40,6 @@ DieKind Composer::die_kind(const ast::Dice& k, const Value& sides) {
       kind = DieKind::faces(k.faces);
       break;
   }
-  const auto n = static_cast<std::uint64_t>(kind.face_count());
-  if (std::find(face_counts_.begin(), face_counts_.end(), n) == face_counts_.end()) {
-    face_counts_.push_back(n);
-  }
   return kind;
 }
 

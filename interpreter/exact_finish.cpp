@@ -52,7 +52,7 @@ bool value_less(const Value& a, const Value& b) {
   return false;
 }
 
-Distribution finish(std::string name, Tally t, Fractions& fractions) {
+Distribution finish(std::string name, Tally t, const Fractions& fractions) {
   Distribution d;
   d.name = std::move(name);
   auto less = [](const auto& a, const auto& b) { return value_less(a.first, b.first); };
@@ -76,7 +76,7 @@ Distribution finish(std::string name, Tally t, Fractions& fractions) {
   return d;
 }
 
-Stats to_stats(Dist&& dist, std::uint64_t branches, const std::vector<std::uint64_t>& face_counts) {
+Stats to_stats(Dist&& dist, std::uint64_t branches) {
   Tally value;
   std::vector<std::string> names;
   std::vector<Tally> fields;
@@ -100,7 +100,7 @@ Stats to_stats(Dist&& dist, std::uint64_t branches, const std::vector<std::uint6
       }
     }
   }
-  Fractions fractions(dist.total, face_counts);
+  Fractions fractions(dist.total);
   Stats s;
   s.method = StatsMethod::Exact;
   s.exact_method = "composed";
@@ -122,7 +122,7 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   Composer c(bindings, limits, options.max_branches);
   try {
     Dist d = c.run_program(*program.ast);
-    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.face_counts()), ""};
+    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1)), ""};
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why};
   } catch (const OverBudget&) {

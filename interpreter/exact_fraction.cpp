@@ -62,17 +62,6 @@ int ctz(u128 x) {
   return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(static_cast<std::uint64_t>(x >> 64));
 }
 
-std::vector<std::uint64_t> prime_factors(std::uint64_t n) {
-  std::vector<std::uint64_t> out;
-  for (std::uint64_t p = 2; p * p <= n; ++p) {
-    if (n % p) continue;
-    out.push_back(p);
-    while (n % p == 0) n /= p;
-  }
-  if (n > 1) out.push_back(n);
-  return out;
-}
-
 mpz_class mpz_of(u128 v) {
   mpz_class z(static_cast<unsigned long>(static_cast<std::uint64_t>(v >> 64)));
   z <<= 64;
@@ -84,41 +73,14 @@ Probability from_mpq(mpq_class q) {
   q.canonicalize();
   Probability p;
   p.value = q.get_d();
-  p.exact = q.get_str();
-  if (p.exact.find('/') == std::string::npos) p.exact += "/1";
+  std::string text = q.get_str();
+  if (text.find('/') == std::string::npos) text += "/1";
+  p.set_exact(std::move(text));
   p.low = p.high = p.value;
   return p;
 }
 
 }  // namespace
-
-Fractions::Fractions(const Weight& total, const std::vector<std::uint64_t>& face_counts)
-    : total_(total) {
-  if (!total.is_small() || total.small() == 0) return;
-  std::vector<std::uint64_t> ps;
-  for (auto f : face_counts) {
-    for (auto p : prime_factors(f)) ps.push_back(p);
-  }
-  std::sort(ps.begin(), ps.end());
-  ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
-  u128 rest = total.small();
-  for (auto p : ps) {
-    Prime q{p, 0, 0, 0, 0};
-    if (p == 2) {
-      rest >>= ctz(rest);
-    } else {
-      u128 x = p;  // Newton's iteration doubles the correct low bits: 3, 6, … 192
-      for (int i = 0; i < 6; ++i) x *= 2 - p * x;
-      q.inverse = x;
-      q.limit = u128_max / p;
-      q.inverse64 = static_cast<std::uint64_t>(x);  // the inverse modulo 2^64 too
-      q.limit64 = ~std::uint64_t{0} / p;
-      while (rest * q.inverse <= q.limit) rest *= q.inverse;
-    }
-    primes_.push_back(q);
-  }
-  factored_ = rest == 1;
-}
 
 namespace {
 
@@ -156,55 +118,12 @@ u128 gcd128(u128 a, u128 b) {
 
 }  // namespace
 
-Probability Fractions::operator()(const Weight& w) {
+Probability Fractions::operator()(const Weight& w) const {
   if (!w.is_small() || !total_.is_small()) return from_mpq(mpq_class(w.to_mpz(), total_.to_mpz()));
-  u128 num = w.small(), den = total_.small();
-  if (num == 0) {
-    den = 1;
-  } else if (factored_) {
-    // Strip the total's primes common to both: a few multiplications each.
-    for (const Prime& q : primes_) {
-      if (q.p == 2) {
-        const int k = std::min(ctz(num), ctz(den));
-        num >>= k, den >>= k;
-        continue;
-      }
-      if ((num >> 64) == 0 && (den >> 64) == 0) {
-        auto n64 = static_cast<std::uint64_t>(num), d64 = static_cast<std::uint64_t>(den);
-        while (d64 * q.inverse64 <= q.limit64 && n64 * q.inverse64 <= q.limit64) {
-          n64 *= q.inverse64;
-          d64 *= q.inverse64;
-        }
-        num = n64, den = d64;
-        continue;
-      }
-      while (den * q.inverse <= q.limit && num * q.inverse <= q.limit) {
-        num *= q.inverse;
-        den *= q.inverse;
-      }
-    }
-  } else if ((num >> 64) == 0 && (den >> 64) == 0) {
-    const std::uint64_t g =
-        std::gcd(static_cast<std::uint64_t>(num), static_cast<std::uint64_t>(den));
-    num /= g, den /= g;
-  } else {
-    return from_mpq(mpq_class(mpz_of(num), mpz_of(den)));
-  }
   Probability p;
-  p.value = truncated(num, den);
-  char buf[80];
-  char* end = write_decimal(buf, num);
-  *end++ = '/';
-  // Denominators repeat (a few powers of the total's primes): written once.
-  auto [it, fresh] = denominators_.try_emplace(den);
-  if (fresh) {
-    char d[40];
-    it->second.assign(d, write_decimal(d, den));
-  }
-  std::memcpy(end, it->second.data(), it->second.size());
-  end += it->second.size();
-  p.exact.assign(buf, end);
+  p.value = truncated(w.small(), total_.small());  // the same double in any terms
   p.low = p.high = p.value;
+  p.set_exact(w.small(), total_.small());
   return p;
 }
 
@@ -277,3 +196,91 @@ Moments moments(const std::vector<std::pair<std::int64_t, Weight>>& values) {
 }
 
 }  // namespace alea::compose
+
+namespace alea {
+
+namespace {
+
+// Divisibility by an odd p with one multiplication: x is a multiple of p
+// exactly when x · p⁻¹ (modulo 2^128) is at most (2^128 - 1) / p, and then
+// that product is x / p.
+struct OddDivisor {
+  compose::u128 inverse, limit;
+  explicit OddDivisor(std::uint64_t p) : inverse(p), limit(~compose::u128{0} / p) {
+    for (int i = 0; i < 6; ++i) inverse *= 2 - p * inverse;  // Newton: 3, 6, … 192 bits
+  }
+  bool divides(compose::u128 x, compose::u128* quotient) const {
+    const compose::u128 q = x * inverse;
+    if (q > limit) return false;
+    *quotient = q;
+    return true;
+  }
+};
+
+std::uint64_t mod(compose::u128 x, std::uint64_t p) {
+  if ((x >> 64) == 0) return static_cast<std::uint64_t>(x) % p;
+  return static_cast<std::uint64_t>(x % p);
+}
+
+// A denominator's odd prime factors below 1000 with their exponents, and
+// whether a factor beyond them is left.
+struct Factored {
+  compose::u128 of = 0;
+  std::vector<std::pair<std::uint64_t, int>> primes;
+  bool rest = false;
+};
+
+void factor(compose::u128 den, Factored& f) {
+  f.of = den;
+  f.primes.clear();
+  compose::u128 rest = den >> compose::ctz(den);
+  std::uint64_t p = 3;
+  for (; rest > 1 && p <= 1000; p += 2) {
+    if (mod(rest, p) != 0) continue;
+    const OddDivisor d(p);
+    int k = 0;
+    for (compose::u128 q; d.divides(rest, &q); ++k) rest = q;
+    f.primes.emplace_back(p, k);
+  }
+  f.rest = rest > 1;
+}
+
+}  // namespace
+
+std::string Probability::exact() const {
+  if (den_ == 0) return text_;
+  using compose::u128;
+  u128 num = num_, den = den_;
+  if (num == 0) {
+    den = 1;
+  } else {
+    // The denominators are products of dice's numbers of faces, and the
+    // entries of one distribution share theirs: its small prime factors are
+    // found once (per thread), and a factor p^k of it is stripped from both
+    // as often as p divides num. A factor beyond them (a die with a large
+    // prime factor) is left to a general gcd.
+    thread_local Factored known;
+    if (known.of != den) factor(den, known);
+    const int twos = std::min(compose::ctz(num), compose::ctz(den));
+    num >>= twos, den >>= twos;
+    for (const auto& [p, k] : known.primes) {
+      const OddDivisor d(p);
+      u128 q;
+      for (int j = 0; j < k && d.divides(num, &q); ++j) {
+        num = q;
+        den *= d.inverse;  // den / p: exact
+      }
+    }
+    if (known.rest) {
+      const u128 g = compose::gcd128(num, den);
+      num /= g, den /= g;
+    }
+  }
+  char buf[80];
+  char* end = compose::write_decimal(buf, num);
+  *end++ = '/';
+  end = compose::write_decimal(end, den);
+  return {buf, end};
+}
+
+}  // namespace alea

@@ -76,7 +76,7 @@ std::vector<W> uniform_power(Budget& budget, std::size_t faces, std::uint64_t n)
   ways.reserve(n * (faces - 1) + 1);
   next.reserve(n * (faces - 1) + 1);
   for (std::uint64_t die = 0; die < n; ++die) {
-    next.assign(ways.size() + faces - 1, W(0));
+    next.resize(ways.size() + faces - 1);  // every element is written below
     budget.charge(next.size());
     W window(0);
     for (std::size_t s = 0; s < next.size(); ++s) {

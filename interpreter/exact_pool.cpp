@@ -349,28 +349,38 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
       for (std::size_t q = 0; q < (keep ? K : qs); ++q) {
         const std::size_t l = j * qs + q;
         if (states[l].empty()) continue;
-        budget.charge((last[l] - first[l] + 1) * (m + 1));
-        for (std::size_t si = first[l]; si <= last[l]; ++si) {
-          if (zero(states[l][si])) continue;
-          const W w = states[l][si];
-          const auto s = static_cast<std::int64_t>(si) + lo;
-          for (std::size_t c = 1; c <= m; ++c) {
-            std::size_t q2, kept;
-            if (keep) {
-              if (q + c >= K) break;
-              q2 = q + c, kept = c;
-            } else {
-              const std::size_t sel = std::min(c, K - q);
-              q2 = q + sel, kept = c - sel;
-            }
-            const auto s2 = static_cast<std::size_t>(s + static_cast<std::int64_t>(kept) * h - lo);
-            add(j + c, q2, s2, w * C(m, c) * powp[c]);
+        const std::size_t from = first[l], to = last[l];
+        budget.charge((to - from + 1) * (m + 1));
+        // Each choice of c dice showing this face shifts the whole layer by
+        // what the kept ones add and scales it by one weight: a loop over
+        // the sums per choice, not the choices per sum.
+        const W* src = states[l].data();
+        for (std::size_t c = 1; c <= m; ++c) {
+          std::size_t q2, kept;
+          if (keep) {
+            if (q + c >= K) break;
+            q2 = q + c, kept = c;
+          } else {
+            const std::size_t sel = std::min(c, K - q);
+            q2 = q + sel, kept = c - sel;
           }
-          if (keep && m >= K - q) {
-            const std::size_t need = K - q;
-            out[static_cast<std::size_t>(s + static_cast<std::int64_t>(need) * h - lo)] +=
-                w * finish(m, need);
-          }
+          const W coef = C(m, c) * powp[c];
+          const std::int64_t shift = static_cast<std::int64_t>(kept) * h;
+          const std::size_t l2 = (j + c) * qs + q2;
+          auto& dst = states[l2];
+          if (dst.empty()) dst.assign(static_cast<std::size_t>(width), W(0));
+          W* d = dst.data();  // d[si + shift] is the sum si + shift
+          for (std::size_t si = from; si <= to; ++si)
+            d[static_cast<std::size_t>(static_cast<std::int64_t>(si) + shift)] += src[si] * coef;
+          first[l2] = std::min(first[l2], static_cast<std::size_t>(static_cast<std::int64_t>(from) + shift));
+          last[l2] = std::max(last[l2], static_cast<std::size_t>(static_cast<std::int64_t>(to) + shift));
+        }
+        if (keep && m >= K - q) {
+          const std::size_t need = K - q;
+          const W coef = finish(m, need);
+          const std::int64_t shift = static_cast<std::int64_t>(need) * h;
+          for (std::size_t si = from; si <= to; ++si)
+            out[static_cast<std::size_t>(static_cast<std::int64_t>(si) + shift)] += src[si] * coef;
         }
       }
     }

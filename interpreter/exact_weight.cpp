@@ -48,24 +48,42 @@ Weight Weight::from_mpz(const mpz_class& z) {
 
 mpz_class Weight::to_mpz() const { return big_ ? *big_ : mpz_of(small_); }
 
+namespace {
+
+// v < 10^19 as exactly 19 digits (leading zeros kept), two at a time.
+void write19(char* out, std::uint64_t v) {
+  static constexpr char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  for (int i = 17; i > 0; i -= 2) {
+    const std::uint64_t r = v % 100;
+    v /= 100;
+    std::memcpy(out + i, pairs + 2 * r, 2);
+  }
+  out[0] = static_cast<char>('0' + v);
+}
+
+}  // namespace
+
 char* write_decimal(char* out, u128 v) {
   if ((v >> 64) == 0) return std::to_chars(out, out + 20, static_cast<std::uint64_t>(v)).ptr;
-  // The last 19 digits are v mod 10^19; the rest is v / 10^19.
+  // Base 10^19: v = (top·10^19 + mid)·10^19 + low, top < 4.
   constexpr std::uint64_t chunk = 10'000'000'000'000'000'000ull;  // 10^19
   const auto hi = static_cast<std::uint64_t>(v >> 64), lo = static_cast<std::uint64_t>(v);
-  std::uint64_t rem;
-  u128 q;
+  std::uint64_t low, mid;
   if (hi < chunk) {
-    q = div128by64(hi, lo, chunk, &rem);
+    const std::uint64_t q = div128by64(hi, lo, chunk, &low);
+    out = std::to_chars(out, out + 20, q).ptr;
   } else {
-    q = (static_cast<u128>(hi / chunk) << 64) | div128by64(hi % chunk, lo, chunk, &rem);
+    const std::uint64_t q_lo = div128by64(hi % chunk, lo, chunk, &low);
+    // v / 10^19 = (hi / 10^19)·2^64 + q_lo: split it once more.
+    const std::uint64_t top = div128by64(hi / chunk, q_lo, chunk, &mid);
+    out = std::to_chars(out, out + 20, top).ptr;
+    write19(out, mid);
+    out += 19;
   }
-  out = write_decimal(out, q);
-  char digits[20];
-  char* end = std::to_chars(digits, digits + sizeof digits, rem).ptr;
-  const auto len = static_cast<std::size_t>(end - digits);
-  std::memset(out, '0', 19 - len);
-  std::memcpy(out + 19 - len, digits, len);
+  write19(out, low);
   return out + 19;
 }
 

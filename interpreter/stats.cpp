@@ -236,8 +236,9 @@ std::pair<double, double> wilson(double k, double n) {
 Probability exact_probability(const mpq_class& q) {
   Probability p;
   p.value = q.get_d();
-  p.exact = q.get_str();
-  if (p.exact.find('/') == std::string::npos) p.exact += "/1";
+  std::string text = q.get_str();
+  if (text.find('/') == std::string::npos) text += "/1";
+  p.set_exact(std::move(text));
   p.low = p.high = p.value;
   return p;
 }
@@ -262,7 +263,7 @@ Distribution finish_exact(std::string name, Tally<mpq_class> t) {
   }
   if (d.numeric) {
     d.mean = mean.get_d();
-    d.exact_mean = exact_probability(mean).exact;
+    d.exact_mean = exact_probability(mean).exact();
     const double var = mpq_class(square - mean * mean).get_d();
     d.sd = std::sqrt(std::max(0.0, var));
   }

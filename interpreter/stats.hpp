@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/diagnostic.hpp"
@@ -37,12 +38,36 @@ enum class StatsMethod { Exact, Sampled };
 // or the evaluator, for programs that do not lower. Both give the same runs.
 enum class SamplerPath { None, Lowered, Evaluator };
 
-// A probability: exact (with `exact` = "287/432", in lowest terms), or an
-// estimate with its 95% confidence interval [low, high].
+// A probability: exact (exact() = "287/432", in lowest terms; value is that
+// fraction rounded toward zero), or an estimate with its 95% confidence
+// interval [low, high] (exact() = "").
+//
+// An exact probability holds its fraction as two integers, not necessarily in
+// lowest terms, and writes the text only when exact() is called: a composed
+// distribution has hundreds of entries, and a caller that reads their values
+// (or prints a few) should not pay for reducing and writing every fraction.
 struct Probability {
   double value = 0;
-  std::string exact;
   double low = 0, high = 0;
+
+  // "a/b" in lowest terms ("0/1", "1/1"), or "" for an estimate.
+  [[nodiscard]] std::string exact() const;
+  [[nodiscard]] bool is_exact() const { return !text_.empty() || den_ != 0; }
+  // Makes the fraction `text` ("a/b" in lowest terms) the exact probability.
+  void set_exact(std::string text) {
+    text_ = std::move(text);
+    den_ = 0;
+  }
+  // Makes num/den (den > 0, any terms) the exact probability; value is left as it is.
+  __extension__ void set_exact(unsigned __int128 num, unsigned __int128 den) {
+    text_.clear();
+    num_ = num;
+    den_ = den;
+  }
+
+ private:
+  std::string text_;
+  __extension__ unsigned __int128 num_ = 0, den_ = 0;  // den_ == 0: text_ holds it
 };
 
 struct DistributionEntry {

@@ -21,9 +21,36 @@ Stats stats_of(const Engine& engine, std::string_view source, StatsOptions optio
 
 std::string exact_of(const Distribution& d, const Value& v) {
   for (const auto& e : d.entries) {
-    if (e.value == v) return e.probability.exact;
+    if (e.value == v) return e.probability.exact();
   }
   return "absent";
+}
+
+TEST(ExactStats, ProbabilityWritesItsFractionInLowestTerms) {
+  Probability p;
+  EXPECT_EQ(p.exact(), "");  // an estimate has no fraction
+  EXPECT_FALSE(p.is_exact());
+  p.set_exact(6, 216);
+  EXPECT_TRUE(p.is_exact());
+  EXPECT_EQ(p.exact(), "1/36");
+  p.set_exact(0, 216);
+  EXPECT_EQ(p.exact(), "0/1");
+  p.set_exact(1296, 1296);
+  EXPECT_EQ(p.exact(), "1/1");
+  // 6^40 and a weight of 40d6 (2^10 · 3^5 · 5^20): both wider than 64 bits.
+  __extension__ using u128 = unsigned __int128;
+  u128 total = 1, weight = 1024 * 243;
+  for (int i = 0; i < 40; ++i) total *= 6;
+  for (int i = 0; i < 20; ++i) weight *= 5;
+  p.set_exact(weight, total);
+  EXPECT_EQ(p.exact(), "95367431640625/53720962492138205969645568") << "5^20 / (2^30 · 3^35)";
+  p.set_exact(~u128{0}, u128{1} << 127);  // 39 digits over 2^127
+  EXPECT_EQ(p.exact(),
+            "340282366920938463463374607431768211455/170141183460469231731687303715884105728");
+  p.set_exact(u128{10'000'000'000'000'000'000ull} * 10'000'000'000'000'000'000ull + 7, 2);
+  EXPECT_EQ(p.exact(), "100000000000000000000000000000000000007/2");
+  p.set_exact("2/3");
+  EXPECT_EQ(p.exact(), "2/3");
 }
 
 TEST(ExactStats, ThreeD6IsTheKnownTriangle) {
@@ -40,7 +67,7 @@ TEST(ExactStats, ThreeD6IsTheKnownTriangle) {
   EXPECT_EQ(exact_of(s.value, 18), "1/216");
   EXPECT_EQ(s.value.exact_mean, "21/2");
   EXPECT_NEAR(s.value.sd, std::sqrt(35.0 / 4), 1e-12);
-  EXPECT_EQ(s.unresolved.exact, "0/1");
+  EXPECT_EQ(s.unresolved.exact(), "0/1");
 }
 
 TEST(ExactStats, FourD6KeepHighestThreeHasItsKnownMean) {
@@ -60,7 +87,7 @@ TEST(ExactStats, ReportsTheCutOffExplosionTail) {
   const Stats s = stats_of(engine, "d6 explode 6", o);
   EXPECT_EQ(s.method, StatsMethod::Exact);
   // Two extra dice are followed; a third six in a row is the unresolved tail.
-  EXPECT_EQ(s.unresolved.exact, "1/216");
+  EXPECT_EQ(s.unresolved.exact(), "1/216");
   // The other outcomes keep their own probabilities: nothing is spread over them.
   EXPECT_EQ(exact_of(s.value, 1), "1/6");
   EXPECT_EQ(exact_of(s.value, 7), "1/36");
@@ -103,9 +130,9 @@ TEST(ExactStats, TellsCutOffChainsFromErrors) {
   StatsOptions o;
   o.explosion_depth = 1;
   const Stats s = stats_of(engine, "if d2 == 1 then 1 / 0 else d6 explode 6", o);
-  EXPECT_EQ(s.errors.exact, "1/2");
-  EXPECT_EQ(s.cut_off.exact, "1/72");  // d2 = 2, then 6, then 6 again
-  EXPECT_EQ(s.unresolved.exact, "37/72");
+  EXPECT_EQ(s.errors.exact(), "1/2");
+  EXPECT_EQ(s.cut_off.exact(), "1/72");  // d2 = 2, then 6, then 6 again
+  EXPECT_EQ(s.unresolved.exact(), "37/72");
   ASSERT_TRUE(s.first_error.has_value());
   EXPECT_EQ(s.first_error->code, DiagCode::DivisionByZero);
 }

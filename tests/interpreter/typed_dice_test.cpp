@@ -130,7 +130,7 @@ TEST(RollEach, IsEnumeratedExactlyByTheStatisticsEngine) {
   ASSERT_EQ(s.value.entries.size(), p.value.entries.size());
   for (std::size_t i = 0; i < p.value.entries.size(); ++i) {
     EXPECT_EQ(s.value.entries[i].value, p.value.entries[i].value);
-    EXPECT_EQ(s.value.entries[i].probability.exact, p.value.entries[i].probability.exact);
+    EXPECT_EQ(s.value.entries[i].probability.exact(), p.value.entries[i].probability.exact());
   }
 }
 

@@ -313,7 +313,7 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
   const Stats s = compute_stats(engine(), prog.program, {}, {});
   ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
   EXPECT_EQ(s.runs, c.outcomes);
-  EXPECT_EQ(s.unresolved.exact, "0/1");
+  EXPECT_EQ(s.unresolved.exact(), "0/1");
 
   // Every sequence of faces, one by one.
   const std::size_t n1 = c.a1.dice.size(), n = n1 + c.a2.dice.size();
@@ -338,7 +338,7 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
     for (const auto& d : s.fields) {
       if (d.name != name) continue;
       for (const auto& e : d.entries) {
-        if (e.value == v) return e.probability.exact;
+        if (e.value == v) return e.probability.exact();
       }
       return std::string("0");
     }

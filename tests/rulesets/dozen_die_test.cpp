@@ -571,12 +571,12 @@ TEST_P(DozenDieDistributionX, ComeOutOfTheStatisticsEngineExactly) {
   ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
   const Stats s = compute_stats(engine(), prog.program, {}, {});
   ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
-  EXPECT_EQ(s.unresolved.exact, "0/1");
+  EXPECT_EQ(s.unresolved.exact(), "0/1");
   auto p = [&](std::string_view field, std::int64_t hits) {
     for (const auto& d : s.fields) {
       if (d.name != field) continue;
       for (const auto& e : d.entries) {
-        if (e.value == Value(hits)) return e.probability.exact;
+        if (e.value == Value(hits)) return e.probability.exact();
       }
       return std::string("0/1");
     }

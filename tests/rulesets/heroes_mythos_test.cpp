@@ -195,19 +195,19 @@ TEST_P(SpecProbability, HoldsExactly) {
   double p = 0;
   for (const auto& e : field->entries) {
     if (e.value == Value(true)) {
-      exact = e.probability.exact;
+      exact = e.probability.exact();
       p = e.probability.value;
     }
   }
   const std::string want = fmt::format("{}/{}", c.num, c.den);
   const double spec = static_cast<double>(c.num) / static_cast<double>(c.den);
   // A catastrophe never reaches an explosion, so the unresolved runs hold none.
-  if (s.unresolved.exact == "0/1" || c.field == "catastrophe") {
+  if (s.unresolved.exact() == "0/1" || c.field == "catastrophe") {
     EXPECT_EQ(exact, want) << c.id;
   } else {
     EXPECT_LT(s.unresolved.value, 0.01) << c.id;
     EXPECT_LE(p, spec + 1e-12) << c.id << ": " << exact;
-    EXPECT_GE(p + s.unresolved.value, spec - 1e-12) << c.id << ": " << exact << " + " << s.unresolved.exact;
+    EXPECT_GE(p + s.unresolved.value, spec - 1e-12) << c.id << ": " << exact << " + " << s.unresolved.exact();
   }
 }
 

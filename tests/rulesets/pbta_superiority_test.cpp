@@ -313,7 +313,7 @@ std::string exact_of(const Stats& st, std::string_view field_name, const Value& 
   for (const auto& d : st.fields) {
     if (d.name != field_name) continue;
     for (const auto& e : d.entries) {
-      if (e.value == v) return e.probability.exact;
+      if (e.value == v) return e.probability.exact();
     }
     return "0";
   }
