@@ -365,7 +365,7 @@ std::string probability_of(const Stats& s, const std::string& field, const Value
   }
   if (!field.empty() && d == &s.value) return "no field " + field;
   for (const auto& e : d->entries) {
-    if (e.value == want) return e.probability.exact == "0/1" ? "0" : e.probability.exact;
+    if (e.value == want) return e.probability.exact() == "0/1" ? "0" : e.probability.exact();
   }
   return "0";
 }
@@ -381,7 +381,7 @@ TEST_P(StrategiyaOdds, ComeOutOfTheStatisticsEngineExactly) {
   const Stats s = compute_stats(engine(), prog.program, {}, options);
   ASSERT_FALSE(s.first_error) << render_text(*s.first_error);
   ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
-  EXPECT_EQ(s.unresolved.exact, "0/1");
+  EXPECT_EQ(s.unresolved.exact(), "0/1");
   EXPECT_EQ(probability_of(s, c.field, c.want), c.exact) << c.expr;
 }
 
