@@ -90,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(Spec, PbtaTierVector, ::testing::Values(
   TierVector{"V5", {6, 6}, -2, 10, "full"},
   TierVector{"V6", {1, 1}, 3, 5, "miss"},
   TierVector{"V7", {6, 6}, 3, 15, "full"}),
-  [](const auto& info) { return info.param.id; });
+  [](const auto& p) { return p.param.id; });
 // clang-format on
 
 // ---- 3.2 the superiority state machine ---------------------------------------------------
@@ -116,7 +116,9 @@ TEST_P(PbtaStateVector, LeavesSuperiorityAt) {
     st = *last.state;
   }
   EXPECT_EQ(superiority(st), v.after) << v.id;
-  if (!v.last_value.empty()) EXPECT_EQ(to_display(*last.value), v.last_value) << v.id;
+  if (!v.last_value.empty()) {
+    EXPECT_EQ(to_display(*last.value), v.last_value) << v.id;
+  }
 }
 
 // clang-format off
@@ -132,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(Spec, PbtaStateVector, ::testing::Values(
   // Beyond the spec's list: several faces at once stop at 6; a face set by hand.
   StateVector{"increase_by_n", 2, {"pbta_superiority.increase(7)"}, 6, "6"},
   StateVector{"turn_to", 2, {"pbta_superiority.turn_to(5)"}, 5, "5"}),
-  [](const auto& info) { return info.param.id; });
+  [](const auto& p) { return p.param.id; });
 // clang-format on
 
 // ---- 3.3 moves with the default policy raise_tier ----------------------------------------
@@ -174,7 +176,7 @@ INSTANTIATE_TEST_SUITE_P(Spec, PbtaMoveVector, ::testing::Values(
   MoveVector{"U7", {5, 4}, 0, 2, 9, "partial", false, "[5, 4]"},
   MoveVector{"U8", {3, 3}, 0, 4, 7, "partial", true, "[4, 3]"},
   MoveVector{"U9", {2, 6}, -1, 5, 10, "full", true, "[5, 6]"}),
-  [](const auto& info) { return info.param.id; });
+  [](const auto& p) { return p.param.id; });
 // clang-format on
 
 // ---- the player's choice against the policy ----------------------------------------------
@@ -375,7 +377,7 @@ INSTANTIATE_TEST_SUITE_P(Spec, PbtaDistribution, ::testing::Values(
   Distribution{"X10", 1, 4, {"1/36", "5/12", "5/9", "19/36"}},
   Distribution{"X11", 1, 5, {"0", "1/4", "3/4", "25/36"}},
   Distribution{"X12", 1, 6, {"0", "1/9", "8/9", "13/18"}}),
-  [](const auto& info) { return info.param.id; });
+  [](const auto& p) { return p.param.id; });
 // clang-format on
 
 TEST(PbtaDistribution, WithoutSuperiorityIsPlainTwoDiceAndOne) {
