@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/best_fit.hpp"
 #include "interpreter/eval_context.hpp"
 
 namespace alea::detail {
@@ -414,7 +415,11 @@ class PoolOps {
       }
       if (!target) return;
       const std::int64_t need = pool.dice[*target].face + (c.op == ast::CmpOp::Lt ? 1 : 0);
-      const std::vector<std::size_t> used = best_fit(leftover, need);
+      // Every node the search visits counts as a step.
+      std::int64_t visited = 0;
+      const std::vector<std::size_t> used = best_fit(leftover, need, [&] {
+        if (++visited % 1024 == 0) ev_.charge(1024, span_);
+      });
       gone[*target] = true;
       const std::uint32_t victim_id = pool.dice[*target].id;
       DieRecord& victim = rec(victim_id);
@@ -429,58 +434,6 @@ class PoolOps {
         leftover.erase(leftover.begin() + static_cast<std::ptrdiff_t>(*it));
       }
     }
-  }
-
-  // Indices (ascending) into `dice` (sorted highest first) of the subset with
-  // the smallest sum >= need; ties go to fewer dice, then to the subset whose
-  // faces, highest first, are lexicographically largest. The sum of all the
-  // dice reaches `need`. Searched by counts of each distinct face, so a pool of
-  // many equal dice costs little; every node visited counts as a step.
-  std::vector<std::size_t> best_fit(const std::vector<PoolDie>& dice, std::int64_t need) {
-    struct Group {
-      std::int64_t face;
-      std::size_t first, count;
-    };
-    std::vector<Group> groups;
-    for (std::size_t i = 0; i < dice.size(); ++i) {
-      if (!groups.empty() && groups.back().face == dice[i].face) {
-        ++groups.back().count;
-      } else {
-        groups.push_back({dice[i].face, i, 1});
-      }
-    }
-    std::vector<std::int64_t> rest(groups.size() + 1, 0);  // sum of the groups from g on
-    for (std::size_t g = groups.size(); g-- > 0;) {
-      rest[g] = rest[g + 1] + groups[g].face * static_cast<std::int64_t>(groups[g].count);
-    }
-    std::vector<std::size_t> take(groups.size(), 0), best_take;
-    std::int64_t best_sum = -1;
-    std::size_t best_n = 0;
-    std::int64_t visited = 0;
-    // Larger counts of larger faces are tried first, so among equally good
-    // subsets the first found is the lexicographically largest.
-    auto search = [&](auto&& self, std::size_t g, std::int64_t sum, std::size_t n) -> void {
-      if (++visited % 1024 == 0) ev_.charge(1024, span_);
-      if (best_sum >= 0 && (sum > best_sum || (sum == best_sum && n >= best_n))) return;
-      if (sum >= need) {
-        best_sum = sum;
-        best_n = n;
-        best_take = take;
-        return;
-      }
-      if (g == groups.size() || sum + rest[g] < need) return;
-      for (std::size_t k = groups[g].count + 1; k-- > 0;) {
-        take[g] = k;
-        self(self, g + 1, sum + groups[g].face * static_cast<std::int64_t>(k), n + k);
-      }
-      take[g] = 0;
-    };
-    search(search, 0, 0, 0);
-    std::vector<std::size_t> out;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      for (std::size_t k = 0; k < best_take[g]; ++k) out.push_back(groups[g].first + k);
-    }
-    return out;
   }
 
   Value sort(const ast::Sort& s, PoolData out) {

@@ -99,23 +99,6 @@ double truncated(u128 num, u128 den) {
   return quotient(num, den);
 }
 
-u128 gcd128(u128 a, u128 b) {
-  if ((a >> 64) == 0 && (b >> 64) == 0) {
-    return std::gcd(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b));
-  }
-  if (a == 0) return b;
-  if (b == 0) return a;
-  // Binary: shifts and subtractions, no 128-bit division.
-  const int shift = std::min(ctz(a), ctz(b));
-  a >>= ctz(a);
-  do {
-    b >>= ctz(b);
-    if (a > b) std::swap(a, b);
-    b -= a;
-  } while (b != 0);
-  return a << shift;
-}
-
 }  // namespace
 
 Probability Fractions::operator()(const Weight& w) const {

@@ -1,6 +1,7 @@
 // interpreter/exact_multiset.cpp — pool operations on multisets of dice, the
 // same decisions as eval_pool.cpp makes on the dice in the order rolled.
 #include "interpreter/exact_multiset.hpp"
+#include "interpreter/best_fit.hpp"
 
 #include <algorithm>
 #include <map>
@@ -283,7 +284,6 @@ class StepOnPool {
   }
 
   Dist cancel();
-  std::vector<std::size_t> best_fit(const std::vector<PoolDie>& dice, std::int64_t need);
 };
 
 Dist StepOnPool::cancel() {
@@ -326,7 +326,11 @@ Dist StepOnPool::cancel() {
       }
       if (!target) break;
       const std::int64_t need = dice[*target].face + (op == ast::CmpOp::Lt ? 1 : 0);
-      const std::vector<std::size_t> used = best_fit(leftover, need);
+      // The evaluator counts these visits as steps; far fewer than its limit are allowed here.
+      std::int64_t visited = 0;
+      const std::vector<std::size_t> used = best_fit(leftover, need, [&] {
+        if (++visited > 65536) not_composable("a long search for cancelling dice");
+      });
       gone[*target] = true;
       for (auto it = used.rbegin(); it != used.rend(); ++it) {
         leftover.erase(leftover.begin() + static_cast<std::ptrdiff_t>(*it));
@@ -338,52 +342,6 @@ Dist StepOnPool::cancel() {
     if (!gone[i]) kept.push_back(dice[i]);
   }
   return Dist::point(make_sorted_pool(std::move(kept), p_.successes));
-}
-
-// As eval_pool.cpp's best_fit: the subset of `dice` (highest first) with the
-// smallest sum >= need, then the fewest dice, then the largest faces.
-std::vector<std::size_t> StepOnPool::best_fit(const std::vector<PoolDie>& dice, std::int64_t need) {
-  struct Group {
-    std::int64_t face;
-    std::size_t first, count;
-  };
-  std::vector<Group> groups;
-  for (std::size_t i = 0; i < dice.size(); ++i) {
-    if (!groups.empty() && groups.back().face == dice[i].face)
-      ++groups.back().count;
-    else
-      groups.push_back({dice[i].face, i, 1});
-  }
-  std::vector<std::int64_t> rest(groups.size() + 1, 0);
-  for (std::size_t g = groups.size(); g-- > 0;)
-    rest[g] = rest[g + 1] + groups[g].face * static_cast<std::int64_t>(groups[g].count);
-  std::vector<std::size_t> take(groups.size(), 0), best_take;
-  std::int64_t best_sum = -1;
-  std::size_t best_n = 0;
-  std::int64_t visited = 0;
-  auto search = [&](auto&& self, std::size_t g, std::int64_t sum, std::size_t n) -> void {
-    // The evaluator counts these visits as steps; far fewer than its limit are allowed here.
-    if (++visited > 65536) not_composable("a long search for cancelling dice");
-    if (best_sum >= 0 && (sum > best_sum || (sum == best_sum && n >= best_n))) return;
-    if (sum >= need) {
-      best_sum = sum;
-      best_n = n;
-      best_take = take;
-      return;
-    }
-    if (g == groups.size() || sum + rest[g] < need) return;
-    for (std::size_t k = groups[g].count + 1; k-- > 0;) {
-      take[g] = k;
-      self(self, g + 1, sum + groups[g].face * static_cast<std::int64_t>(k), n + k);
-    }
-    take[g] = 0;
-  };
-  search(search, 0, 0, 0);
-  std::vector<std::size_t> out;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    for (std::size_t k = 0; k < best_take[g]; ++k) out.push_back(groups[g].first + k);
-  }
-  return out;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <numeric>
 
 namespace alea::compose {
 namespace {
@@ -15,7 +16,14 @@ mpz_class mpz_of(u128 v) {
   return z;
 }
 
+}  // namespace
+
+// Binary gcd: shifts and subtractions, no 128-bit division; one hardware gcd
+// when both fit in 64 bits.
 u128 gcd128(u128 a, u128 b) {
+  if ((a >> 64) == 0 && (b >> 64) == 0) {
+    return std::gcd(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b));
+  }
   if (a == 0) return b;
   if (b == 0) return a;
   auto ctz = [](u128 x) {
@@ -31,8 +39,6 @@ u128 gcd128(u128 a, u128 b) {
   } while (b != 0);
   return a << shift;
 }
-
-}  // namespace
 
 Weight Weight::from_mpz(const mpz_class& z) {
   Weight w;

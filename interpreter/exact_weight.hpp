@@ -55,6 +55,9 @@ class Weight {
   std::shared_ptr<const mpz_class> big_;  // set when the value needs more than 128 bits
 };
 
+// The greatest common divisor (gcd(0, b) = b).
+[[nodiscard]] u128 gcd128(u128 a, u128 b);
+
 // (hi·2^64 + lo) / d for hi < d, with its remainder: one hardware division.
 inline std::uint64_t div128by64(std::uint64_t hi, std::uint64_t lo, std::uint64_t d,
                                 std::uint64_t* rem) {
