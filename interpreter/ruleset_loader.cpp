@@ -18,6 +18,7 @@
 #include "dsl/printer.hpp"
 #include "interpreter/builtins.hpp"
 #include "interpreter/ruleset_loader_parts.hpp"
+#include "interpreter/yaml_bounds.hpp"
 
 namespace alea {
 namespace {
@@ -69,6 +70,16 @@ class Loader final : public detail::RulesetReader {
       const auto pos = offset_of(e.mark);
       error(DiagCode::RulesetSyntax, file_->span(pos, pos + 1), fmt::format("this is not valid YAML: {}", e.msg))
           .note({}, "write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block");
+      out.diagnostics = std::move(diags_);
+      return out;
+    }
+    if (const auto over = yaml_overflow(root)) {
+      const auto pos = offset_of(over->mark);
+      error(DiagCode::RulesetInvalidValue, file_->span(pos, pos + 1),
+            over->too_deep ? "lists and mappings nest too deep here: an alias may refer to itself"
+                           : "the file's aliases expand to too many values here")
+          .note({}, fmt::format("a ruleset may nest {} levels deep and hold {} values, aliases expanded",
+                                YamlBounds{}.max_depth, YamlBounds{}.max_nodes));
       out.diagnostics = std::move(diags_);
       return out;
     }
