@@ -22,13 +22,30 @@ alea_install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2 || return 1
 }
 
-# alea_build DIR TARGET [cmake args...]: configures DIR once, then builds TARGET incrementally.
-# The first build shows its progress; later ones stay quiet unless they fail.
+# Build flags of the two trees scripts/test builds. The plain tree, build/ (g++, the build type's
+# -O2 -g), is also the one scripts/alea runs from.
+ALEA_PLAIN_ARGS=(-DALEA_BUILD_TESTS=ON)
+# The sanitizer tree, build-san/ (clang, ASan+UBSan, the libFuzzer harnesses), is built at -O1
+# with line tables only, as ASan advises: its stacks keep file and line, and it builds in far
+# less time than at -O2 -g. It has no examples: they are built and run in the plain tree.
+ALEA_SAN_ARGS=(-DALEA_FUZZ=ON -DALEA_BUILD_TESTS=ON -DALEA_BUILD_EXAMPLES=OFF
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG")
+
+# alea_build_san TARGET: builds TARGET in the sanitizer tree, build-san/.
+alea_build_san() {
+  CC=clang CXX=clang++ alea_build "$ALEA_ROOT/build-san" "$1" "${ALEA_SAN_ARGS[@]}"
+}
+
+# alea_build DIR TARGET [cmake args...]: configures DIR (again when the arguments change), then
+# builds TARGET incrementally. The first build shows its progress; later ones stay quiet unless
+# they fail.
 alea_build() {
   local dir="$1" target="$2"; shift 2
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    alea_log "configuring and building $dir (the first build takes a few minutes)"
+  local args="$*"
+  if [ ! -f "$dir/CMakeCache.txt" ] || [ "$(cat "$dir/.alea-cmake-args" 2>/dev/null)" != "$args" ]; then
+    [ -f "$dir/CMakeCache.txt" ] || alea_log "configuring and building $dir (the first build takes a few minutes)"
     cmake -S "$ALEA_ROOT" -B "$dir" -G Ninja "$@" >&2 || return 1
+    printf '%s' "$args" >"$dir/.alea-cmake-args"
     cmake --build "$dir" --target "$target" -- -j"$(nproc)" >&2 || return 1
     return 0
   fi
@@ -40,4 +57,29 @@ alea_build() {
     return 1
   fi
   rm -f "$log"
+}
+
+# alea_fuzz NAME ARTIFACTS LIBFUZZER-FLAGS...: runs build-san's fuzz_NAME on a copy of
+# fuzz/corpus/NAME and fuzz/regressions/NAME (libFuzzer writes new inputs into its corpus, and
+# the repository's must not change), with the harness's dictionary. A crash, leak, timeout or
+# trap is written to ARTIFACTS/NAME-…; the log's last lines go to stderr. Returns its status.
+alea_fuzz() {
+  local name="$1" artifacts="$2" work rc=0
+  shift 2
+  work="$(mktemp -d)"
+  mkdir -p "$work/corpus" "$artifacts"
+  cp "$ALEA_ROOT/fuzz/corpus/$name/"* "$ALEA_ROOT/fuzz/regressions/$name/"* "$work/corpus/" 2>/dev/null || true
+  # Every harness reads the language's tokens; the ruleset harness also YAML's (fuzz/yaml.dict).
+  cat "$ALEA_ROOT/fuzz/dsl.dict" >"$work/dict"
+  [ -f "$ALEA_ROOT/fuzz/$name.dict" ] && cat "$ALEA_ROOT/fuzz/$name.dict" >>"$work/dict"
+  "$ALEA_ROOT/build-san/fuzz/fuzz_$name" -dict="$work/dict" -rss_limit_mb=2048 \
+    -artifact_prefix="$artifacts/$name-" -print_final_stats=1 "$@" "$work/corpus" >"$work/log" 2>&1 || rc=$?
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$work/log" |
+    sed "s/^/fuzz_$name: /" >&2 || true
+  if [ $rc -ne 0 ]; then
+    tail -n 60 "$work/log" >&2
+    alea_log "fuzz_$name failed: the input is in $artifacts/; minimise it and add it to fuzz/regressions/$name/ (fuzz/README.md)"
+  fi
+  rm -rf "$work"
+  return $rc
 }
