@@ -16,6 +16,9 @@
 //         hits_on_defender: '1'   # a string without its quotes: winner: 'attacker'
 //         '': '...'               # '' is the whole value; 'p1.reserve' a dotted path
 //       exploded: [6, 6]          # optional: the faces the explosions rolled, in order
+//       state: {superiority: '5'} # optional: the ruleset's state before, in the language
+//       state_after: {superiority: '1'}  # optional: the state after, as displayed
+//       trace: ['6 → miss']       # optional: texts that must be events of the trace
 //
 // Nothing is skipped quietly: a file that does not parse, an unknown key, a
 // missing or mistyped value, a duplicate id or an empty `expect` is a failing
@@ -33,6 +36,7 @@
 #include <vector>
 
 #include "interpreter/api.hpp"
+#include "interpreter/state.hpp"
 #include "tests/support/shipped.hpp"
 #include "tests/support/vectors.hpp"
 
@@ -76,13 +80,28 @@ std::vector<std::int64_t> faces(const YAML::Node& n, const std::string& what) {
   return out;
 }
 
+// A map of names to strings, at least one, no name twice: expect, state, state_after.
+std::vector<std::pair<std::string, std::string>> pairs(const YAML::Node& n, const std::string& what) {
+  if (!n.IsMap() || n.size() == 0) throw Malformed(n, what + " must map at least one name to a value");
+  std::vector<std::pair<std::string, std::string>> out;
+  std::set<std::string> seen;
+  for (const auto& kv : n) {
+    const std::string name = scalar(kv.first, "a name in " + what);
+    if (!seen.insert(name).second) throw Malformed(kv.first, "'" + name + "' is twice in " + what);
+    out.emplace_back(name, scalar(kv.second, "the value of '" + name + "' in " + what));
+  }
+  return out;
+}
+
 // One entry of `vectors`; throws Malformed.
 void read_entry(const YAML::Node& e, Vector& v) {
   if (!e.IsMap()) throw Malformed(e, "an entry must be a map with id, call, dice and expect");
   for (const auto& kv : e) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
-    if (key != "id" && key != "call" && key != "dice" && key != "expect" && key != "exploded") {
-      throw Malformed(kv.first, "unknown key '" + key + "' (id, call, dice, expect, exploded)");
+    if (key != "id" && key != "call" && key != "dice" && key != "expect" && key != "exploded" && key != "state" &&
+        key != "state_after" && key != "trace") {
+      throw Malformed(kv.first,
+                      "unknown key '" + key + "' (id, call, dice, expect, exploded, state, state_after, trace)");
     }
   }
   for (const char* key : {"id", "call", "dice", "expect"}) {
@@ -93,17 +112,14 @@ void read_entry(const YAML::Node& e, Vector& v) {
   v.call = scalar(e["call"], "call");
   if (v.call.empty()) throw Malformed(e["call"], "call is empty");
   v.dice = faces(e["dice"], "dice");
-  const YAML::Node expect = e["expect"];
-  if (!expect.IsMap() || expect.size() == 0) {
-    throw Malformed(expect, "expect must map at least one field to its displayed value");
-  }
-  std::set<std::string> seen;
-  for (const auto& kv : expect) {
-    const std::string field = scalar(kv.first, "a field of expect");
-    if (!seen.insert(field).second) throw Malformed(kv.first, "the field '" + field + "' is expected twice");
-    v.expect.emplace_back(field, scalar(kv.second, "the expected value of '" + field + "'"));
-  }
+  v.expect = pairs(e["expect"], "expect");
   if (e["exploded"]) v.exploded = faces(e["exploded"], "exploded");
+  if (e["state"]) v.state = pairs(e["state"], "state");
+  if (e["state_after"]) v.state_after = pairs(e["state_after"], "state_after");
+  if (e["trace"]) {
+    if (!e["trace"].IsSequence() || e["trace"].size() == 0) throw Malformed(e["trace"], "trace must list texts");
+    for (const auto& t : e["trace"]) v.trace.push_back(scalar(t, "an event of trace"));
+  }
 }
 
 // Every entry of one file; problems become entries with `error` set.
@@ -254,7 +270,21 @@ TEST_P(RulesetVector, GivesTheSpecifiedResult) {
     FAIL() << at << ex.what();
   }
   ScriptedDice dice(v.dice);
-  const Outcome o = engine->roll(v.call, dice);
+  Outcome o;
+  if (v.state.empty() && v.state_after.empty()) {
+    o = engine->roll(v.call, dice);
+  } else {
+    State before;
+    for (const auto& [name, source] : v.state) {
+      ScriptedDice none({});
+      const Outcome value = engine->roll(source, none);
+      ASSERT_TRUE(value.ok()) << at << "the state's " << name << " = " << source << ": " << render_text(*value.error);
+      before.set(v.ruleset, name, *value.value);
+    }
+    const Compiled c = engine->compile(v.call);
+    ASSERT_TRUE(c.ok()) << at << v.call << ": " << render_text(c.diagnostics);
+    o = engine->run(c.program, {}, dice, RunInput{&before, nullptr});
+  }
   ASSERT_TRUE(o.ok()) << at << v.call << ": " << render_text(*o.error);
   for (const auto& [field, want] : v.expect) {
     try {
@@ -272,6 +302,25 @@ TEST_P(RulesetVector, GivesTheSpecifiedResult) {
       if (d.origin == DieOrigin::Exploded) exploded.push_back(d.face);
     }
     EXPECT_EQ(exploded, *v.exploded) << at << v.call << ": the dice the explosions rolled";
+  }
+  for (const auto& text : v.trace) {
+    const bool traced = std::any_of(o.trace.events.begin(), o.trace.events.end(),
+                                    [&](const auto& event) { return event.text == text; });
+    EXPECT_TRUE(traced) << at << v.call << ": no event '" << text << "' in the trace";
+  }
+  if (!v.state_after.empty()) {
+    const Ruleset* ruleset = engine->find_ruleset(v.ruleset);
+    ASSERT_NE(ruleset, nullptr) << at << "no ruleset " << v.ruleset;
+    ASSERT_TRUE(o.state.has_value()) << at << v.call << ": the run gives no state";
+    const auto counters = state_of(*ruleset, *o.state);
+    for (const auto& [name, want] : v.state_after) {
+      const auto it = std::find_if(counters.begin(), counters.end(), [&](const auto& c) { return c.first == name; });
+      if (it == counters.end()) {
+        ADD_FAILURE() << at << "the ruleset " << v.ruleset << " keeps no counter " << name;
+        continue;
+      }
+      EXPECT_EQ(shown(it->second, ""), want) << at << v.call << ": the state's " << name << " after the call";
+    }
   }
 }
 

@@ -29,6 +29,14 @@ struct Vector {
   std::vector<std::pair<std::string, std::string>> expect;
   // When present, the faces of the dice the explosions rolled, in order.
   std::optional<std::vector<std::int64_t>> exploded;
+  // The ruleset's state before the call: counter → its value written in the
+  // language ("5"). Empty: the run reads no state (every counter at its default).
+  std::vector<std::pair<std::string, std::string>> state;
+  // The state after the call: counter → its value as shown(), the default where
+  // the run left none.
+  std::vector<std::pair<std::string, std::string>> state_after;
+  // Texts that must each be the text of an event of the run's trace ("6 → miss").
+  std::vector<std::string> trace;
   // A malformed file or entry: what is wrong, and the test of this entry fails with it.
   std::string error;
 };
