@@ -1,6 +1,7 @@
-// tests/rulesets/heroes_mythos_test.cpp — every test vector of
-// specs/heroes-mythos-d6.md through the shipped ruleset, with scripted dice,
-// and the spec's probabilities exactly.
+// tests/rulesets/heroes_mythos_test.cpp — specs/heroes-mythos-d6.md beyond its
+// test vectors (those are data, tests/rulesets/vectors/heroes-mythos.yaml, run by
+// vectors_test.cpp): the breakdown of a check, its arguments, and the spec's
+// probabilities exactly.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -20,101 +21,6 @@ const Engine& engine() {
   static const Engine e = testing::engine_with_ruleset("heroes-mythos");
   return e;
 }
-
-struct Vector {
-  std::string id;
-  std::vector<std::int64_t> white, red, explosions;
-  std::int64_t difficulty = 10;
-  std::optional<std::int64_t> limit;  // explode_limit; none when empty
-  std::int64_t result = 0;
-  bool success = false;
-  std::int64_t extra = 0;
-  bool catastrophe = false;
-  std::vector<std::int64_t> rolled_explosions;  // when not all the scripted explosion dice are used
-};
-
-std::string call_for(const Vector& v) {
-  return fmt::format("heroes_mythos.check(dice: {}, red: {}, difficulty: {}, explode_limit: {})", v.white.size(),
-                     v.red.size(), v.difficulty, v.limit ? fmt::format("{}", *v.limit) : "none");
-}
-
-std::int64_t field_int(const Value& v, std::string_view name) {
-  const Value* f = v.field(name);
-  if (!f || !f->as_int()) throw std::runtime_error(fmt::format("no int field '{}' in {}", name, to_display(v)));
-  return *f->as_int();
-}
-bool field_bool(const Value& v, std::string_view name) {
-  const Value* f = v.field(name);
-  if (!f || !f->as_bool()) throw std::runtime_error(fmt::format("no bool field '{}' in {}", name, to_display(v)));
-  return *f->as_bool();
-}
-
-class SpecVector : public ::testing::TestWithParam<Vector> {};
-
-TEST_P(SpecVector, GivesTheSpecifiedResult) {
-  const Vector& v = GetParam();
-  std::vector<std::int64_t> faces = v.white;
-  faces.insert(faces.end(), v.red.begin(), v.red.end());
-  faces.insert(faces.end(), v.explosions.begin(), v.explosions.end());
-  ScriptedDice dice(faces);
-  const Outcome o = engine().roll(call_for(v), dice);
-  ASSERT_TRUE(o.ok()) << render_text(*o.error);
-  const Value& r = *o.value;
-  EXPECT_EQ(field_int(r, "result"), v.result) << to_display(r);
-  EXPECT_EQ(field_bool(r, "success"), v.success) << to_display(r);
-  EXPECT_EQ(field_int(r, "extra_successes"), v.extra) << to_display(r);
-  EXPECT_EQ(field_bool(r, "catastrophe"), v.catastrophe) << to_display(r);
-  const std::string outcome = v.catastrophe ? "catastrophe" : v.success ? "success" : "failure";
-  EXPECT_EQ(to_display(*r.field("outcome")), outcome);
-  // The explosion dice actually rolled, in order.
-  std::vector<std::int64_t> exploded;
-  for (const auto& d : o.trace.dice) {
-    if (d.origin == DieOrigin::Exploded) exploded.push_back(d.face);
-  }
-  EXPECT_EQ(exploded, v.rolled_explosions.empty() ? v.explosions : v.rolled_explosions);
-}
-
-// clang-format off
-const std::vector<Vector> vectors = {
-  // 3.1 worked examples from the text
-  {"T1", {4, 4, 2}, {}, {}, 10, {}, 10, true, 0, false, {}},
-  {"T2", {6, 4, 1}, {}, {3}, 10, {}, 14, true, 2, false, {}},
-  {"T3", {6, 4, 1}, {}, {6, 2}, 10, {}, 19, true, 3, false, {}},
-  {"T4", {4, 5, 5}, {4}, {}, 10, {}, 10, true, 0, false, {}},
-  {"T5", {4, 5, 5}, {5}, {}, 10, {}, 9, false, 0, false, {}},
-  {"T6", {4, 3, 5}, {4}, {}, 10, {}, 8, false, 0, false, {}},
-  // 3.2 vectors derived from the rules and resolutions
-  {"Ra", {6, 4, 1}, {6}, {}, 10, {}, 5, false, 0, false, {}},
-  {"Rb", {6, 4, 1}, {4, 3}, {2}, 10, {}, 8, false, 0, false, {}},
-  {"Rc", {3, 2}, {3, 2}, {}, 10, {}, 0, false, 0, true, {}},
-  {"D1", {4, 5, 5}, {3}, {}, 10, {}, 14, true, 1, false, {}},
-  {"D2", {6, 4, 1}, {5}, {3}, 10, {}, 10, true, 0, false, {}},
-  {"D3", {5, 5, 4}, {3, 2}, {}, 10, {}, 9, false, 0, false, {}},
-  {"D4", {6, 6}, {4, 4}, {2, 3}, 10, {}, 17, true, 2, false, {}},
-  {"D5", {6, 6, 2}, {6, 6}, {}, 10, {}, 2, false, 0, false, {}},
-  {"D6", {5, 2}, {3, 2}, {}, 10, {}, 5, false, 0, false, {}},
-  {"D7", {5, 5, 6}, {3, 3, 2, 2}, {1}, 10, {}, 7, false, 0, false, {}},
-  {"D8", {6, 4, 3, 3}, {}, {2}, 10, {}, 18, true, 3, false, {}},
-  {"D9", {3, 3, 3, 2}, {}, {}, 10, {}, 11, true, 0, false, {}},
-  {"D10", {6, 2, 1}, {}, {6, 6, 6, 4}, 10, 2, 21, true, 3, false, {6, 6}},
-  {"D11", {6, 2, 1}, {}, {6, 6, 6, 4}, 10, {}, 31, true, 5, false, {}},
-  {"D12", {5, 5, 6, 1}, {}, {1}, 10, {}, 18, true, 3, false, {}},
-  {"D13", {2, 2}, {1, 1}, {}, 10, {}, 2, false, 0, false, {}},
-  {"D14", {6, 5}, {5, 4}, {1}, 10, {}, 7, false, 0, false, {}},
-  {"D15", {1, 1, 1}, {6}, {}, 10, {}, 2, false, 0, false, {}},
-  {"D16", {5, 4, 2}, {1, 1, 1}, {}, 10, {}, 9, false, 0, false, {}},
-  {"D17", {4, 3, 1}, {2, 2, 2}, {}, 10, {}, 3, false, 0, false, {}},
-  {"D18", {6, 3}, {3}, {4}, 10, {}, 10, true, 0, false, {}},
-  {"D19", {5, 5, 5, 2}, {}, {}, 8, {}, 17, true, 2, false, {}},
-  {"D20", {6, 6, 6}, {6}, {1, 2}, 10, {}, 15, true, 2, false, {}},
-  {"D21", {2, 2, 2}, {5, 5}, {}, 10, {}, 2, false, 0, false, {}},
-  {"D22", {5, 5}, {2, 2, 2, 2, 2}, {}, 10, {}, 5, false, 0, false, {}},
-  {"D23", {6, 5, 5}, {3, 3}, {5}, 10, {}, 16, true, 1, false, {}},
-};
-// clang-format on
-
-INSTANTIATE_TEST_SUITE_P(HeroesMythos, SpecVector, ::testing::ValuesIn(vectors),
-                         [](const auto& param_info) { return param_info.param.id; });
 
 // The breakdown names which red dice cancelled which white dice, and which
 // dice were used and left over.

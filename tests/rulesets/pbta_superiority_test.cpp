@@ -1,6 +1,7 @@
-// tests/rulesets/pbta_superiority_test.cpp — every test vector of
-// specs/pbta-superiority.md through the shipped ruleset: the tiers V1–V7 and
-// the moves U1–U9 with scripted dice, the superiority state machine S1–S8
+// tests/rulesets/pbta_superiority_test.cpp — the test vectors of
+// specs/pbta-superiority.md beyond the tiers V1–V7 and the moves U1–U9 (those are
+// data, tests/rulesets/vectors/pbta-superiority.yaml, run by vectors_test.cpp):
+// the player's choices, the superiority state machine S1–S8
 // through the state a host keeps, and the exact distributions X1–X12 from
 // compute_stats (the engine behind `alea stats`), checked both against the
 // spec's fractions and against a brute-force enumeration of the 36 rolls.
@@ -54,45 +55,6 @@ std::string field(const Outcome& o, const std::string& name) {
   return f->as_str() ? *f->as_str() : to_display(*f);
 }
 
-// ---- 3.1 tiers, no superiority (S = 1 never raises a tier) -----------------------------
-
-struct TierVector {
-  std::string id;
-  std::array<std::int64_t, 2> dice;
-  std::int64_t stat;
-  std::int64_t total;
-  std::string tier;
-};
-
-class PbtaTierVector : public ::testing::TestWithParam<TierVector> {};
-
-TEST_P(PbtaTierVector, GivesTheTotalAndTier) {
-  const TierVector& v = GetParam();
-  const Outcome o = run(fmt::format("pbta_superiority.move({})", v.stat), {v.dice[0], v.dice[1]}, State{});
-  ASSERT_TRUE(o.ok()) << render_text(*o.error);
-  EXPECT_EQ(field(o, "total"), std::to_string(v.total)) << v.id;
-  EXPECT_EQ(field(o, "tier"), v.tier) << v.id;
-  EXPECT_EQ(field(o, "superiority_used"), "false") << v.id;
-  EXPECT_EQ(field(o, "success"), v.tier == "miss" ? "false" : "true") << v.id;
-  EXPECT_EQ(field(o, "gm_move"), v.tier == "miss" ? "true" : "false") << v.id;
-  // The tier is named in the trace too.
-  bool traced = false;
-  for (const auto& e : o.trace.events) traced = traced || e.text == fmt::format("{} → {}", v.total, v.tier);
-  EXPECT_TRUE(traced) << v.id;
-}
-
-// clang-format off
-INSTANTIATE_TEST_SUITE_P(Spec, PbtaTierVector, ::testing::Values(
-  TierVector{"V1", {2, 3}, 1, 6, "miss"},
-  TierVector{"V2", {3, 3}, 1, 7, "partial"},
-  TierVector{"V3", {4, 4}, 1, 9, "partial"},
-  TierVector{"V4", {4, 5}, 1, 10, "full"},
-  TierVector{"V5", {6, 6}, -2, 10, "full"},
-  TierVector{"V6", {1, 1}, 3, 5, "miss"},
-  TierVector{"V7", {6, 6}, 3, 15, "full"}),
-  [](const auto& p) { return p.param.id; });
-// clang-format on
-
 // ---- 3.2 the superiority state machine ---------------------------------------------------
 
 struct StateVector {
@@ -134,48 +96,6 @@ INSTANTIATE_TEST_SUITE_P(Spec, PbtaStateVector, ::testing::Values(
   // Beyond the spec's list: several faces at once stop at 6; a face set by hand.
   StateVector{"increase_by_n", 2, {"pbta_superiority.increase(7)"}, 6, "6"},
   StateVector{"turn_to", 2, {"pbta_superiority.turn_to(5)"}, 5, "5"}),
-  [](const auto& p) { return p.param.id; });
-// clang-format on
-
-// ---- 3.3 moves with the default policy raise_tier ----------------------------------------
-
-struct MoveVector {
-  std::string id;
-  std::array<std::int64_t, 2> dice;
-  std::int64_t stat;
-  std::int64_t before;
-  std::int64_t total;
-  std::string tier;
-  bool used;
-  std::string final_dice;
-};
-
-class PbtaMoveVector : public ::testing::TestWithParam<MoveVector> {};
-
-TEST_P(PbtaMoveVector, SpendsSuperiorityOnlyWhenItRaisesTheTier) {
-  const MoveVector& v = GetParam();
-  const Outcome o = run(fmt::format("pbta_superiority.move({})", v.stat), {v.dice[0], v.dice[1]},
-                        with_superiority(v.before));
-  ASSERT_TRUE(o.ok()) << render_text(*o.error);
-  EXPECT_EQ(field(o, "total"), std::to_string(v.total)) << v.id;
-  EXPECT_EQ(field(o, "tier"), v.tier) << v.id;
-  EXPECT_EQ(field(o, "superiority_used"), v.used ? "true" : "false") << v.id;
-  EXPECT_EQ(field(o, "final_dice"), v.final_dice) << v.id;
-  EXPECT_EQ(field(o, "superiority_after"), v.used ? "1" : std::to_string(v.before)) << v.id;
-  EXPECT_EQ(superiority(*o.state), v.used ? 1 : v.before) << v.id;
-}
-
-// clang-format off
-INSTANTIATE_TEST_SUITE_P(Spec, PbtaMoveVector, ::testing::Values(
-  MoveVector{"U1", {2, 4}, 0, 5, 9, "partial", true, "[5, 4]"},
-  MoveVector{"U2", {1, 2}, 1, 6, 9, "partial", true, "[6, 2]"},
-  MoveVector{"U3", {3, 4}, 0, 3, 7, "partial", false, "[3, 4]"},
-  MoveVector{"U4", {4, 5}, 0, 6, 11, "full", true, "[6, 5]"},
-  MoveVector{"U5", {1, 4}, 0, 2, 5, "miss", false, "[1, 4]"},
-  MoveVector{"U6", {6, 6}, 0, 6, 12, "full", false, "[6, 6]"},
-  MoveVector{"U7", {5, 4}, 0, 2, 9, "partial", false, "[5, 4]"},
-  MoveVector{"U8", {3, 3}, 0, 4, 7, "partial", true, "[4, 3]"},
-  MoveVector{"U9", {2, 6}, -1, 5, 10, "full", true, "[5, 6]"}),
   [](const auto& p) { return p.param.id; });
 // clang-format on
 

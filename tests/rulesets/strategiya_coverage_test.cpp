@@ -1,7 +1,9 @@
 // tests/rulesets/strategiya_coverage_test.cpp — every test vector of
-// specs/strategiya.md, V1 to V299, is checked by a case of
-// strategiya_rules_test.cpp (character and combat) or strategiya_econ_test.cpp
-// (world and economy), and every case names a vector, a rule or a resolution.
+// specs/strategiya.md, V1 to V299, is checked by a case: a vector of the data files
+// tests/rulesets/vectors/strategiya-rules.yaml (character and combat) and
+// strategiya-econ.yaml (world and economy), a lookup of strategiya_lookups.yaml, or a
+// case of strategiya_rules_test.cpp or strategiya_econ_test.cpp; and every case names
+// a vector, a rule or a resolution.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
