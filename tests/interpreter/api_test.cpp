@@ -157,8 +157,112 @@ TEST(Json, CarriesTheErrorWithItsPosition) {
   const auto doc = nlohmann::json::parse(render_json(o, "3d6 + (2"));
   EXPECT_EQ(doc["ok"], false);
   EXPECT_EQ(doc["error"]["code"], "UnclosedDelimiter");
-  EXPECT_EQ(doc["error"]["line"], 1);
-  EXPECT_EQ(doc["error"]["column"], 9);
+  EXPECT_EQ(doc["error"]["location"]["file"], "<input>");
+  EXPECT_EQ(doc["error"]["location"]["line"], 1);
+  EXPECT_EQ(doc["error"]["location"]["column"], 9);
+  ASSERT_EQ(doc["error"]["notes"].size(), 1u);
+  EXPECT_EQ(doc["error"]["notes"][0]["message"], "to close this '('");
+  EXPECT_EQ(doc["error"]["notes"][0]["location"]["column"], 7);
+}
+
+// A ruleset whose helper fails; loaded as library code or as the user's own.
+constexpr std::string_view failing_ruleset = R"(schema: 1
+name: lib-game
+title: A ruleset with a mistake
+source: a test
+functions: |
+  fn pick(r) = r.alpah
+mechanics:
+  check:
+    doc: fails on every call
+    params:
+      x: {type: int, doc: anything}
+    body: |
+      pick({alpha: x})
+    returns: {type: int, doc: never given}
+)";
+
+std::vector<std::string> note_texts(const Diagnostic& d) {
+  std::vector<std::string> out;
+  for (const Note& n : d.notes) {
+    const std::string where = n.span.empty() ? std::string("-") : n.span.file->name();
+    out.push_back(where + ": " + n.message);
+  }
+  return out;
+}
+
+TEST(ErrorLocation, AnErrorInLibraryCodeIsReportedWhereTheUserCalledIt) {
+  Engine engine;
+  const Diagnostics loaded =
+      engine.load_ruleset_text(failing_ruleset, "rulesets/lib-game.yaml", "lib-game", SourceOrigin::Library);
+  ASSERT_TRUE(loaded.empty()) << render_text(loaded);
+  const std::string input = "fn go() = lib_game.check(x: 1); go()";
+  Outcome o = engine.roll(input, 1);
+  ASSERT_FALSE(o.ok());
+  const Diagnostic& d = *o.error;
+  EXPECT_EQ(d.code, DiagCode::UnknownField);
+  ASSERT_FALSE(d.span.empty());
+  EXPECT_EQ(d.span.file->name(), "<input>");
+  EXPECT_EQ(d.span.file->line_column(d.span.begin).column, 11u);  // the call in go()
+  EXPECT_EQ(d.message, "'lib_game.check' failed: the record has no field 'alpah'");
+  // The library's calls outermost first, the original place last, its own
+  // note after it, then the callers of the user's call.
+  EXPECT_EQ(note_texts(d), (std::vector<std::string>{
+                               "rulesets/lib-game.yaml: 'lib_game.check' calls 'pick' here",
+                               "rulesets/lib-game.yaml: the error is here, in 'pick'",
+                               "-: did you mean 'alpha'?",
+                               "<input>: in a call to 'go'",
+                           }));
+  EXPECT_EQ(d.notes[0].kind, NoteKind::CallSite);
+  EXPECT_EQ(d.notes[3].kind, NoteKind::CallSite);
+  EXPECT_EQ(d.notes[3].callee, "go");
+  EXPECT_EQ(d.notes[1].span.file->line_column(d.notes[1].span.begin).line, 6u);
+
+  // The same through a session (the REPL's way) and in the JSON document.
+  Session session(engine);
+  RandomDice dice(1);
+  Outcome again = session.eval(input, dice);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error->span.file->name(), "<input>");
+  EXPECT_EQ(note_texts(*again.error), note_texts(d));
+  const auto doc = nlohmann::json::parse(render_json(o, input));
+  EXPECT_EQ(doc["error"]["location"]["file"], "<input>");
+  EXPECT_EQ(doc["error"]["notes"][1]["location"]["file"], "rulesets/lib-game.yaml");
+  EXPECT_EQ(doc["error"]["notes"][1]["location"]["line"], 6);
+  EXPECT_TRUE(doc["error"]["notes"][2]["location"].is_null());
+}
+
+TEST(ErrorLocation, AnErrorInTheUsersOwnRulesetStaysThere) {
+  Engine engine;
+  const Diagnostics loaded = engine.load_ruleset_text(failing_ruleset, "my/lib-game.yaml", "lib-game");
+  ASSERT_TRUE(loaded.empty()) << render_text(loaded);
+  Outcome o = engine.roll("lib_game.check(x: 1)", 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->span.file->name(), "my/lib-game.yaml");
+  EXPECT_EQ(o.error->message, "the record has no field 'alpah'");
+  EXPECT_EQ(note_texts(*o.error), (std::vector<std::string>{
+                                      "-: did you mean 'alpha'?",
+                                      "my/lib-game.yaml: in a call to 'pick'",
+                                      "<input>: in a call to 'lib_game.check'",
+                                  }));
+}
+
+TEST(ErrorLocation, AStdlibErrorMovesToTheInputAndAnInputErrorStays) {
+  Engine engine;
+  Outcome o = engine.roll(R"(sum_field([{a: 1}], "b"))", 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->span.file->name(), "<input>");
+  EXPECT_FALSE(o.error->span.file->is_library());
+  EXPECT_EQ(note_texts(*o.error), (std::vector<std::string>{
+                                      "stdlib/lists.alea: 'sum_field' calls 'column' here",
+                                      "stdlib/lists.alea: the error is here, in 'column'",
+                                  }));
+  EXPECT_TRUE(o.error->notes[1].span.file->is_library());
+
+  Outcome mine = engine.roll("fn f(x) = x / 0; f(1)", 1);
+  ASSERT_FALSE(mine.ok());
+  EXPECT_EQ(mine.error->message, "division by zero");
+  EXPECT_EQ(note_texts(*mine.error), (std::vector<std::string>{"<input>: in a call to 'f'"}));
 }
 
 }  // namespace
