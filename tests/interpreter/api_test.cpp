@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
 
 namespace alea {
 namespace {
@@ -263,6 +264,76 @@ TEST(ErrorLocation, AStdlibErrorMovesToTheInputAndAnInputErrorStays) {
   ASSERT_FALSE(mine.ok());
   EXPECT_EQ(mine.error->message, "division by zero");
   EXPECT_EQ(note_texts(*mine.error), (std::vector<std::string>{"<input>: in a call to 'f'"}));
+}
+
+// Every way of computing odds reports a library error at the user's call:
+// composed or enumerated exactly, sampled by the lowered program or the evaluator.
+TEST(ErrorLocation, StatsReportsALibraryErrorAtTheUsersCall) {
+  constexpr std::string_view lib = R"(schema: 1
+name: lib-math
+title: Divides by its argument
+source: a test
+functions: |
+  fn share(x) = 12 / x
+  fn sure() = d6 reroll <= 5
+mechanics:
+  split:
+    doc: 12 shared by x
+    params:
+      x: {type: int, doc: how many}
+    body: |
+      share(x)
+    returns: {type: int, doc: each one's share}
+  stubborn:
+    doc: a six, or too many rerolls
+    body: |
+      sure()
+    returns: {type: int, doc: six}
+)";
+  Engine engine;
+  const Diagnostics loaded = engine.load_ruleset_text(lib, "rulesets/lib-math.yaml", "lib-math", SourceOrigin::Library);
+  ASSERT_TRUE(loaded.empty()) << render_text(loaded);
+  const Compiled c = engine.compile("1 + lib_math.split(x: d3 - 1)");
+  ASSERT_TRUE(c.ok()) << render_text(c.diagnostics);
+  struct Way {
+    const char* name;
+    bool sampled, lowered;
+    SamplerPath path;
+  };
+  for (const Way& way : {Way{"exact", false, true, SamplerPath::None},
+                         Way{"lowered", true, true, SamplerPath::Lowered},
+                         Way{"evaluator", true, false, SamplerPath::Evaluator}}) {
+    SCOPED_TRACE(way.name);
+    StatsOptions options;
+    options.sampled_only = way.sampled;
+    options.lowered = way.lowered;
+    options.samples = 3000;
+    options.threads = 1;
+    const Stats s = compute_stats(engine, c.program, {}, options);
+    EXPECT_EQ(s.sampler, way.path) << s.sampler_note;
+    ASSERT_TRUE(s.first_error.has_value());
+    const Diagnostic& d = *s.first_error;
+    EXPECT_EQ(d.code, DiagCode::DivisionByZero);
+    EXPECT_EQ(d.span.file->name(), "<input>");
+    EXPECT_EQ(d.span.file->line_column(d.span.begin).column, 5u);
+    EXPECT_EQ(d.message, "'lib_math.split' failed: division by zero");
+    EXPECT_EQ(note_texts(d), (std::vector<std::string>{
+                                 "rulesets/lib-math.yaml: 'lib_math.split' calls 'share' here",
+                                 "rulesets/lib-math.yaml: the error is here, in 'share'",
+                             }));
+  }
+  // The composer carries an error of its own (too many rerolls) through calls.
+  const Compiled reroll = engine.compile("lib_math.stubborn()");
+  ASSERT_TRUE(reroll.ok()) << render_text(reroll.diagnostics);
+  const Stats s = compute_stats(engine, reroll.program, {}, {});
+  EXPECT_EQ(s.exact_method, "composed") << s.not_composed;
+  ASSERT_TRUE(s.first_error.has_value());
+  EXPECT_EQ(s.first_error->code, DiagCode::RerollLimitExceeded);
+  EXPECT_EQ(s.first_error->span.file->name(), "<input>");
+  EXPECT_EQ(note_texts(*s.first_error), (std::vector<std::string>{
+                                            "rulesets/lib-math.yaml: 'lib_math.stubborn' calls 'sure' here",
+                                            "rulesets/lib-math.yaml: the error is here, in 'sure'",
+                                        }));
 }
 
 }  // namespace
