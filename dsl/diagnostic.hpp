@@ -58,7 +58,8 @@ struct Diagnostic {
   Diagnostic& note(Span s, std::string m);
   // The error happened inside a call of `callee` at `s` (added while the
   // error leaves the call, so the innermost call comes first). A recursion
-  // through one site is one note with its depth; at most 16 call sites.
+  // through one site is one note with its depth. No note is added once the
+  // diagnostic has 16 (the outermost calls of a very deep chain go unnoted).
   Diagnostic& note_call(Span s, std::string_view callee);
 };
 
