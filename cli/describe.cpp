@@ -577,7 +577,7 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
         d.error = no_such_ruleset(name, path, loaded);
         return d;
       }
-      d.diagnostics = load_ruleset(scratch, *file);
+      d.diagnostics = load_ruleset(scratch, *file, path.origin_of(*file));
       if (!d.diagnostics.empty()) return d;
       r = scratch.find_ruleset(name);
     }

@@ -100,15 +100,15 @@ alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
 }
 
 // A state file that cannot be read, checked or written: the report on stderr
-// and, for --json, the usual document with the report's first line.
+// and, for --json, the usual document with the report's first line, at the file.
 int state_failure(const RollArgs& a, const std::string& source, const alea::cli::StateFileError& e) {
   if (a.json) {
     const std::string report = e.what();
+    const auto file = alea::SourceFile::make(a.state_file, "");
+    const alea::Diagnostic d(alea::DiagCode::StateInvalid, file->span(0, 0), report.substr(0, report.find('\n')));
     nlohmann::ordered_json doc = {{"expression", source},
                                   {"ok", false},
-                                  {"error", {{"code", "StateInvalid"},
-                                             {"message", report.substr(0, report.find('\n'))},
-                                             {"file", a.state_file}}}};
+                                  {"error", nlohmann::ordered_json::parse(alea::render_diagnostic_json(d))}};
     fmt::print("{}\n", doc.dump());
   }
   std::fflush(stdout);

@@ -351,6 +351,7 @@ class Repl {
       return;
     }
     std::filesystem::path file(arg);
+    SourceOrigin origin = SourceOrigin::User;  // a file named here is the user's own
     if (!is_ruleset_file(arg)) {
       const auto found = path_.find(arg);
       if (!found) {
@@ -358,12 +359,13 @@ class Repl {
         return;
       }
       file = *found;
+      origin = path_.origin_of(file);
     }
     if (std::error_code ec; !std::filesystem::is_regular_file(file, ec)) {
       report("error: cannot read the ruleset file '{}' (is it there?)\n", arg);
       return;
     }
-    if (const Diagnostics d = load_ruleset(engine_, file); !d.empty()) {
+    if (const Diagnostics d = load_ruleset(engine_, file, origin); !d.empty()) {
       report("{}error: the ruleset was not loaded; nothing changed\n", render_text(d));
       return;
     }

@@ -42,7 +42,7 @@ std::string ReplState::open() {
     for (const auto& [name, values] : state.all()) {
       if (engine_.find_ruleset(name) || !is_ruleset_name(name)) continue;
       if (const auto found = path_.find(name)) {
-        if (const Diagnostics d = load_ruleset(engine_, *found); !d.empty()) return render_text(d);
+        if (const Diagnostics d = load_ruleset(engine_, *found, path_.origin_of(*found)); !d.empty()) return render_text(d);
       }
     }
     check_state_file(file_, state, engine_, path_);

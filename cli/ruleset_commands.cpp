@@ -96,7 +96,7 @@ std::string rulesets_text(const RulesetPath& path, const Engine* loaded) {
     const std::string shown = display_path(e.file);
     Engine engine;
     const Ruleset* r = nullptr;
-    if (load_ruleset(engine, e.file).empty()) r = engine.find_ruleset(e.name);
+    if (load_ruleset(engine, e.file, path.origin_of(e.file)).empty()) r = engine.find_ruleset(e.name);
     const bool is_loaded = loaded && loaded->find_ruleset(e.name);
     listed.push_back(ruleset_ident(e.name));
     if (!r) {
@@ -131,7 +131,7 @@ int rulesets_command(const RulesetPath& path, bool json) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& e : path.all()) {
     Engine engine;
-    const bool ok = load_ruleset(engine, e.file).empty();
+    const bool ok = load_ruleset(engine, e.file, path.origin_of(e.file)).empty();
     const Ruleset* r = ok ? engine.find_ruleset(e.name) : nullptr;
     list.push_back(
         {{"name", e.name},
@@ -170,7 +170,7 @@ Diagnostics load_mentioned(Engine& engine, const RulesetPath& path, std::string_
   for (const auto& name : mentioned_rulesets(source)) {
     if (engine.find_ruleset(name)) continue;
     if (const auto file = path.find(name)) {
-      Diagnostics d = load_ruleset(engine, *file);
+      Diagnostics d = load_ruleset(engine, *file, path.origin_of(*file));
       if (!d.empty()) return d;
     }
   }
@@ -376,7 +376,7 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
              "'alea rulesets' lists the rulesets; --rulesets DIR and ALEA_PATH add directories");
       return call;
     }
-    call.diagnostics = load_ruleset(engine, *file);
+    call.diagnostics = load_ruleset(engine, *file, path.origin_of(*file));
     if (!call.diagnostics.empty()) return call;
     r = engine.find_ruleset(name);
   }

@@ -50,7 +50,12 @@ RulesetPath::RulesetPath(const std::vector<std::string>& extra) {
   }
 #ifdef ALEA_RULESETS_DIR
   dirs_.emplace_back(ALEA_RULESETS_DIR);
+  shipped_ = (dirs_.back() / "x").parent_path();  // without a trailing '/', as find() builds its files
 #endif
+}
+
+SourceOrigin RulesetPath::origin_of(const fs::path& found) const {
+  return shipped_ && found.parent_path() == *shipped_ ? SourceOrigin::Library : SourceOrigin::User;
 }
 
 std::optional<fs::path> RulesetPath::find(std::string_view name) const {
@@ -117,8 +122,8 @@ std::string display_path(const fs::path& file) {
   return abs.string();
 }
 
-Diagnostics load_ruleset(Engine& engine, const fs::path& file) {
-  return engine.load_ruleset_file(file, display_path(file));
+Diagnostics load_ruleset(Engine& engine, const fs::path& file, SourceOrigin origin) {
+  return engine.load_ruleset_file(file, display_path(file), origin);
 }
 
 std::vector<std::string> mentioned_rulesets(std::string_view source) {

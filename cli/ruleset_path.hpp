@@ -33,8 +33,14 @@ class RulesetPath {
   // Every ruleset of the path, sorted by name, hidden ones left out.
   [[nodiscard]] std::vector<Entry> all() const;
 
+  // How to load a file that find() or all() gave: as library code when it is
+  // one of the rulesets shipped with alea (the last directory), else as the
+  // user's own code (--rulesets, $ALEA_PATH).
+  [[nodiscard]] SourceOrigin origin_of(const std::filesystem::path& found) const;
+
  private:
   std::vector<std::filesystem::path> dirs_;
+  std::optional<std::filesystem::path> shipped_;  // as the parent_path() of its files
 };
 
 // Whether `arg` names a file rather than a ruleset: it ends in .yaml or .yml,
@@ -49,8 +55,11 @@ class RulesetPath {
 // is under it ("rulesets/my-game.yaml"), else its absolute path.
 [[nodiscard]] std::string display_path(const std::filesystem::path& file);
 
-// Loads `file` into `engine`, shown in diagnostics by display_path().
-[[nodiscard]] Diagnostics load_ruleset(Engine& engine, const std::filesystem::path& file);
+// Loads `file` into `engine`, shown in diagnostics by display_path(). A file
+// named on the command line is the user's code; one found on the search path
+// is loaded with `path.origin_of(file)`.
+[[nodiscard]] Diagnostics load_ruleset(Engine& engine, const std::filesystem::path& file,
+                                       SourceOrigin origin = SourceOrigin::User);
 
 // The ruleset names an expression mentions as `name.`, outside strings and
 // comments, in the order first seen ("my_game" for my_game.check).

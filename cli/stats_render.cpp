@@ -420,18 +420,8 @@ ordered_json distribution_json(const Stats& s, const Distribution& d) {
   return o;
 }
 
-ordered_json diagnostic_json(const Diagnostic& d) {
-  ordered_json o;
-  o["code"] = std::string(code_name(d.code));
-  o["message"] = d.message;
-  if (!d.span.empty()) {
-    const LineColumn lc = d.span.file->line_column(d.span.begin);
-    o["file"] = d.span.file->name();
-    o["line"] = lc.line;
-    o["column"] = lc.column;
-  }
-  return o;
-}
+// As `alea roll --json` shows an error.
+ordered_json diagnostic_json(const Diagnostic& d) { return ordered_json::parse(render_diagnostic_json(d)); }
 
 // ---- SVG ---------------------------------------------------------------------------
 

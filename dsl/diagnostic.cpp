@@ -77,6 +77,21 @@ void render_snippet(std::string& out, const Span& s) {
                      std::string(len - 1, '~'));
 }
 
+Note make_note(Span s, std::string message, NoteKind kind = NoteKind::Info, std::string callee = {}) {
+  Note n;
+  n.span = s;
+  n.message = std::move(message);
+  n.kind = kind;
+  n.callee = std::move(callee);
+  return n;
+}
+
+std::string depth_text(const Note& n) {
+  return n.depth > 1 ? fmt::format(" ({} calls deep)", n.depth) : std::string();
+}
+
+std::string call_message(const Note& n) { return fmt::format("in a call to '{}'{}", n.callee, depth_text(n)); }
+
 }  // namespace
 
 std::string_view code_name(DiagCode code) { return code_table[static_cast<int>(code)].name; }
@@ -97,8 +112,50 @@ Diagnostic::Diagnostic(DiagCode c, Span s, std::string m) : code(c), span(s), me
 
 Diagnostic& Diagnostic::note(Span s, std::string m) {
   keep_alive(*this, s);
-  notes.push_back({s, std::move(m)});
+  notes.push_back(make_note(s, std::move(m)));
   return *this;
+}
+
+Diagnostic& Diagnostic::note_call(Span s, std::string_view callee) {
+  if (!notes.empty()) {
+    Note& last = notes.back();
+    if (last.kind == NoteKind::CallSite && last.callee == callee && last.span.file == s.file &&
+        last.span.begin == s.begin) {
+      ++last.depth;
+      last.message = call_message(last);
+      return *this;
+    }
+  }
+  if (notes.size() >= 16) return *this;
+  keep_alive(*this, s);
+  Note n = make_note(s, {}, NoteKind::CallSite, std::string(callee));
+  n.message = call_message(n);
+  notes.push_back(std::move(n));
+  return *this;
+}
+
+void locate_in_user_code(Diagnostic& d) {
+  if (!d.span.in_library()) return;
+  std::vector<const Note*> calls, info;  // each in the order added: the innermost call first
+  for (const Note& n : d.notes) (n.kind == NoteKind::CallSite ? calls : info).push_back(&n);
+  const auto user = std::find_if(calls.begin(), calls.end(),
+                                 [](const Note* n) { return !n->span.empty() && !n->span.in_library(); });
+  if (user == calls.end()) return;
+  const auto k = static_cast<std::size_t>(user - calls.begin());
+  std::vector<Note> notes;
+  // The library's call sites in call order: calls[j] is inside the function calls[j + 1] called.
+  for (std::size_t j = k; j-- > 0;) {
+    Note n = *calls[j];
+    n.message = fmt::format("'{}' calls '{}' here{}", calls[j + 1]->callee, n.callee, depth_text(n));
+    notes.push_back(std::move(n));
+  }
+  notes.push_back(make_note(d.span, fmt::format("the error is here, in '{}'", calls[0]->callee)));
+  for (const Note* n : info) notes.push_back(*n);
+  // The callers of the user's call site, nearest first, as before.
+  for (std::size_t j = k + 1; j < calls.size(); ++j) notes.push_back(*calls[j]);
+  d.message = fmt::format("'{}' failed: {}", calls[k]->callee, d.message);
+  d.span = calls[k]->span;
+  d.notes = std::move(notes);
 }
 
 std::string render_headline(const Diagnostic& d) {

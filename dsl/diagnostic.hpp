@@ -28,10 +28,20 @@ enum class Phase { Parse, Resolve, Eval, Ruleset };
 // Every code, in declaration order (for coverage tests and documentation).
 [[nodiscard]] const std::vector<DiagCode>& all_codes();
 
+enum class NoteKind {
+  Info,      // "to close this '('", "did you mean 'a'?"
+  CallSite,  // "in a call to 'bonus'": the error happened inside this call
+};
+
 // A secondary location: "to close this '('", "in a call to 'bonus'".
 struct Note {
   Span span;  // empty for a note without a location
   std::string message;
+  NoteKind kind = NoteKind::Info;
+  // For a call site: the function called, and how many calls deep a
+  // recursion through this same site went (1: not recursive).
+  std::string callee;
+  long depth = 1;
 };
 
 struct Diagnostic {
@@ -46,9 +56,23 @@ struct Diagnostic {
   Diagnostic() = default;
   Diagnostic(DiagCode c, Span s, std::string m);
   Diagnostic& note(Span s, std::string m);
+  // The error happened inside a call of `callee` at `s` (added while the
+  // error leaves the call, so the innermost call comes first). A recursion
+  // through one site is one note with its depth. No note is added once the
+  // diagnostic has 16 (the outermost calls of a very deep chain go unnoted).
+  Diagnostic& note_call(Span s, std::string_view callee);
 };
 
 using Diagnostics = std::vector<Diagnostic>;
+
+// An error whose own place is in library code (SourceOrigin::Library) is
+// moved to the innermost call site in the user's code:
+//   <input>:1:1: error: 'sum_field' failed: the record has no field 'b'
+// with the library's call sites after it as notes, outermost first, ending at
+// the original place ("the error is here, in 'column'") and its own notes;
+// the callers of the user's call site follow, as before. Does nothing when
+// the error is in user code or no call site of the chain is.
+void locate_in_user_code(Diagnostic& d);
 
 // Renders a diagnostic with its source line and a caret under the span.
 [[nodiscard]] std::string render_text(const Diagnostic& d);

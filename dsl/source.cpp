@@ -19,19 +19,22 @@ std::uint32_t count_code_points(std::string_view text) {
   return n;
 }
 
-SourceFile::SourceFile(Private, std::string name, std::string text)
-    : name_(std::move(name)), text_(std::move(text)) {
+bool Span::in_library() const { return file != nullptr && file->is_library(); }
+
+SourceFile::SourceFile(Private, std::string name, std::string text, SourceOrigin origin)
+    : name_(std::move(name)), text_(std::move(text)), origin_(origin) {
   for (std::uint32_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
   }
 }
 
-std::shared_ptr<const SourceFile> SourceFile::make(std::string name, std::string text) {
-  return std::make_shared<const SourceFile>(Private(), std::move(name), std::move(text));
+std::shared_ptr<const SourceFile> SourceFile::make(std::string name, std::string text, SourceOrigin origin) {
+  return std::make_shared<const SourceFile>(Private(), std::move(name), std::move(text), origin);
 }
 
-std::shared_ptr<const SourceFile> SourceFile::make_embedded(std::string text, Embedding embedding) {
-  auto file = std::make_shared<SourceFile>(Private(), embedding.outer_name, std::move(text));
+std::shared_ptr<const SourceFile> SourceFile::make_embedded(std::string text, Embedding embedding,
+                                                            SourceOrigin origin) {
+  auto file = std::make_shared<SourceFile>(Private(), embedding.outer_name, std::move(text), origin);
   file->embedding_ = std::make_unique<Embedding>(std::move(embedding));
   return file;
 }

@@ -21,6 +21,8 @@ struct Span {
   std::uint32_t end = 0;
 
   [[nodiscard]] bool empty() const { return file == nullptr; }
+  // Whether the span points into library code (SourceOrigin::Library).
+  [[nodiscard]] bool in_library() const;
   // The smallest span covering both; either may be empty.
   [[nodiscard]] Span merge(const Span& other) const;
 };
@@ -41,13 +43,23 @@ struct Embedding {
   std::vector<std::string> outer_lines;  // the outer file's lines, for the caret snippet
 };
 
+// Who wrote a file's code. An error inside library code (the embedded stdlib,
+// a shipped ruleset) is reported where the user's code called into it
+// (locate_in_user_code, dsl/diagnostic.hpp); everything else is user code:
+// the input, a program file, the REPL, a homebrewer's own ruleset.
+enum class SourceOrigin { User, Library };
+
 // Immutable once built; always held by shared_ptr so diagnostics can keep it alive.
 class SourceFile : public std::enable_shared_from_this<SourceFile> {
  public:
-  static std::shared_ptr<const SourceFile> make(std::string name, std::string text);
-  static std::shared_ptr<const SourceFile> make_embedded(std::string text, Embedding embedding);
+  static std::shared_ptr<const SourceFile> make(std::string name, std::string text,
+                                                SourceOrigin origin = SourceOrigin::User);
+  static std::shared_ptr<const SourceFile> make_embedded(std::string text, Embedding embedding,
+                                                         SourceOrigin origin = SourceOrigin::User);
 
   [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] SourceOrigin origin() const { return origin_; }
+  [[nodiscard]] bool is_library() const { return origin_ == SourceOrigin::Library; }
   [[nodiscard]] const std::string& text() const { return text_; }
   [[nodiscard]] Span span(std::uint32_t begin, std::uint32_t end) const { return {this, begin, end}; }
   [[nodiscard]] std::string_view slice(const Span& s) const;
@@ -65,7 +77,7 @@ class SourceFile : public std::enable_shared_from_this<SourceFile> {
   };
 
  public:
-  SourceFile(Private, std::string name, std::string text);  // through make() or make_embedded()
+  SourceFile(Private, std::string name, std::string text, SourceOrigin origin);  // through make() or make_embedded()
 
  private:
   // The line (0-based) that holds `offset`, and where a line begins.
@@ -74,6 +86,7 @@ class SourceFile : public std::enable_shared_from_this<SourceFile> {
 
   std::string name_;
   std::string text_;
+  SourceOrigin origin_ = SourceOrigin::User;
   std::vector<std::uint32_t> line_starts_;  // where the second line, the third … begin
   std::unique_ptr<Embedding> embedding_;
 };

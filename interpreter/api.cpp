@@ -41,7 +41,8 @@ const Engine::StdlibSet& Engine::shared_stdlib() {
     StdlibSet out;
     const Engine bare;
     for (const auto& src : stdlib_sources()) {
-      Compiled c = bare.compile_with(src.text, std::string("stdlib/") + std::string(src.name), out.programs, false);
+      Compiled c = bare.compile_with(src.text, std::string("stdlib/") + std::string(src.name), out.programs, false,
+                                     SourceOrigin::Library);
       if (!c.ok()) {
         throw std::logic_error("the embedded stdlib does not compile: " + render_text(c.diagnostics));
       }
@@ -62,12 +63,13 @@ const Engine::StdlibSet& Engine::shared_stdlib() {
 const std::vector<StdlibFunction>& Engine::stdlib_functions() const { return shared_stdlib().functions; }
 
 Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,
-                                      std::optional<std::string> expected_name) {
+                                      std::optional<std::string> expected_name, SourceOrigin origin) {
   RulesetLoadOptions opts;
   opts.parse = options_.parse;
   for (const auto& p : shared_stdlib().programs) add_functions(*p, opts.imports);
   opts.import_programs = shared_stdlib().programs;
   opts.expected_name = std::move(expected_name);
+  opts.origin = origin;
   RulesetLoad load = load_ruleset(std::string(yaml), std::move(shown_as), opts);
   if (!load.ruleset) return std::move(load.diagnostics);
   auto same = std::find_if(rulesets_.begin(), rulesets_.end(),
@@ -78,7 +80,8 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
   return {};
 }
 
-Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::string shown_as) {
+Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::string shown_as,
+                                      SourceOrigin origin) {
   if (shown_as.empty()) shown_as = file.string();
   std::ifstream in(file, std::ios::binary);
   std::error_code ec;
@@ -90,7 +93,7 @@ Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::st
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return load_ruleset_text(text.str(), std::move(shown_as), file.stem().string());
+  return load_ruleset_text(text.str(), std::move(shown_as), file.stem().string(), origin);
 }
 
 const Ruleset* Engine::find_ruleset(std::string_view name) const {
@@ -122,9 +125,10 @@ Compiled Engine::compile(std::string_view source, std::string name, Imports impo
   return out;
 }
 
-Compiled Engine::compile_with(std::string_view source, std::string name, Imports imports, bool with_stdlib) const {
+Compiled Engine::compile_with(std::string_view source, std::string name, Imports imports, bool with_stdlib,
+                              SourceOrigin origin) const {
   Compiled out;
-  auto file = SourceFile::make(std::move(name), std::string(source));
+  auto file = SourceFile::make(std::move(name), std::string(source), origin);
   ParseResult parsed = parse(*file, options_.parse);
   if (!parsed.ok()) {
     out.diagnostics = std::move(parsed.diagnostics);
@@ -157,7 +161,7 @@ Compiled Engine::compile_with(std::string_view source, std::string name, Imports
 
 Outcome Engine::run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
                     DiceSource& dice) const {
-  return evaluate(std::move(program), bindings, dice, options_.limits);
+  return run(std::move(program), bindings, dice, RunInput{});
 }
 
 Outcome Engine::roll(std::string_view source, DiceSource& dice, const Bindings& bindings) const {
@@ -219,7 +223,9 @@ class ReplayDice final : public DiceSource {
 
 Outcome Engine::run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, DiceSource& dice,
                     const RunInput& input) const {
-  return evaluate(std::move(program), bindings, dice, options_.limits, input);
+  Outcome o = evaluate(std::move(program), bindings, dice, options_.limits, input);
+  if (o.error) locate_in_user_code(*o.error);
+  return o;
 }
 
 std::vector<std::string> Engine::check_state(const State& state) const {

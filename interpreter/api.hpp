@@ -69,10 +69,15 @@ class Engine {
   // (`my_game.check`). Returns every problem found; on any problem
   // nothing is loaded. A ruleset of the same name replaces the one loaded
   // before. Loading is not thread-safe: load first, then share the Engine.
+  // `origin`: SourceOrigin::Library for a ruleset shipped with the host, whose
+  // errors are then reported where the user's code called it (as for the
+  // stdlib; see locate_in_user_code); User (the default) for a homebrewer's own.
   [[nodiscard]] Diagnostics load_ruleset_file(const std::filesystem::path& file,
-                                              std::string shown_as = "");
+                                              std::string shown_as = "",
+                                              SourceOrigin origin = SourceOrigin::User);
   [[nodiscard]] Diagnostics load_ruleset_text(std::string_view yaml, std::string shown_as,
-                                              std::optional<std::string> expected_name = std::nullopt);
+                                              std::optional<std::string> expected_name = std::nullopt,
+                                              SourceOrigin origin = SourceOrigin::User);
   // A loaded ruleset by name ("my-game" or "my_game"), or null.
   [[nodiscard]] const Ruleset* find_ruleset(std::string_view name) const;
   [[nodiscard]] std::vector<const Ruleset*> rulesets() const;
@@ -85,7 +90,9 @@ class Engine {
   [[nodiscard]] Compiled compile(std::string_view source, std::string name = "<input>",
                                  Imports imports = {}) const;
 
-  // Runs a compiled program with the host's bindings and a dice source.
+  // Runs a compiled program with the host's bindings and a dice source. An
+  // error inside the stdlib or a library ruleset comes back at the user's
+  // call into it (locate_in_user_code).
   [[nodiscard]] Outcome run(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
                             DiceSource& dice) const;
   // The same, reading the rulesets' state and the player's choices from
@@ -113,7 +120,7 @@ class Engine {
   struct StdlibSet;  // the compiled stdlib, shared by every Engine
   static const StdlibSet& shared_stdlib();
   [[nodiscard]] Compiled compile_with(std::string_view source, std::string name, Imports imports,
-                                      bool with_stdlib) const;
+                                      bool with_stdlib, SourceOrigin origin = SourceOrigin::User) const;
 
   EngineOptions options_;
   std::vector<std::shared_ptr<const Ruleset>> rulesets_;
@@ -181,6 +188,10 @@ class Session {
 // seed the dice came from, when there was one, so that a roll can be replayed.
 [[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression,
                                       std::optional<std::uint64_t> seed = std::nullopt);
+// A diagnostic as the JSON object of render_json's "error":
+// {"code", "message", "location": {"file", "line", "column"} or null,
+//  "notes": [{"message", "location"}, …]}.
+[[nodiscard]] std::string render_diagnostic_json(const Diagnostic& diagnostic);
 // A value as JSON: numbers, booleans, strings, null for none, arrays, objects
 // with a record's fields in order; a pool as its total.
 [[nodiscard]] std::string render_value_json(const Value& value);

@@ -392,17 +392,7 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
     if (!fn.changes.empty()) apply_changes(fn, new_base, result, span);
     return result;
   } catch (EvalError& err) {
-    // One note per call site; a recursion shows as one note with its depth.
-    auto& notes = err.diagnostic.notes;
-    const std::string text = fmt::format("in a call to '{}'", c.name);
-    if (!notes.empty() && notes.back().span.begin == span.begin && notes.back().span.file == span.file &&
-        notes.back().message.rfind(text, 0) == 0) {
-      const auto open = notes.back().message.find('(');
-      const long times = open == std::string::npos ? 1 : std::stol(notes.back().message.substr(open + 1));
-      notes.back().message = fmt::format("{} ({} calls deep)", text, times + 1);
-    } else if (notes.size() < 16) {
-      err.diagnostic.note(span, text);
-    }
+    err.diagnostic.note_call(span, c.name);
     throw;
   }
 }

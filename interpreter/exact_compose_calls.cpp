@@ -49,24 +49,6 @@ void check_result(const ast::FnDef& fn, const Value& v) {
   }
 }
 
-// As Evaluator::call_user: an error from inside a call notes the call.
-std::shared_ptr<const Diagnostic> with_call_note(const Diagnostic& d, const std::string& name,
-                                                 Span span) {
-  auto out = std::make_shared<Diagnostic>(d);
-  auto& notes = out->notes;
-  const std::string text = fmt::format("in a call to '{}'", name);
-  if (!notes.empty() && notes.back().span.begin == span.begin &&
-      notes.back().span.file == span.file && notes.back().message.rfind(text, 0) == 0) {
-    const auto open = notes.back().message.find('(');
-    const long times =
-        open == std::string::npos ? 1 : std::stol(notes.back().message.substr(open + 1));
-    notes.back().message = fmt::format("{} ({} calls deep)", text, times + 1);
-  } else if (notes.size() < 16) {
-    out->note(span, text);
-  }
-  return out;
-}
-
 }  // namespace
 
 Dist Composer::call_user(const ast::Call& c, const ast::Expr& e, Demand d) {
@@ -151,7 +133,12 @@ Dist Composer::call_frame(const ast::Call& c, const ast::Expr& e, Demand d,
     });
   };
   Dist r = from(from, 0);
-  if (r.fail.error) r.fail.error = with_call_note(*r.fail.error, c.name, e.span);
+  if (r.fail.error) {
+    // As Evaluator::call_user: an error from inside a call notes the call.
+    auto noted = std::make_shared<Diagnostic>(*r.fail.error);
+    noted->note_call(e.span, c.name);
+    r.fail.error = std::move(noted);
+  }
   base_ = saved_base;
   frame_ = saved_frame;
   stack_.resize(new_base);

@@ -5,8 +5,9 @@
 //            "marks": [], "parent": null, "partner": null, "roll": "4d6", "tags": null, "by": null}, …],
 //  (a die rolled by roll_each has its description's other fields as "tags": {"colour": "red"})
 //  "events": []}
-// On error: {"expression": …, "ok": false, "error": {"code", "message", "file", "line",
-// "column", "notes": [...]}, "dice": […]} — dice rolled before the error are kept.
+// On error: {"expression": …, "ok": false, "error": {"code", "message", "location":
+// {"file", "line", "column"}, "notes": [{"message", "location"}, …]}, "dice": […]} — dice
+// rolled before the error are kept; a location is null where there is none.
 #include <nlohmann/json.hpp>
 
 #include "interpreter/api.hpp"
@@ -48,13 +49,19 @@ json span_json(const Span& s) {
   return std::string(s.file->slice(s));
 }
 
-json location(json o, const Span& s) {
-  if (s.empty()) return o;
+json location_json(const Span& s) {
+  if (s.empty()) return nullptr;
   const LineColumn lc = s.file->line_column(s.begin);
-  o["file"] = s.file->name();
-  o["line"] = lc.line;
-  o["column"] = lc.column;
-  return o;
+  return {{"file", s.file->name()}, {"line", lc.line}, {"column", lc.column}};
+}
+
+json diagnostic_json(const Diagnostic& d) {
+  json notes = json::array();
+  for (const auto& n : d.notes) notes.push_back({{"message", n.message}, {"location", location_json(n.span)}});
+  return {{"code", std::string(code_name(d.code))},
+          {"message", d.message},
+          {"location", location_json(d.span)},
+          {"notes", std::move(notes)}};
 }
 
 }  // namespace
@@ -86,6 +93,10 @@ std::string render_value_json(const Value& value) {
   return value_json(value).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+std::string render_diagnostic_json(const Diagnostic& d) {
+  return diagnostic_json(d).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::string render_json(const Outcome& o, std::string_view expression, std::optional<std::uint64_t> seed) {
   json doc;
   doc["expression"] = std::string(expression);
@@ -95,12 +106,7 @@ std::string render_json(const Outcome& o, std::string_view expression, std::opti
     doc["value"] = o.value ? value_json(*o.value) : json(nullptr);
     if (o.value && o.value->as_pool()) doc["successes"] = o.value->as_pool()->successes;
   } else {
-    const Diagnostic& d = *o.error;
-    json err = location(json{{"code", std::string(code_name(d.code))}, {"message", d.message}}, d.span);
-    json notes = json::array();
-    for (const auto& n : d.notes) notes.push_back(location(json{{"message", n.message}}, n.span));
-    err["notes"] = notes;
-    doc["error"] = err;
+    doc["error"] = diagnostic_json(*o.error);
   }
   json dice = json::array();
   const Trace& t = o.trace;

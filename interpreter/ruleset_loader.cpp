@@ -48,7 +48,7 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
 class Loader final : public detail::RulesetReader {
  public:
   Loader(std::string text, std::string name, const RulesetLoadOptions& options)
-      : options_(options), file_(SourceFile::make(std::move(name), std::move(text))) {
+      : options_(options), file_(SourceFile::make(std::move(name), std::move(text), options.origin)) {
     std::string_view t = file_->text();
     std::size_t start = 0;
     while (start <= t.size()) {
@@ -409,7 +409,7 @@ class Loader final : public detail::RulesetReader {
     // A block's final line break would put an error at its end on the line after it.
     std::string code_text = value;
     while (!code_text.empty() && (code_text.back() == '\n' || code_text.back() == '\r')) code_text.pop_back();
-    auto src = SourceFile::make_embedded(std::move(code_text), std::move(emb));
+    auto src = SourceFile::make_embedded(std::move(code_text), std::move(emb), options_.origin);
     sources_.push_back(src);
     return src;
   }

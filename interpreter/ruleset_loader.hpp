@@ -24,6 +24,9 @@ struct RulesetLoadOptions {
   std::vector<std::shared_ptr<const CompiledProgram>> import_programs;
   // The name the file must declare (its file name without .yaml), if known.
   std::optional<std::string> expected_name;
+  // Library: a shipped ruleset, whose errors are reported where the user's
+  // code called it (locate_in_user_code); User: a homebrewer's own.
+  SourceOrigin origin = SourceOrigin::User;
 };
 
 struct RulesetLoad {

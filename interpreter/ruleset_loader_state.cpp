@@ -213,7 +213,7 @@ void read_tiers(RulesetReader& r, const YAML::Node& n) {
     }
     const std::string source = fmt::format("fn {0}(x) = note(\"{0}\", {1})\nfn {0}_rank(x) = {2}\n", sname, label,
                                            rank_expr);
-    auto src = SourceFile::make(fmt::format("{} (tiers: {})", r.file().name(), sname), source);
+    auto src = SourceFile::make(fmt::format("{} (tiers: {})", r.file().name(), sname), source, r.file().origin());
     r.keep_source(src);
     auto prog = r.parse_code(src);
     if (!prog) continue;

@@ -568,10 +568,8 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   return s;
 }
 
-}  // namespace
-
-Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
-                    const StatsOptions& options) {
+Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
+               const StatsOptions& options) {
   const Limits& limits = engine.options().limits;
   std::string reason = "sampling was asked for";
   if (!options.sampled_only) {
@@ -604,6 +602,15 @@ Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram>
     }
   }
   return sampled(std::move(program), bindings, limits, options, std::move(reason));
+}
+
+}  // namespace
+
+Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
+                    const StatsOptions& options) {
+  Stats s = stats_of(engine, std::move(program), bindings, options);
+  if (s.first_error) locate_in_user_code(*s.first_error);  // as Engine::run reports it
+  return s;
 }
 
 }  // namespace alea

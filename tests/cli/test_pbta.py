@@ -257,7 +257,7 @@ state_error("float.json", '{"pbta-superiority": {"superiority": 2.5}}', "pbta-su
 rc, out, err = run(["roll", "pbta-superiority.increase", "--json", "--state", str(tmp / "range.json")])
 doc = json.loads(out) if rc == 1 and out.startswith("{") else {}
 check("a bad state file with --json", doc.get("ok") is False and doc.get("error", {}).get("code") == "StateInvalid"
-      and doc["error"].get("file") == str(tmp / "range.json"), out + err)
+      and (doc["error"].get("location") or {}).get("file") == str(tmp / "range.json"), out + err)
 (tmp / "adir").mkdir(exist_ok=True)
 state_error("adir", None, "adir: error: this is a directory, not a state file")
 rc, out, err = run(["roll", "pbta-superiority.increase", "--state", str(tmp / "no-such-dir" / "s.json")])

@@ -85,7 +85,8 @@ out, _ = expect(["roll", "10d10", "--seed", "3", "--json"], 0)
 check("json seed", json.loads(out)["seed"] == 3, out)
 out, err = expect(["roll", "3d6 +", "--json"], 1)
 doc = json.loads(out)
-check("json error", doc["ok"] is False and doc["error"]["code"] == "ExpectedExpression" and doc["error"]["column"] == 6, out)
+check("json error", doc["ok"] is False and doc["error"]["code"] == "ExpectedExpression"
+      and doc["error"]["location"] == {"file": "<input>", "line": 1, "column": 6}, out)
 
 # Usage errors exit 2 with a reason; --help exits 0.
 expect(["roll"], 2, err_contains="give an expression")

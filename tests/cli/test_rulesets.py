@@ -371,7 +371,8 @@ expect(["roll", "heroes-mythos.check", "dice=3", "reds=1"], 1, err_contains="not
 out, err = expect(["roll", "heroes-mythos.check", "dics=3", "--json"], 1)
 doc = json.loads(out)
 check("json unknown parameter", doc["ok"] is False and doc["error"]["code"] == "UnknownArgument"
-      and doc["error"]["column"] == 21 and doc["error"]["notes"][0]["message"] == "did you mean 'dice'?", out)
+      and doc["error"]["location"]["column"] == 21 and doc["error"]["notes"][0]["message"] == "did you mean 'dice'?"
+      and doc["error"]["notes"][0]["location"] is None, out)
 expect(["roll", "heroes-mythos.check", "dice=3", "3"], 2,
        err_contains="'3' is not a parameter setting; after heroes-mythos.check write name=value words")
 expect(["roll", "heroes-mythos.check", "dice=3", "red"], 2, err_contains="'red' is not a parameter setting")

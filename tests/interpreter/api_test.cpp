@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
 
 namespace alea {
 namespace {
@@ -157,8 +158,182 @@ TEST(Json, CarriesTheErrorWithItsPosition) {
   const auto doc = nlohmann::json::parse(render_json(o, "3d6 + (2"));
   EXPECT_EQ(doc["ok"], false);
   EXPECT_EQ(doc["error"]["code"], "UnclosedDelimiter");
-  EXPECT_EQ(doc["error"]["line"], 1);
-  EXPECT_EQ(doc["error"]["column"], 9);
+  EXPECT_EQ(doc["error"]["location"]["file"], "<input>");
+  EXPECT_EQ(doc["error"]["location"]["line"], 1);
+  EXPECT_EQ(doc["error"]["location"]["column"], 9);
+  ASSERT_EQ(doc["error"]["notes"].size(), 1u);
+  EXPECT_EQ(doc["error"]["notes"][0]["message"], "to close this '('");
+  EXPECT_EQ(doc["error"]["notes"][0]["location"]["column"], 7);
+}
+
+// A ruleset whose helper fails; loaded as library code or as the user's own.
+constexpr std::string_view failing_ruleset = R"(schema: 1
+name: lib-game
+title: A ruleset with a mistake
+source: a test
+functions: |
+  fn pick(r) = r.alpah
+mechanics:
+  check:
+    doc: fails on every call
+    params:
+      x: {type: int, doc: anything}
+    body: |
+      pick({alpha: x})
+    returns: {type: int, doc: never given}
+)";
+
+std::vector<std::string> note_texts(const Diagnostic& d) {
+  std::vector<std::string> out;
+  for (const Note& n : d.notes) {
+    const std::string where = n.span.empty() ? std::string("-") : n.span.file->name();
+    out.push_back(where + ": " + n.message);
+  }
+  return out;
+}
+
+TEST(ErrorLocation, AnErrorInLibraryCodeIsReportedWhereTheUserCalledIt) {
+  Engine engine;
+  const Diagnostics loaded =
+      engine.load_ruleset_text(failing_ruleset, "rulesets/lib-game.yaml", "lib-game", SourceOrigin::Library);
+  ASSERT_TRUE(loaded.empty()) << render_text(loaded);
+  const std::string input = "fn go() = lib_game.check(x: 1); go()";
+  Outcome o = engine.roll(input, 1);
+  ASSERT_FALSE(o.ok());
+  const Diagnostic& d = *o.error;
+  EXPECT_EQ(d.code, DiagCode::UnknownField);
+  ASSERT_FALSE(d.span.empty());
+  EXPECT_EQ(d.span.file->name(), "<input>");
+  EXPECT_EQ(d.span.file->line_column(d.span.begin).column, 11u);  // the call in go()
+  EXPECT_EQ(d.message, "'lib_game.check' failed: the record has no field 'alpah'");
+  // The library's calls outermost first, the original place last, its own
+  // note after it, then the callers of the user's call.
+  EXPECT_EQ(note_texts(d), (std::vector<std::string>{
+                               "rulesets/lib-game.yaml: 'lib_game.check' calls 'pick' here",
+                               "rulesets/lib-game.yaml: the error is here, in 'pick'",
+                               "-: did you mean 'alpha'?",
+                               "<input>: in a call to 'go'",
+                           }));
+  EXPECT_EQ(d.notes[0].kind, NoteKind::CallSite);
+  EXPECT_EQ(d.notes[3].kind, NoteKind::CallSite);
+  EXPECT_EQ(d.notes[3].callee, "go");
+  EXPECT_EQ(d.notes[1].span.file->line_column(d.notes[1].span.begin).line, 6u);
+
+  // The same through a session (the REPL's way) and in the JSON document.
+  Session session(engine);
+  RandomDice dice(1);
+  Outcome again = session.eval(input, dice);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error->span.file->name(), "<input>");
+  EXPECT_EQ(note_texts(*again.error), note_texts(d));
+  const auto doc = nlohmann::json::parse(render_json(o, input));
+  EXPECT_EQ(doc["error"]["location"]["file"], "<input>");
+  EXPECT_EQ(doc["error"]["notes"][1]["location"]["file"], "rulesets/lib-game.yaml");
+  EXPECT_EQ(doc["error"]["notes"][1]["location"]["line"], 6);
+  EXPECT_TRUE(doc["error"]["notes"][2]["location"].is_null());
+}
+
+TEST(ErrorLocation, AnErrorInTheUsersOwnRulesetStaysThere) {
+  Engine engine;
+  const Diagnostics loaded = engine.load_ruleset_text(failing_ruleset, "my/lib-game.yaml", "lib-game");
+  ASSERT_TRUE(loaded.empty()) << render_text(loaded);
+  Outcome o = engine.roll("lib_game.check(x: 1)", 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->span.file->name(), "my/lib-game.yaml");
+  EXPECT_EQ(o.error->message, "the record has no field 'alpah'");
+  EXPECT_EQ(note_texts(*o.error), (std::vector<std::string>{
+                                      "-: did you mean 'alpha'?",
+                                      "my/lib-game.yaml: in a call to 'pick'",
+                                      "<input>: in a call to 'lib_game.check'",
+                                  }));
+}
+
+TEST(ErrorLocation, AStdlibErrorMovesToTheInputAndAnInputErrorStays) {
+  Engine engine;
+  Outcome o = engine.roll(R"(sum_field([{a: 1}], "b"))", 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->span.file->name(), "<input>");
+  EXPECT_FALSE(o.error->span.file->is_library());
+  EXPECT_EQ(note_texts(*o.error), (std::vector<std::string>{
+                                      "stdlib/lists.alea: 'sum_field' calls 'column' here",
+                                      "stdlib/lists.alea: the error is here, in 'column'",
+                                  }));
+  EXPECT_TRUE(o.error->notes[1].span.file->is_library());
+
+  Outcome mine = engine.roll("fn f(x) = x / 0; f(1)", 1);
+  ASSERT_FALSE(mine.ok());
+  EXPECT_EQ(mine.error->message, "division by zero");
+  EXPECT_EQ(note_texts(*mine.error), (std::vector<std::string>{"<input>: in a call to 'f'"}));
+}
+
+// Every way of computing odds reports a library error at the user's call:
+// composed or enumerated exactly, sampled by the lowered program or the evaluator.
+TEST(ErrorLocation, StatsReportsALibraryErrorAtTheUsersCall) {
+  constexpr std::string_view lib = R"(schema: 1
+name: lib-math
+title: Divides by its argument
+source: a test
+functions: |
+  fn share(x) = 12 / x
+  fn sure() = d6 reroll <= 5
+mechanics:
+  split:
+    doc: 12 shared by x
+    params:
+      x: {type: int, doc: how many}
+    body: |
+      share(x)
+    returns: {type: int, doc: each one's share}
+  stubborn:
+    doc: a six, or too many rerolls
+    body: |
+      sure()
+    returns: {type: int, doc: six}
+)";
+  Engine engine;
+  const Diagnostics loaded = engine.load_ruleset_text(lib, "rulesets/lib-math.yaml", "lib-math", SourceOrigin::Library);
+  ASSERT_TRUE(loaded.empty()) << render_text(loaded);
+  const Compiled c = engine.compile("1 + lib_math.split(x: d3 - 1)");
+  ASSERT_TRUE(c.ok()) << render_text(c.diagnostics);
+  struct Way {
+    const char* name;
+    bool sampled, lowered;
+    SamplerPath path;
+  };
+  for (const Way& way : {Way{"exact", false, true, SamplerPath::None},
+                         Way{"lowered", true, true, SamplerPath::Lowered},
+                         Way{"evaluator", true, false, SamplerPath::Evaluator}}) {
+    SCOPED_TRACE(way.name);
+    StatsOptions options;
+    options.sampled_only = way.sampled;
+    options.lowered = way.lowered;
+    options.samples = 3000;
+    options.threads = 1;
+    const Stats s = compute_stats(engine, c.program, {}, options);
+    EXPECT_EQ(s.sampler, way.path) << s.sampler_note;
+    ASSERT_TRUE(s.first_error.has_value());
+    const Diagnostic& d = *s.first_error;
+    EXPECT_EQ(d.code, DiagCode::DivisionByZero);
+    EXPECT_EQ(d.span.file->name(), "<input>");
+    EXPECT_EQ(d.span.file->line_column(d.span.begin).column, 5u);
+    EXPECT_EQ(d.message, "'lib_math.split' failed: division by zero");
+    EXPECT_EQ(note_texts(d), (std::vector<std::string>{
+                                 "rulesets/lib-math.yaml: 'lib_math.split' calls 'share' here",
+                                 "rulesets/lib-math.yaml: the error is here, in 'share'",
+                             }));
+  }
+  // The composer carries an error of its own (too many rerolls) through calls.
+  const Compiled reroll = engine.compile("lib_math.stubborn()");
+  ASSERT_TRUE(reroll.ok()) << render_text(reroll.diagnostics);
+  const Stats s = compute_stats(engine, reroll.program, {}, {});
+  EXPECT_EQ(s.exact_method, "composed") << s.not_composed;
+  ASSERT_TRUE(s.first_error.has_value());
+  EXPECT_EQ(s.first_error->code, DiagCode::RerollLimitExceeded);
+  EXPECT_EQ(s.first_error->span.file->name(), "<input>");
+  EXPECT_EQ(note_texts(*s.first_error), (std::vector<std::string>{
+                                            "rulesets/lib-math.yaml: 'lib_math.stubborn' calls 'sure' here",
+                                            "rulesets/lib-math.yaml: the error is here, in 'sure'",
+                                        }));
 }
 
 }  // namespace

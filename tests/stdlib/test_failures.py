@@ -6,7 +6,9 @@ Usage: test_failures.py ALEA_BINARY
 A program cannot catch an error, so the failures promised by the contracts in
 stdlib/*.alea (a missing table entry, a roll past a table, ...) are checked
 here: each expression must exit 1 with an AssertionFailed error whose message
-holds the given text, reported at the caller's line. Standard library only.
+holds the given text, reported at the caller's line (the error is in the
+stdlib, so it is shown where the input called it, with the stdlib's place as
+the last note). Standard library only.
 """
 import subprocess
 import sys
@@ -45,8 +47,12 @@ def main():
     failures = 0
     for expr, message in CASES:
         run = subprocess.run([alea, "roll", "--", expr], capture_output=True, text=True, timeout=60)
-        ok = (run.returncode == 1 and "[AssertionFailed]" in run.stderr and message in run.stderr
-              and "note: in a call to" in run.stderr and f" | {expr}" in run.stderr)
+        lines = run.stderr.splitlines()
+        notes = [line for line in lines if ": note: " in line]
+        ok = (run.returncode == 1 and len(lines) > 1 and "[AssertionFailed]" in run.stderr and message in run.stderr
+              and lines[0].startswith(f"<input>:1:1: error: '{expr[:expr.index('(')]}' failed: ")
+              and lines[1] == f" 1 | {expr}"
+              and notes and notes[-1].startswith("stdlib/") and ": note: the error is here, in '" in notes[-1])
         if not ok:
             failures += 1
             print(f"FAIL {expr}\n  wanted exit 1, AssertionFailed and: {message}\n"
