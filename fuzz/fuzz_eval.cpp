@@ -1,5 +1,15 @@
 // fuzz/fuzz_eval.cpp — libFuzzer harness: first line = dice faces, the rest = source, run under
 // tight Limits.
+//
+// The oracle accepts every documented outcome (a value, or an error with a place; a program of
+// only `fn`s gives neither) and traps on:
+//   - a crash, a sanitizer report, or an exception escaping (a renderer that throws included);
+//   - a hang past libFuzzer's -timeout: every limit below is far under it;
+//   - a result that differs when the same input runs twice (text and JSON compared);
+//   - both a value and an error, or neither;
+//   - more dice rolled than max_dice;
+//   - a diagnostic whose primary place is not in the input: an error inside the stdlib is
+//     reported at the input's call (dsl/diagnostic.hpp, locate_in_user_code).
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -19,7 +29,8 @@ const alea::Engine& engine() {
                                                   {.max_input_bytes = 4096}});
   return e;
 }
-void check(const alea::Diagnostic& d) {  // non-empty and starts with the input's name
+void check(const alea::Diagnostic& d) {  // placed in the input, and it renders
+  if (d.span.empty() || d.span.in_library() || d.span.file->name() != "fuzz") __builtin_trap();
   if (alea::render_text(d).rfind("fuzz:", 0) != 0) __builtin_trap();
 }
 std::string run(std::string_view source, alea::DiceSource&& dice) {
