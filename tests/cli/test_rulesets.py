@@ -5,8 +5,8 @@ search path (--rulesets, ALEA_PATH), and the REPL's :load, :rulesets and
 :describe through a pipe (tests/cli/test_repl.py drives them on a terminal).
 
 Every Heroes & Mythos test vector of the spec is rolled from the command line;
-the vectors are read from tests/rulesets/heroes_mythos_test.cpp, so the C++
-and the command-line tests check the same table.
+the vectors are read from tests/rulesets/vectors/heroes-mythos.yaml, so the
+C++ and the command-line tests check the same table.
 
 Usage: test_rulesets.py /path/to/alea   (CTest passes the built binary)
 """
@@ -293,18 +293,34 @@ with tempfile.TemporaryDirectory() as tmp:
 # ---- Heroes & Mythos: every vector of the spec, from the command line ----------------
 
 def vectors():
-    """The table of tests/rulesets/heroes_mythos_test.cpp, as dictionaries."""
-    text = (ROOT / "tests" / "rulesets" / "heroes_mythos_test.cpp").read_text(encoding="utf-8")
-    lst = r"\{([0-9, ]*)\}"
-    row = re.compile(r'\{"(\w+)", ' + lst + ", " + lst + ", " + lst + r", (\d+), (\{\}|\d+), (\d+), (true|false), "
-                     r"(\d+), (true|false), " + lst + r"\},")
+    """The vectors of tests/rulesets/vectors/heroes-mythos.yaml, as dictionaries.
+
+    The file is read with a few regular expressions (the tests use the standard library only):
+    each entry is `- id:`, `call:`, `dice:`, an `expect:` block of `field: 'value'` lines and
+    `exploded:`, as tests/rulesets/vectors_test.cpp documents the format."""
+    text = (ROOT / "tests" / "rulesets" / "vectors" / "heroes-mythos.yaml").read_text(encoding="utf-8")
     ints = lambda s: [int(x) for x in s.split(",") if x.strip()]
     out = []
-    for m in row.finditer(text):
-        out.append({"id": m[1], "white": ints(m[2]), "red": ints(m[3]), "explosions": ints(m[4]),
-                    "difficulty": int(m[5]), "limit": None if m[6] == "{}" else int(m[6]), "result": int(m[7]),
-                    "success": m[8] == "true", "extra": int(m[9]), "catastrophe": m[10] == "true",
-                    "rolled": ints(m[11])})
+    for chunk in re.split(r"\n  - ", text)[1:]:
+        entry = {"expect": {}}
+        for line in chunk.splitlines():
+            if m := re.fullmatch(r"id: (\w+)", line.strip()):
+                entry["id"] = m[1]
+            elif m := re.fullmatch(r"\s*call: '(.*)'", line):
+                entry["call"] = m[1]
+            elif m := re.fullmatch(r"\s*(dice|exploded): \[([0-9, ]*)\]", line):
+                entry[m[1]] = ints(m[2])
+            elif m := re.fullmatch(r"\s{6}(\w+): '(.*)'", line):
+                entry["expect"][m[1]] = m[2]
+        call = re.fullmatch(r"heroes_mythos\.check\(dice: (\d+), red: (\d+), difficulty: (\d+), "
+                            r"explode_limit: (none|\d+)\)", entry.get("call", ""))
+        if not call or "dice" not in entry:
+            raise ValueError(f"cannot read the vector {chunk[:200]!r}")
+        e = entry["expect"]
+        out.append({"id": entry["id"], "dice": int(call[1]), "red": int(call[2]), "difficulty": int(call[3]),
+                    "limit": call[4], "faces": entry["dice"], "exploded": entry.get("exploded", []),
+                    "result": int(e["result"]), "success": e["success"] == "true",
+                    "extra": int(e["extra_successes"]), "catastrophe": e["catastrophe"] == "true"})
     return out
 
 
@@ -312,10 +328,9 @@ table = vectors()
 check("the vector table", len(table) == 32 and table[0]["id"] == "T1" and table[-1]["id"] == "D23",
       f"read {len(table)} vectors: {[v['id'] for v in table]}")
 for v in table:
-    faces = v["white"] + v["red"] + v["explosions"]
-    args = ["roll", "heroes-mythos.check", f"dice={len(v['white'])}", f"red={len(v['red'])}",
-            f"difficulty={v['difficulty']}", f"explode_limit={'none' if v['limit'] is None else v['limit']}",
-            "--dice", ",".join(map(str, faces))]
+    args = ["roll", "heroes-mythos.check", f"dice={v['dice']}", f"red={v['red']}",
+            f"difficulty={v['difficulty']}", f"explode_limit={v['limit']}",
+            "--dice", ",".join(map(str, v["faces"]))]
     rc, out, err = run(args + ["--json"])
     if rc != 0:
         check(v["id"], False, f"exit {rc}: {err}")
@@ -328,7 +343,7 @@ for v in table:
     outcome = "catastrophe" if v["catastrophe"] else "success" if v["success"] else "failure"
     check(v["id"] + " outcome", value["outcome"] == outcome, out)
     exploded = [d["face"] for d in doc["dice"] if d["origin"] == "exploded"]
-    check(v["id"] + " explosions", exploded == (v["rolled"] or v["explosions"]), f"{exploded} in {out[:300]}")
+    check(v["id"] + " explosions", exploded == v["exploded"], f"{exploded} in {out[:300]}")
     # The text form: the call, its dice, then one field to a line.
     rc, text, err = run(args)
     fields = (f"result: {v['result']}\nsuccess: {str(v['success']).lower()}\nextra_successes: {v['extra']}\n"
