@@ -105,7 +105,7 @@ PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
           s.kind = PoolStep::Sort;
         } else if constexpr (std::is_same_v<O, ast::Unique>) {
           s.kind = PoolStep::Unique;
-        } else {
+        } else if constexpr (std::is_same_v<O, ast::Clamp>) {
           s.kind = PoolStep::Clamp;
           if (!p[0].is_none()) s.low = to_int(p[0]);
           if (!p[1].is_none()) s.high = to_int(p[1]);
@@ -113,6 +113,8 @@ PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
           if (o.high && p[1].is_none()) to_int(p[1]);
           if (s.low && s.high && *s.low > *s.high)
             not_composable("a clamp whose minimum is above its maximum");
+        } else {
+          static_assert(ast::dependent_false<O>, "Composer::make_step: a pool operation left out");
         }
       },
       op.op);
