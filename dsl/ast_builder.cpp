@@ -1,8 +1,11 @@
 // dsl/ast_builder.cpp — PEGTL parse tree → ast::Program, one function per node kind.
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "dsl/ast.hpp"
+#include "dsl/ast_walk.hpp"
 #include "dsl/parse_tree_selector.hpp"
 #include "dsl/parser.hpp"
 
@@ -15,75 +18,11 @@ using ast::ExprPtr;
 
 constexpr std::int64_t max_face_range = 10'000;
 
-std::uint32_t depth_of(const ast::ExprPtr& e) { return e ? e->depth : 0; }
-std::uint32_t depth_of(const std::optional<ast::Cond>& c) { return c ? depth_of(c->value) : 0; }
-
 // The depth of a node's deepest child.
-std::uint32_t child_depth(const ast::Expr::Kind& kind) {
-  return std::visit(
-      [](const auto& k) -> std::uint32_t {
-        using T = std::decay_t<decltype(k)>;
-        auto most = [](std::initializer_list<std::uint32_t> ds) { return std::max(ds); };
-        auto of_all = [](const std::vector<ast::ExprPtr>& es) {
-          std::uint32_t d = 0;
-          for (const auto& e : es) d = std::max(d, depth_of(e));
-          return d;
-        };
-        if constexpr (std::is_same_v<T, ast::Dice>) {
-          return most({depth_of(k.count), depth_of(k.sides)});
-        } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
-          const std::uint32_t op = std::visit(
-              [](const auto& o) -> std::uint32_t {
-                using O = std::decay_t<decltype(o)>;
-                if constexpr (std::is_same_v<O, ast::Explode>) return std::max(depth_of(o.cond), depth_of(o.limit));
-                else if constexpr (std::is_same_v<O, ast::Reroll>) return depth_of(o.cond);
-                else if constexpr (std::is_same_v<O, ast::Keep>) return std::max(depth_of(o.count), depth_of(o.cond));
-                else if constexpr (std::is_same_v<O, ast::Count>)
-                  return std::max({depth_of(o.success.value), depth_of(o.fail), depth_of(o.twice)});
-                else if constexpr (std::is_same_v<O, ast::Under>) return std::max(depth_of(o.target), depth_of(o.except));
-                else if constexpr (std::is_same_v<O, ast::Cancel>) return std::max(depth_of(o.by), depth_of(o.except));
-                else if constexpr (std::is_same_v<O, ast::Clamp>) return std::max(depth_of(o.low), depth_of(o.high));
-                else return 0;
-              },
-              k.op);
-          return std::max(op, depth_of(k.pool));
-        } else if constexpr (std::is_same_v<T, ast::Unary>) {
-          return depth_of(k.operand);
-        } else if constexpr (std::is_same_v<T, ast::Binary>) {
-          return most({depth_of(k.lhs), depth_of(k.rhs)});
-        } else if constexpr (std::is_same_v<T, ast::If>) {
-          return most({depth_of(k.cond), depth_of(k.then_), depth_of(k.else_)});
-        } else if constexpr (std::is_same_v<T, ast::Let>) {
-          return most({depth_of(k.value), depth_of(k.body)});
-        } else if constexpr (std::is_same_v<T, ast::Call>) {
-          return of_all(k.args);
-        } else if constexpr (std::is_same_v<T, ast::ListLit>) {
-          return of_all(k.items);
-        } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
-          return of_all(k.values);
-        } else if constexpr (std::is_same_v<T, ast::Index>) {
-          return most({depth_of(k.object), depth_of(k.index)});
-        } else if constexpr (std::is_same_v<T, ast::Field>) {
-          return depth_of(k.object);
-        } else if constexpr (std::is_same_v<T, ast::Versus>) {
-          return most({depth_of(k.first), depth_of(k.second), depth_of(k.rule)});
-        } else if constexpr (std::is_same_v<T, ast::Tiers>) {
-          std::uint32_t d = depth_of(k.subject);
-          for (const auto& t : k.tiers) {
-            d = std::max({d, depth_of(t.test.low), depth_of(t.test.high), depth_of(t.result)});
-          }
-          return d;
-        } else if constexpr (std::is_same_v<T, ast::Repeat>) {
-          return most({depth_of(k.count), depth_of(k.body)});
-        } else if constexpr (std::is_same_v<T, ast::For>) {
-          return most({depth_of(k.list), depth_of(k.body)});
-        } else if constexpr (std::is_same_v<T, ast::Loop>) {
-          return most({depth_of(k.init), depth_of(k.cond), depth_of(k.next)});
-        } else {
-          return 0;  // literals and names
-        }
-      },
-      kind);
+std::uint32_t child_depth(const ast::Expr& e) {
+  std::uint32_t d = 0;
+  ast::for_each_child(e, [&](const ast::Expr& c) { d = std::max(d, c.depth); });
+  return d;
 }
 
 class Builder {
@@ -138,7 +77,7 @@ class Builder {
     // Long chains (`1+1+…`, `.a.a.a`, `3d6!!!!…`) nest the tree as deeply as
     // brackets do; every pass recurses over it, so its depth is bounded too.
     auto e = std::make_unique<ast::Expr>(ast::Expr{std::move(kind), s});
-    const std::uint32_t depth = child_depth(e->kind) + 1;
+    const std::uint32_t depth = child_depth(*e) + 1;
     if (depth > max_depth_) {
       throw detail::BuildError{Diagnostic(
           DiagCode::NestingTooDeep, s,

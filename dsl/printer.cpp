@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "dsl/ast_walk.hpp"
+
 namespace alea {
 namespace ast {
 
@@ -122,11 +124,13 @@ std::string pool_op(const ast::PoolOpKind& op) {
           return k.descending ? "sort desc" : "sort";
         } else if constexpr (std::is_same_v<T, ast::Unique>) {
           return "unique";
-        } else {
+        } else if constexpr (std::is_same_v<T, ast::Clamp>) {
           std::string s = "clamp";
           if (k.low) s += " min " + arg(*k.low);
           if (k.high) s += " max " + arg(*k.high);
           return s;
+        } else {
+          static_assert(ast::dependent_false<T>, "printer: a pool operation left out");
         }
       },
       op);
@@ -237,9 +241,11 @@ std::string print(const ast::Expr& e) {
           return fmt::format("(repeat {} {{{}}})", print(*k.count), print(*k.body));
         } else if constexpr (std::is_same_v<T, ast::For>) {
           return fmt::format("(for {} in {} {{{}}})", k.var, print(*k.list), print(*k.body));
-        } else {
+        } else if constexpr (std::is_same_v<T, ast::Loop>) {
           return fmt::format("(loop {} = {} {} {} {{{}}})", k.var, print(*k.init),
                              k.until ? "until" : "while", print(*k.cond), print(*k.next));
+        } else {
+          static_assert(ast::dependent_false<T>, "print: an expression kind left out");
         }
       },
       e.kind);

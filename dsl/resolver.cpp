@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "dsl/ast_walk.hpp"
+
 namespace alea {
 namespace {
 
@@ -122,11 +124,6 @@ class Resolver {
       if ((*ctx_.builtins)[i].name == name) return static_cast<int>(i);
     }
     return -1;
-  }
-
-  void cond(ast::Cond& c) { expr(*c.value); }
-  void opt(ast::ExprPtr& e) {
-    if (e) expr(*e);
   }
 
   void call(ast::Call& c, const Span& span) {
@@ -287,21 +284,6 @@ class Resolver {
               for (const auto& entry : scope_) locals.push_back(entry.first);
               k.near_local = closest_name(k.name, locals);
             }
-          } else if constexpr (std::is_same_v<T, ast::Dice>) {
-            opt(k.count);
-            opt(k.sides);
-          } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
-            expr(*k.pool);
-            pool_op(k.op);
-          } else if constexpr (std::is_same_v<T, ast::Unary>) {
-            expr(*k.operand);
-          } else if constexpr (std::is_same_v<T, ast::Binary>) {
-            expr(*k.lhs);
-            expr(*k.rhs);
-          } else if constexpr (std::is_same_v<T, ast::If>) {
-            expr(*k.cond);
-            expr(*k.then_);
-            expr(*k.else_);
           } else if constexpr (std::is_same_v<T, ast::Let>) {
             expr(*k.value);
             const auto mark = scope_.size();
@@ -310,27 +292,8 @@ class Resolver {
             scope_.resize(mark);
           } else if constexpr (std::is_same_v<T, ast::Call>) {
             call(k, e.span);
-          } else if constexpr (std::is_same_v<T, ast::ListLit>) {
-            for (auto& i : k.items) expr(*i);
-          } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
-            for (auto& v : k.values) expr(*v);
-          } else if constexpr (std::is_same_v<T, ast::Index>) {
-            expr(*k.object);
-            expr(*k.index);
-          } else if constexpr (std::is_same_v<T, ast::Field>) {
-            expr(*k.object);
           } else if constexpr (std::is_same_v<T, ast::Versus>) {
             versus(k, e);
-          } else if constexpr (std::is_same_v<T, ast::Tiers>) {
-            expr(*k.subject);
-            for (auto& t : k.tiers) {
-              opt(t.test.low);
-              opt(t.test.high);
-              expr(*t.result);
-            }
-          } else if constexpr (std::is_same_v<T, ast::Repeat>) {
-            expr(*k.count);
-            expr(*k.body);
           } else if constexpr (std::is_same_v<T, ast::For>) {
             expr(*k.list);
             const auto mark = scope_.size();
@@ -344,6 +307,13 @@ class Resolver {
             expr(*k.cond);
             expr(*k.next);
             scope_.resize(mark);
+          } else if constexpr (ast::is_one_of<T, ast::IntLit, ast::BoolLit, ast::StrLit, ast::NoneLit, ast::Dice,
+                                              ast::PoolOp, ast::Unary, ast::Binary, ast::If, ast::ListLit,
+                                              ast::RecordLit, ast::Index, ast::Field, ast::Tiers, ast::Repeat>) {
+            // no names of their own to bind or look up
+            ast::for_each_child(e, [&](ast::Expr& c) { expr(c); });
+          } else {
+            static_assert(ast::dependent_false<T>, "Resolver::expr: an expression kind left out");
           }
         },
         e.kind);
@@ -367,36 +337,6 @@ class Resolver {
     v.second_slot = bind("$second");
     expr(*v.rule);
     scope_.resize(mark);
-  }
-
-  void pool_op(ast::PoolOpKind& op) {
-    std::visit(
-        [&](auto& k) {
-          using T = std::decay_t<decltype(k)>;
-          if constexpr (std::is_same_v<T, ast::Explode>) {
-            if (k.cond) cond(*k.cond);
-            opt(k.limit);
-          } else if constexpr (std::is_same_v<T, ast::Reroll>) {
-            if (k.cond) cond(*k.cond);
-          } else if constexpr (std::is_same_v<T, ast::Keep>) {
-            opt(k.count);
-            if (k.cond) cond(*k.cond);
-          } else if constexpr (std::is_same_v<T, ast::Count>) {
-            cond(k.success);
-            if (k.fail) cond(*k.fail);
-            if (k.twice) cond(*k.twice);
-          } else if constexpr (std::is_same_v<T, ast::Under>) {
-            expr(*k.target);
-            if (k.except) cond(*k.except);
-          } else if constexpr (std::is_same_v<T, ast::Cancel>) {
-            expr(*k.by);
-            if (k.except) cond(*k.except);
-          } else if constexpr (std::is_same_v<T, ast::Clamp>) {
-            opt(k.low);
-            opt(k.high);
-          }
-        },
-        op);
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "dsl/ast_walk.hpp"
 #include "interpreter/best_fit.hpp"
 #include "interpreter/eval_context.hpp"
 
@@ -36,8 +37,10 @@ std::string_view pool_op_name(const ast::PoolOpKind& op) {
           return "sort";
         } else if constexpr (std::is_same_v<T, ast::Unique>) {
           return "unique";
-        } else {
+        } else if constexpr (std::is_same_v<T, ast::Clamp>) {
           return "clamp";
+        } else {
+          static_assert(ast::dependent_false<T>, "pool_op_name: a pool operation left out");
         }
       },
       op);
@@ -519,7 +522,8 @@ Value Evaluator::apply_pool_op(const ast::PoolOp& op, const PoolData& pool) {
         else if constexpr (std::is_same_v<T, ast::Cancel>) return ops.cancel(k, pool);
         else if constexpr (std::is_same_v<T, ast::Sort>) return ops.sort(k, pool);
         else if constexpr (std::is_same_v<T, ast::Unique>) return ops.unique(pool);
-        else return ops.clamp(k, pool);
+        else if constexpr (std::is_same_v<T, ast::Clamp>) return ops.clamp(k, pool);
+        else static_assert(ast::dependent_false<T>, "Evaluator::apply_pool_op: a pool operation left out");
       },
       op.op);
 }

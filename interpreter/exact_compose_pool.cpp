@@ -7,6 +7,7 @@
 // needed and the operations allow it, or as its multisets otherwise.
 #include <algorithm>
 
+#include "dsl/ast_walk.hpp"
 #include "interpreter/exact_compose.hpp"
 
 namespace alea::compose {
@@ -43,34 +44,16 @@ DieKind Composer::die_kind(const ast::Dice& k, const Value& sides) {
   return kind;
 }
 
-// The distributions of an operation's own expressions, in the order the
-// evaluator computes them, one per parameter; an absent one (and `except` of
-// a cancel without `combine`) is none.
+// The distributions of an operation's own expressions, one per operand of
+// ast::for_each_operand (the order the evaluator computes them); an absent one
+// (and `except` of a cancel without `combine`, which the evaluator never reads) is none.
 void Composer::op_params(const ast::PoolOp& op, std::vector<Dist>& out) {
-  auto add = [&](const ast::Expr* e, Demand d = Demand::Counted) {
-    out.push_back(e ? eval(*e, d) : Dist::point(NoneValue{}));
-  };
-  auto cond = [&](const std::optional<ast::Cond>& c) { add(c ? c->value.get() : nullptr); };
-  std::visit(
-      [&](const auto& o) {
-        using O = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<O, ast::Explode>)
-          cond(o.cond), add(o.limit.get());
-        else if constexpr (std::is_same_v<O, ast::Reroll>)
-          cond(o.cond);
-        else if constexpr (std::is_same_v<O, ast::Keep>)
-          cond(o.cond), add(o.count.get());
-        else if constexpr (std::is_same_v<O, ast::Count>)
-          add(o.success.value.get()), cond(o.fail), cond(o.twice);
-        else if constexpr (std::is_same_v<O, ast::Under>)
-          add(o.target.get()), cond(o.except);
-        else if constexpr (std::is_same_v<O, ast::Cancel>)
-          add(o.by.get(), Demand::Full),
-              add(o.combine && o.except ? o.except->value.get() : nullptr);
-        else if constexpr (std::is_same_v<O, ast::Clamp>)
-          add(o.low.get()), add(o.high.get());
-      },
-      op.op);
+  const auto* cancel = std::get_if<ast::Cancel>(&op.op);
+  const ast::Expr* unread = cancel && !cancel->combine && cancel->except ? cancel->except->value.get() : nullptr;
+  ast::for_each_operand(op.op, [&](const ast::Expr* e, ast::Operand use) {
+    out.push_back(e && e != unread ? eval(*e, use == ast::Operand::Pool ? Demand::Full : Demand::Counted)
+                                   : Dist::point(NoneValue{}));
+  });
 }
 
 PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
@@ -122,7 +105,7 @@ PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
           s.kind = PoolStep::Sort;
         } else if constexpr (std::is_same_v<O, ast::Unique>) {
           s.kind = PoolStep::Unique;
-        } else {
+        } else if constexpr (std::is_same_v<O, ast::Clamp>) {
           s.kind = PoolStep::Clamp;
           if (!p[0].is_none()) s.low = to_int(p[0]);
           if (!p[1].is_none()) s.high = to_int(p[1]);
@@ -130,6 +113,8 @@ PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
           if (o.high && p[1].is_none()) to_int(p[1]);
           if (s.low && s.high && *s.low > *s.high)
             not_composable("a clamp whose minimum is above its maximum");
+        } else {
+          static_assert(ast::dependent_false<O>, "Composer::make_step: a pool operation left out");
         }
       },
       op.op);

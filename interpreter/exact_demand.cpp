@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 
+#include "dsl/ast_walk.hpp"
+
 namespace alea::compose {
 namespace {
 
@@ -69,43 +71,28 @@ Demand Demands::param(const ast::FnDef& fn, std::size_t param, Demand d) {
 }
 
 bool Demands::counted_only(std::int32_t slot, const ast::Expr& e, Demand d) {
+  // Whether every child of e, needed `c`, uses `slot` only as a total.
+  auto all = [&](Demand c) {
+    bool ok = true;
+    ast::for_each_child(e, [&](const ast::Expr& x) { ok = ok && counted_only(slot, x, c); });
+    return ok;
+  };
   return std::visit(
       [&](const auto& k) -> bool {
         using T = std::decay_t<decltype(k)>;
         if constexpr (std::is_same_v<T, ast::Name>) {
           return k.slot != slot || d == C;
-        } else if constexpr (std::is_same_v<T, ast::Dice>) {
-          return counted_only(slot, k.count, C) && counted_only(slot, k.sides, C);
+        } else if constexpr (ast::is_one_of<T, ast::Dice, ast::Unary, ast::Binary>) {
+          return all(C);
+        } else if constexpr (ast::is_one_of<T, ast::ListLit, ast::RecordLit, ast::Field>) {
+          return all(d);
         } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
+          // The operation sees the pool's dice, and an operand's only when it is a pool.
           bool ok = counted_only(slot, k.pool, F);
-          std::visit(
-              [&](const auto& o) {
-                using O = std::decay_t<decltype(o)>;
-                auto cond = [&](const std::optional<ast::Cond>& c) {
-                  ok = ok && (!c || counted_only(slot, c->value, C));
-                };
-                if constexpr (std::is_same_v<O, ast::Explode>)
-                  cond(o.cond), ok = ok && counted_only(slot, o.limit, C);
-                else if constexpr (std::is_same_v<O, ast::Reroll>)
-                  cond(o.cond);
-                else if constexpr (std::is_same_v<O, ast::Keep>)
-                  cond(o.cond), ok = ok && counted_only(slot, o.count, C);
-                else if constexpr (std::is_same_v<O, ast::Count>) {
-                  ok = ok && counted_only(slot, o.success.value, C);
-                  cond(o.fail), cond(o.twice);
-                } else if constexpr (std::is_same_v<O, ast::Under>)
-                  cond(o.except), ok = ok && counted_only(slot, o.target, C);
-                else if constexpr (std::is_same_v<O, ast::Cancel>)
-                  cond(o.except), ok = ok && counted_only(slot, o.by, F);
-                else if constexpr (std::is_same_v<O, ast::Clamp>)
-                  ok = ok && counted_only(slot, o.low, C) && counted_only(slot, o.high, C);
-              },
-              k.op);
+          ast::for_each_operand(k.op, [&](const ast::Expr* o, ast::Operand use) {
+            ok = ok && (!o || counted_only(slot, *o, use == ast::Operand::Pool ? F : C));
+          });
           return ok;
-        } else if constexpr (std::is_same_v<T, ast::Unary>) {
-          return counted_only(slot, k.operand, C);
-        } else if constexpr (std::is_same_v<T, ast::Binary>) {
-          return counted_only(slot, k.lhs, C) && counted_only(slot, k.rhs, C);
         } else if constexpr (std::is_same_v<T, ast::If>) {
           return counted_only(slot, k.cond, C) && counted_only(slot, k.then_, d) &&
                  counted_only(slot, k.else_, d);
@@ -125,16 +112,8 @@ bool Demands::counted_only(std::int32_t slot, const ast::Expr& e, Demand d) {
             if (!counted_only(slot, k.args[i], a)) return false;
           }
           return true;
-        } else if constexpr (std::is_same_v<T, ast::ListLit>) {
-          return std::all_of(k.items.begin(), k.items.end(),
-                             [&](const auto& i) { return counted_only(slot, i, d); });
-        } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
-          return std::all_of(k.values.begin(), k.values.end(),
-                             [&](const auto& v) { return counted_only(slot, v, d); });
         } else if constexpr (std::is_same_v<T, ast::Index>) {
           return counted_only(slot, k.object, d) && counted_only(slot, k.index, C);
-        } else if constexpr (std::is_same_v<T, ast::Field>) {
-          return counted_only(slot, k.object, d);
         } else if constexpr (std::is_same_v<T, ast::Tiers>) {
           if (!counted_only(slot, k.subject, C)) return false;
           for (const auto& t : k.tiers) {
@@ -159,83 +138,16 @@ bool Demands::counted_only(std::int32_t slot, const ast::Expr& e, Demand d) {
         } else if constexpr (std::is_same_v<T, ast::Loop>) {
           if (!counted_only(slot, k.init, F)) return false;
           return k.slot == slot || (counted_only(slot, k.cond, C) && counted_only(slot, k.next, F));
+        } else if constexpr (ast::is_one_of<T, ast::IntLit, ast::BoolLit, ast::StrLit, ast::NoneLit>) {
+          return true;
         } else {
-          return true;  // literals
+          static_assert(ast::dependent_false<T>, "Demands::counted_only: an expression kind left out");
         }
       },
       e.kind);
 }
 
 namespace {
-
-// Calls f on every child expression of e.
-template <class F>
-void children(const ast::Expr& e, F f) {
-  auto one = [&](const ast::ExprPtr& c) {
-    if (c) f(*c);
-  };
-  auto cond = [&](const std::optional<ast::Cond>& c) {
-    if (c) one(c->value);
-  };
-  std::visit(
-      [&](const auto& k) {
-        using T = std::decay_t<decltype(k)>;
-        if constexpr (std::is_same_v<T, ast::Dice>) {
-          one(k.count), one(k.sides);
-        } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
-          one(k.pool);
-          std::visit(
-              [&](const auto& o) {
-                using O = std::decay_t<decltype(o)>;
-                if constexpr (std::is_same_v<O, ast::Explode>)
-                  cond(o.cond), one(o.limit);
-                else if constexpr (std::is_same_v<O, ast::Reroll>)
-                  cond(o.cond);
-                else if constexpr (std::is_same_v<O, ast::Keep>)
-                  one(o.count), cond(o.cond);
-                else if constexpr (std::is_same_v<O, ast::Count>)
-                  one(o.success.value), cond(o.fail), cond(o.twice);
-                else if constexpr (std::is_same_v<O, ast::Under>)
-                  one(o.target), cond(o.except);
-                else if constexpr (std::is_same_v<O, ast::Cancel>)
-                  one(o.by), cond(o.except);
-                else if constexpr (std::is_same_v<O, ast::Clamp>)
-                  one(o.low), one(o.high);
-              },
-              k.op);
-        } else if constexpr (std::is_same_v<T, ast::Unary>) {
-          one(k.operand);
-        } else if constexpr (std::is_same_v<T, ast::Binary>) {
-          one(k.lhs), one(k.rhs);
-        } else if constexpr (std::is_same_v<T, ast::If>) {
-          one(k.cond), one(k.then_), one(k.else_);
-        } else if constexpr (std::is_same_v<T, ast::Let>) {
-          one(k.value), one(k.body);
-        } else if constexpr (std::is_same_v<T, ast::Call>) {
-          for (const auto& a : k.args) one(a);
-        } else if constexpr (std::is_same_v<T, ast::ListLit>) {
-          for (const auto& i : k.items) one(i);
-        } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
-          for (const auto& v : k.values) one(v);
-        } else if constexpr (std::is_same_v<T, ast::Index>) {
-          one(k.object), one(k.index);
-        } else if constexpr (std::is_same_v<T, ast::Field>) {
-          one(k.object);
-        } else if constexpr (std::is_same_v<T, ast::Tiers>) {
-          one(k.subject);
-          for (const auto& t : k.tiers) one(t.test.low), one(t.test.high), one(t.result);
-        } else if constexpr (std::is_same_v<T, ast::Versus>) {
-          one(k.first), one(k.second), one(k.rule);
-        } else if constexpr (std::is_same_v<T, ast::Repeat>) {
-          one(k.count), one(k.body);
-        } else if constexpr (std::is_same_v<T, ast::For>) {
-          one(k.list), one(k.body);
-        } else if constexpr (std::is_same_v<T, ast::Loop>) {
-          one(k.init), one(k.cond), one(k.next);
-        }
-      },
-      e.kind);
-}
 
 void add_all(std::vector<std::int32_t>& into, const std::vector<std::int32_t>& from,
              std::initializer_list<std::int32_t> bound = {}) {
@@ -252,29 +164,39 @@ const std::vector<std::int32_t>& Demands::free_slots(const ast::Expr& e) {
   auto of = [&](const ast::ExprPtr& c) -> std::vector<std::int32_t> {
     return c ? free_slots(*c) : std::vector<std::int32_t>{};
   };
-  if (const auto* n = std::get_if<ast::Name>(&e.kind)) {
-    if (n->slot >= 0) out.push_back(n->slot);
-  } else if (const auto* let = std::get_if<ast::Let>(&e.kind)) {
-    add_all(out, of(let->value));
-    add_all(out, of(let->body), {let->slot});
-  } else if (const auto* f = std::get_if<ast::For>(&e.kind)) {
-    add_all(out, of(f->list));
-    add_all(out, of(f->body), {f->slot});
-  } else if (const auto* l = std::get_if<ast::Loop>(&e.kind)) {
-    add_all(out, of(l->init));
-    add_all(out, of(l->cond), {l->slot});
-    add_all(out, of(l->next), {l->slot});
-  } else if (const auto* v = std::get_if<ast::Versus>(&e.kind)) {
-    add_all(out, of(v->first));
-    add_all(out, of(v->second));
-    add_all(out, of(v->rule), {v->first_slot, v->second_slot});
-    if (!v->second) {
-      out.push_back(v->other_side_slot);
-      add_all(out, v->field_slots);
-    }
-  } else {
-    children(e, [&](const ast::Expr& c) { add_all(out, free_slots(c)); });
-  }
+  std::visit(
+      [&](const auto& k) {
+        using T = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<T, ast::Name>) {
+          if (k.slot >= 0) out.push_back(k.slot);
+        } else if constexpr (std::is_same_v<T, ast::Let>) {
+          add_all(out, of(k.value));
+          add_all(out, of(k.body), {k.slot});
+        } else if constexpr (std::is_same_v<T, ast::For>) {
+          add_all(out, of(k.list));
+          add_all(out, of(k.body), {k.slot});
+        } else if constexpr (std::is_same_v<T, ast::Loop>) {
+          add_all(out, of(k.init));
+          add_all(out, of(k.cond), {k.slot});
+          add_all(out, of(k.next), {k.slot});
+        } else if constexpr (std::is_same_v<T, ast::Versus>) {
+          add_all(out, of(k.first));
+          add_all(out, of(k.second));
+          add_all(out, of(k.rule), {k.first_slot, k.second_slot});
+          if (!k.second) {
+            out.push_back(k.other_side_slot);
+            add_all(out, k.field_slots);
+          }
+        } else if constexpr (ast::is_one_of<T, ast::IntLit, ast::BoolLit, ast::StrLit, ast::NoneLit, ast::Dice,
+                                            ast::PoolOp, ast::Unary, ast::Binary, ast::If, ast::Call, ast::ListLit,
+                                            ast::RecordLit, ast::Index, ast::Field, ast::Tiers, ast::Repeat>) {
+          // binds nothing
+          ast::for_each_child(e, [&](const ast::Expr& c) { add_all(out, free_slots(c)); });
+        } else {
+          static_assert(ast::dependent_false<T>, "Demands::free_slots: an expression kind left out");
+        }
+      },
+      e.kind);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return free_[&e] = std::move(out);

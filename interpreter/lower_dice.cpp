@@ -2,6 +2,7 @@
 // lowerer.hpp), and pools used as numbers.
 #include <algorithm>
 
+#include "dsl/ast_walk.hpp"
 #include "interpreter/lowerer.hpp"
 
 namespace alea {
@@ -164,8 +165,10 @@ Lowerer::Typed Lowerer::node(const ast::PoolOp& k, const ast::Expr&) {
           op = std::move(n);
         } else if constexpr (std::is_same_v<T, ast::Count>) {
           // Handled below: it gives a number.
-        } else {
+        } else if constexpr (std::is_same_v<T, ast::Cancel>) {
           unsupported("'cancel'");
+        } else {
+          static_assert(ast::dependent_false<T>, "Lowerer: a pool operation left out");
         }
       },
       k.op);

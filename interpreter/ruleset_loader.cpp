@@ -8,7 +8,6 @@
 #include "interpreter/ruleset_loader.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 
@@ -33,16 +32,6 @@ bool is_identifier(std::string_view s) {
 
 bool reads_as_die(std::string_view s) {
   return s.size() >= 2 && s[0] == 'd' && (std::isdigit(static_cast<unsigned char>(s[1])) || s == "dF");
-}
-
-std::optional<std::int64_t> parse_int(std::string_view s) {
-  std::int64_t v = 0;
-  const char* b = s.data();
-  const char* e = s.data() + s.size();
-  if (b != e && *b == '+') ++b;
-  auto [p, ec] = std::from_chars(b, e, v);
-  if (ec != std::errc() || p != e || b == e) return std::nullopt;
-  return v;
 }
 
 class Loader final : public detail::RulesetReader {
@@ -114,7 +103,7 @@ class Loader final : public detail::RulesetReader {
   std::unique_ptr<ast::Program> program_ = std::make_unique<ast::Program>();
   std::vector<std::shared_ptr<const SourceFile>> sources_;
   std::map<std::string, Span> names_;  // ruleset-level names, for duplicates
-  std::map<std::string, std::shared_ptr<const ast::RecordType>> types_;  // declared under `types:`
+  RecordTypes record_types_;  // declared under `types:`
   // Mechanics whose body did not parse: calls to them are not reported again.
   std::set<std::string> unparsed_;
   // The 'functions' block did not parse: calls of its functions are not
@@ -126,6 +115,7 @@ class Loader final : public detail::RulesetReader {
   ast::Program& program() override { return *program_; }
   Ruleset& ruleset() override { return *ruleset_; }
   void keep_source(std::shared_ptr<const SourceFile> src) override { sources_.push_back(std::move(src)); }
+  RecordTypes& record_types() override { return record_types_; }
 
   // ---- positions and errors ------------------------------------------------
   std::uint32_t offset_of(const YAML::Mark& m) const {
@@ -190,21 +180,6 @@ class Loader final : public detail::RulesetReader {
     return n.Scalar();
   }
 
-  std::optional<std::int64_t> integer(const YAML::Node& n, std::string_view what) {
-    if (n.IsScalar() && n.Tag() == "?") {
-      if (auto v = parse_int(n.Scalar())) return v;
-    }
-    error(DiagCode::RulesetFieldType, span_of(n), fmt::format("{} must be a whole number, got '{}'", what, describe_node(n)));
-    return std::nullopt;
-  }
-
-  static std::string describe_node(const YAML::Node& n) {
-    if (n.IsMap()) return "a mapping";
-    if (n.IsSequence()) return "a list";
-    if (n.IsNull()) return "null";
-    return n.Scalar();
-  }
-
   // A name the language can use: checked once per ruleset-level definition.
   bool name(const YAML::Node& key, std::string_view what, bool ruleset_level) override {
     const std::string s = key.Scalar();
@@ -228,138 +203,6 @@ class Loader final : public detail::RulesetReader {
       names_[s] = at;
     }
     return true;
-  }
-
-  // ---- values -----------------------------------------------------------------
-  Value to_value(const YAML::Node& n) {
-    if (n.IsNull()) return NoneValue{};
-    if (n.IsScalar()) {
-      if (n.Tag() == "?") {
-        if (auto v = parse_int(n.Scalar())) return *v;
-        if (n.Scalar() == "true") return true;
-        if (n.Scalar() == "false") return false;
-      }
-      return Value(n.Scalar());
-    }
-    if (n.IsSequence()) {
-      std::vector<Value> items;
-      for (const auto& i : n) items.push_back(to_value(i));
-      return make_list(std::move(items));
-    }
-    std::vector<std::string> names;
-    std::vector<Value> values;
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      names.push_back(it->first.Scalar());
-      values.push_back(to_value(it->second));
-    }
-    return make_record(std::move(names), std::move(values));
-  }
-
-  ast::ExprPtr to_expr(const YAML::Node& n) override {
-    auto e = std::make_unique<ast::Expr>();
-    e->span = span_of(n);
-    if (n.IsNull()) {
-      e->kind = ast::NoneLit{};
-    } else if (n.IsScalar()) {
-      const Value v = to_value(n);
-      if (const auto* i = v.as_int()) e->kind = ast::IntLit{*i};
-      else if (const auto* b = v.as_bool()) e->kind = ast::BoolLit{*b};
-      else e->kind = ast::StrLit{n.Scalar()};
-    } else if (n.IsSequence()) {
-      ast::ListLit l;
-      for (const auto& i : n) {
-        l.items.push_back(to_expr(i));
-        e->depth = std::max(e->depth, l.items.back()->depth + 1);
-      }
-      e->kind = std::move(l);
-    } else {
-      ast::RecordLit r;
-      for (auto it = n.begin(); it != n.end(); ++it) {
-        r.names.push_back(it->first.Scalar());
-        r.values.push_back(to_expr(it->second));
-        e->depth = std::max(e->depth, r.values.back()->depth + 1);
-      }
-      e->kind = std::move(r);
-    }
-    return e;
-  }
-
-  // `int`, `int?`, `label`, …
-  std::optional<ast::TypeSpec> type(const YAML::Node& n) {
-    auto s = text(n, "'type'");
-    if (!s) return std::nullopt;
-    ast::TypeSpec t;
-    std::string base = *s;
-    if (!base.empty() && base.back() == '?') {
-      t.optional = true;
-      base.pop_back();
-    }
-    static const std::vector<std::pair<std::string, ast::TypeSpec::Kind>> kinds = {
-        {"int", ast::TypeSpec::Int},       {"bool", ast::TypeSpec::Bool},
-        {"string", ast::TypeSpec::Str},    {"label", ast::TypeSpec::Label},
-        {"list", ast::TypeSpec::List},     {"record", ast::TypeSpec::Record},
-        {"pool", ast::TypeSpec::Pool},     {"any", ast::TypeSpec::Any}};
-    for (const auto& [word, kind] : kinds) {
-      if (word == base) {
-        t.kind = kind;
-        return t;
-      }
-    }
-    if (auto it = types_.find(base); it != types_.end()) {
-      t.kind = ast::TypeSpec::Record;
-      t.record = it->second;
-      return t;
-    }
-    std::vector<std::string> words;
-    for (const auto& [word, kind] : kinds) words.push_back(word);
-    for (const auto& [word, type] : types_) words.push_back(word);
-    auto& d = error(DiagCode::RulesetInvalidValue, span_of(n), fmt::format("unknown type '{}'", *s));
-    if (auto near = closest_name(base, words); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
-    else d.note({}, "the types are int, bool, string, label, list, record, pool, any and those declared under 'types' (before this one); add '?' to admit null");
-    return std::nullopt;
-  }
-
-  // `items: die` on a list: the type every item must have.
-  void items(const YAML::Node& spec, ast::TypeSpec& t) {
-    const YAML::Node i = spec["items"];
-    if (!i) return;
-    if (t.kind != ast::TypeSpec::List) {
-      error(DiagCode::RulesetInvalidValue, span_of(i), "'items' applies to the type list");
-      return;
-    }
-    if (auto it = type(i)) t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
-  }
-
-  // Bounds and choices of a parameter or field.
-  void constraints(const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key) {
-    if (spec["min"]) {
-      if (auto v = integer(spec["min"], "'min'")) t.min = v;
-    }
-    if (spec["max"]) {
-      if (auto v = integer(spec["max"], "'max'")) t.max = v;
-    }
-    if ((t.min || t.max) && t.kind != ast::TypeSpec::Int) {
-      error(DiagCode::RulesetInvalidValue, span_of(spec["min"] ? spec["min"] : spec["max"]),
-            "'min' and 'max' apply to the type int");
-    }
-    if (t.min && t.max && *t.min > *t.max) {
-      error(DiagCode::RulesetInvalidValue, span_of(spec["max"]), fmt::format("'max' ({}) is below 'min' ({})", *t.max, *t.min));
-    }
-    if (const YAML::Node c = spec[std::string(choices_key)]) {
-      if (!c.IsSequence() || c.size() == 0) {
-        error(DiagCode::RulesetFieldType, span_of(c), fmt::format("'{}' must be a list of names", choices_key));
-      } else {
-        for (const auto& i : c) {
-          if (auto s = text(i, fmt::format("an item of '{}'", choices_key))) t.choices.push_back(*s);
-        }
-      }
-      if (t.kind != ast::TypeSpec::Label && t.kind != ast::TypeSpec::Str) {
-        error(DiagCode::RulesetInvalidValue, span_of(c), fmt::format("'{}' apply to the types label and string", choices_key));
-      }
-    } else if (t.kind == ast::TypeSpec::Label) {
-      error(DiagCode::RulesetMissingKey, span_of(spec),
-            fmt::format("a label lists the names it can take under '{}'", choices_key));
-    }
   }
 
   // ---- code -------------------------------------------------------------------
@@ -432,7 +275,7 @@ class Loader final : public detail::RulesetReader {
     Ruleset& r = *ruleset_;
     r.file = file_->name();
     if (const auto n = root["schema"]) {
-      if (auto v = integer(n, "'schema'")) {
+      if (auto v = detail::read_integer(*this, n, "'schema'")) {
         if (*v != 1) error(DiagCode::RulesetInvalidValue, span_of(n), fmt::format("this alea reads schema 1, not {}", *v));
       }
     }
@@ -455,7 +298,7 @@ class Loader final : public detail::RulesetReader {
     if (const auto n = root["title"]) r.title = text(n, "'title'").value_or("");
     if (const auto n = root["source"]) r.source = text(n, "'source'").value_or("");
     if (const auto n = root["doc"]) r.doc = text(n, "'doc'").value_or("");
-    if (const auto n = root["types"]) types(n);
+    if (const auto n = root["types"]) detail::read_types(*this, n);
     if (const auto n = root["parameters"]) parameters(n);
     if (const auto n = root["constants"]) constants(n);
     if (const auto n = root["tables"]) tables(n);
@@ -494,14 +337,14 @@ class Loader final : public detail::RulesetReader {
     ParamInfo p;
     p.name = pname;
     if (spec["doc"]) p.doc = text(spec["doc"], "'doc'").value_or("");
-    auto t = spec["type"] ? type(spec["type"]) : std::nullopt;
+    auto t = spec["type"] ? detail::read_type(*this, spec["type"]) : std::nullopt;
     if (t) {
-      constraints(spec, *t, "choices");
-      items(spec, *t);
+      detail::read_constraints(*this, spec, *t, "choices");
+      detail::read_items(*this, spec, *t);
       p.type = *t;
     }
     if (const YAML::Node d = spec["default"]) {
-      p.default_value = to_value(d);
+      p.default_value = detail::to_value(d);
       if (t && !type_admits(*t, *p.default_value)) {
         error(DiagCode::RulesetInvalidValue, span_of(d),
               fmt::format("the default of '{}' must be {}, got {}", pname, ast::type_name(*t), describe(*p.default_value)));
@@ -529,58 +372,10 @@ class Loader final : public detail::RulesetReader {
       c->span = span_of(it->first);
       c->parameter = true;
       c->type = p->type;
-      c->value = it->second["default"] ? to_expr(it->second["default"]) : nullptr;
+      c->value = it->second["default"] ? detail::to_expr(*this, it->second["default"]) : nullptr;
       if (!c->value) continue;
       program_->constants.push_back(std::move(c));
       ruleset_->parameters.push_back(std::move(*p));
-    }
-  }
-
-  // `types: {die: {doc: …, fields: {colour: {type: label, choices: […], doc: …}, …}}}`:
-  // record types, which parameters, fields and results may name. A type may use
-  // the types declared before it.
-  void types(const YAML::Node& n) {
-    if (!n.IsMap()) {
-      error(DiagCode::RulesetFieldType, span_of(n), "'types' must be a mapping from type names to their fields");
-      return;
-    }
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string tname = it->first.Scalar();
-      if (!name(it->first, "type", false)) continue;
-      static const std::set<std::string> words = {"int", "bool", "string", "label", "list", "record", "pool", "any"};
-      if (words.count(tname) || types_.count(tname)) {
-        error(DiagCode::RulesetInvalidValue, span_of(it->first),
-              fmt::format("the type name '{}' is already {}", tname, words.count(tname) ? "a type of the format" : "declared"));
-        continue;
-      }
-      const std::string context = fmt::format("the type '{}'", tname);
-      if (!keys(it->second, span_of(it->first), context, {{"doc", true}, {"fields", true}})) continue;
-      auto rt = std::make_shared<ast::RecordType>();
-      rt->name = tname;
-      rt->span = span_of(it->first);
-      if (it->second["doc"]) rt->doc = text(it->second["doc"], "'doc'").value_or("");
-      TypeInfo info{tname, rt->doc, {}};
-      const YAML::Node fields = it->second["fields"];
-      if (!fields) continue;
-      if (!fields.IsMap() || fields.size() == 0) {
-        error(DiagCode::RulesetFieldType, span_of(fields), "'fields' maps each field of the record to its description");
-        continue;
-      }
-      for (auto f = fields.begin(); f != fields.end(); ++f) {
-        if (!name(f->first, "field", false)) continue;
-        auto p = param(f->first, f->second, "field", false);
-        if (!p) continue;
-        ast::FieldSpec fs;
-        fs.name = p->name;
-        fs.type = p->type;
-        fs.default_value = f->second["default"] ? to_expr(f->second["default"]) : nullptr;
-        fs.doc = p->doc;
-        fs.span = span_of(f->first);
-        rt->fields.push_back(std::move(fs));
-        info.fields.push_back(std::move(*p));
-      }
-      types_[tname] = rt;
-      ruleset_->types.push_back(std::move(info));
     }
   }
 
@@ -642,9 +437,9 @@ class Loader final : public detail::RulesetReader {
     auto c = std::make_unique<ast::Constant>();
     c->name = key.Scalar();
     c->span = span_of(key);
-    c->value = to_expr(v);
+    c->value = detail::to_expr(*this, v);
     program_->constants.push_back(std::move(c));
-    into.push_back({key.Scalar(), std::move(doc), to_value(v)});
+    into.push_back({key.Scalar(), std::move(doc), detail::to_value(v)});
   }
 
   void functions(const YAML::Node& n) {
@@ -719,7 +514,7 @@ class Loader final : public detail::RulesetReader {
           fn.params.push_back(info->name);
           fn.param_spans.push_back(span_of(p->first));
           fn.types.emplace_back(info->type);
-          fn.defaults.push_back(p->second["default"] ? to_expr(p->second["default"]) : nullptr);
+          fn.defaults.push_back(p->second["default"] ? detail::to_expr(*this, p->second["default"]) : nullptr);
           m.params.push_back(std::move(*info));
         }
       }
@@ -818,9 +613,9 @@ class Loader final : public detail::RulesetReader {
       r.span = span_of(ret);
       if (!keys(ret, span_of(ret), "'returns'",
                 {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}, {"items", false}})) return;
-      if (auto t = ret["type"] ? type(ret["type"]) : std::nullopt) {
-        constraints(ret, *t, "choices");
-        items(ret, *t);
+      if (auto t = ret["type"] ? detail::read_type(*this, ret["type"]) : std::nullopt) {
+        detail::read_constraints(*this, ret, *t, "choices");
+        detail::read_items(*this, ret, *t);
         r.returns = *t;
         m.returns = *t;
       }
@@ -843,10 +638,10 @@ class Loader final : public detail::RulesetReader {
       FieldInfo f;
       f.name = fname;
       if (it->second["doc"]) f.doc = text(it->second["doc"], "'doc'").value_or("");
-      auto t = it->second["type"] ? type(it->second["type"]) : std::nullopt;
+      auto t = it->second["type"] ? detail::read_type(*this, it->second["type"]) : std::nullopt;
       if (!t) continue;
-      constraints(it->second, *t, "outcomes");
-      items(it->second, *t);
+      detail::read_constraints(*this, it->second, *t, "outcomes");
+      detail::read_items(*this, it->second, *t);
       f.type = *t;
       r.fields.push_back(fname);
       r.types.push_back(*t);

@@ -30,7 +30,7 @@ void add_settable(RulesetReader& r, const YAML::Node& key, const ParamInfo& p, c
   c->owner = r.ruleset().name;
   c->clamp = clamp;
   if (default_node) {
-    c->value = r.to_expr(default_node);
+    c->value = to_expr(r, default_node);
   } else {
     c->value = std::make_unique<ast::Expr>();
     c->value->kind = ast::NoneLit{};

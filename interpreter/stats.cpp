@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <gmpxx.h>
 
+#include "dsl/ast_walk.hpp"
 #include "interpreter/api.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/exact.hpp"
@@ -317,14 +318,28 @@ class OrderScan {
   void opt(const ast::ExprPtr& e) {
     if (e) expr(*e);
   }
-  void cond(const std::optional<ast::Cond>& c) {
-    if (c) opt(c->value);
-  }
   void fn(const ast::FnDef* f) {
     if (!f || std::find(seen_.begin(), seen_.end(), f) != seen_.end()) return;
     seen_.push_back(f);
     for (const auto& d : f->defaults) opt(d);
     opt(f->body);
+  }
+  // Compounding adds one round's dice to different dice, so which die gets
+  // which face matters; the other operations see a pool as a multiset.
+  static bool sees_order(const ast::PoolOpKind& op) {
+    return std::visit(
+        [](const auto& o) -> bool {
+          using O = std::decay_t<decltype(o)>;
+          if constexpr (std::is_same_v<O, ast::Explode>) {
+            return o.mode == ast::ExplodeMode::Compound;
+          } else if constexpr (ast::is_one_of<O, ast::Reroll, ast::Keep, ast::Count, ast::Under, ast::Cancel,
+                                              ast::Sort, ast::Unique, ast::Clamp>) {
+            return false;
+          } else {
+            static_assert(ast::dependent_false<O>, "OrderScan::sees_order: a pool operation left out");
+          }
+        },
+        op);
   }
   void expr(const ast::Expr& e) {
     if (found_) return;
@@ -333,78 +348,26 @@ class OrderScan {
           using T = std::decay_t<decltype(k)>;
           if constexpr (std::is_same_v<T, ast::Name>) {
             if (k.constant) opt(k.constant->value);
-          } else if constexpr (std::is_same_v<T, ast::Dice>) {
-            opt(k.count);
-            opt(k.sides);
           } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
-            opt(k.pool);
-            std::visit(
-                [&](const auto& o) {
-                  using O = std::decay_t<decltype(o)>;
-                  if constexpr (std::is_same_v<O, ast::Explode>) {
-                    // Compounding adds one round's dice to different dice, so
-                    // which die gets which face matters.
-                    if (o.mode == ast::ExplodeMode::Compound) found_ = true;
-                    cond(o.cond);
-                    opt(o.limit);
-                  }
-                  else if constexpr (std::is_same_v<O, ast::Reroll>) { cond(o.cond); }
-                  else if constexpr (std::is_same_v<O, ast::Keep>) { opt(o.count); cond(o.cond); }
-                  else if constexpr (std::is_same_v<O, ast::Count>) { opt(o.success.value); cond(o.fail); cond(o.twice); }
-                  else if constexpr (std::is_same_v<O, ast::Under>) { opt(o.target); cond(o.except); }
-                  else if constexpr (std::is_same_v<O, ast::Cancel>) { opt(o.by); cond(o.except); }
-                  else if constexpr (std::is_same_v<O, ast::Clamp>) { opt(o.low); opt(o.high); }
-                },
-                k.op);
-          } else if constexpr (std::is_same_v<T, ast::Unary>) {
-            opt(k.operand);
-          } else if constexpr (std::is_same_v<T, ast::Binary>) {
-            opt(k.lhs);
-            opt(k.rhs);
-          } else if constexpr (std::is_same_v<T, ast::If>) {
-            opt(k.cond);
-            opt(k.then_);
-            opt(k.else_);
-          } else if constexpr (std::is_same_v<T, ast::Let>) {
-            opt(k.value);
-            opt(k.body);
+            if (sees_order(k.op)) found_ = true;
           } else if constexpr (std::is_same_v<T, ast::Call>) {
             if (k.target == ast::CallTarget::Builtin && (k.name == "faces" || k.name == "rolled")) found_ = true;
-            for (const auto& a : k.args) opt(a);
             if (k.target == ast::CallTarget::User) fn(k.fn);
-          } else if constexpr (std::is_same_v<T, ast::ListLit>) {
-            for (const auto& i : k.items) opt(i);
-          } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
-            for (const auto& v : k.values) opt(v);
           } else if constexpr (std::is_same_v<T, ast::Index>) {
             found_ = true;  // `pool[0]` reads a die by its position
-            opt(k.object);
-            opt(k.index);
-          } else if constexpr (std::is_same_v<T, ast::Field>) {
-            opt(k.object);
-          } else if constexpr (std::is_same_v<T, ast::Tiers>) {
-            opt(k.subject);
-            for (const auto& t : k.tiers) {
-              opt(t.test.low);
-              opt(t.test.high);
-              opt(t.result);
-            }
-          } else if constexpr (std::is_same_v<T, ast::Versus>) {
-            opt(k.first);
-            opt(k.second);
-            opt(k.rule);
-          } else if constexpr (std::is_same_v<T, ast::Repeat>) {
-            opt(k.count);
-            opt(k.body);
           } else if constexpr (std::is_same_v<T, ast::For>) {
             found_ = true;
-          } else if constexpr (std::is_same_v<T, ast::Loop>) {
-            opt(k.init);
-            opt(k.cond);
-            opt(k.next);
+          } else if constexpr (ast::is_one_of<T, ast::IntLit, ast::BoolLit, ast::StrLit, ast::NoneLit, ast::Dice,
+                                              ast::Unary, ast::Binary, ast::If, ast::Let, ast::ListLit,
+                                              ast::RecordLit, ast::Field, ast::Tiers, ast::Versus, ast::Repeat,
+                                              ast::Loop>) {
+            // blind to the order by themselves
+          } else {
+            static_assert(ast::dependent_false<T>, "OrderScan::expr: an expression kind left out");
           }
         },
         e.kind);
+    ast::for_each_child(e, [&](const ast::Expr& c) { expr(c); });
   }
 };
 

@@ -2,8 +2,12 @@
 // form) or which error it gives. The lexical traps of dice notation each have a row.
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "dsl/ast_walk.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/printer.hpp"
+#include "dsl/resolver.hpp"
 
 namespace alea {
 namespace {
@@ -187,6 +191,36 @@ TEST(Parser, RefusesOversizedInputBeforeParsing) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.diagnostics[0].code, DiagCode::InputTooLong);
   EXPECT_EQ(r.diagnostics[0].message, "input is 1000000 bytes long; the limit is 100000 bytes (max_input_bytes)");
+}
+
+// Every expression a pool operation holds is a child in ast::for_each_child, so
+// each pass sees it: the resolver binds the local `n` in all of them (none is
+// left a free name for the host to supply) and the depth counts the deepest.
+TEST(Parser, EveryOperandOfEveryPoolOperationIsAChild) {
+  const std::pair<std::string, int> ops[] = {
+      {"explode >=n limit n", 2},   {"reroll <n once", 1},      {"keep highest n", 1},
+      {"keep >=n", 1},              {"count >=n fail <n double n", 3}, {"under n except n", 2},
+      {"cancel n<= combine except n", 2}, {"clamp min n max n", 2}};
+  for (const auto& [op, uses] : ops) {
+    auto r = parse(*SourceFile::make("<input>", "let n = 2 in 4d6 " + op));
+    ASSERT_TRUE(r.ok()) << op << ": " << render_text(r.diagnostics);
+    ASSERT_TRUE(resolve(*r.program, ResolveContext{}).empty()) << op;
+    int names = 0, free = 0;
+    std::function<void(const ast::Expr&)> walk = [&](const ast::Expr& e) {
+      if (const auto* name = std::get_if<ast::Name>(&e.kind)) {
+        ++names;
+        if (name->slot < 0) ++free;
+      }
+      ast::for_each_child(e, walk);
+    };
+    walk(*r.program->main);
+    EXPECT_EQ(names, uses) << op;
+    EXPECT_EQ(free, 0) << op;
+  }
+  // `4d6` is two levels deep and the condition's value four.
+  auto deep = parse(*SourceFile::make("<input>", "4d6 under 1 except (1 + (1 + (1 + 1)))"));
+  ASSERT_TRUE(deep.ok()) << render_text(deep.diagnostics);
+  EXPECT_EQ(deep.program->main->depth, 5u);
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+// cli/stats_render_parts.hpp — internal to the stats renderers: what the text
+// and JSON renderers (stats_render.cpp) share with the SVG chart
+// (stats_render_svg.cpp). Only those two files include it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "interpreter/stats.hpp"
+
+namespace alea::cli::detail {
+
+// ---- numbers as people read them
+
+// A number with at most `digits` decimals, without trailing zeros: 10.5, 12.2446, 7.
+[[nodiscard]] std::string decimal(double x, int digits = 4);
+// A probability as a percentage with two decimals: "0.46%", "<0.01%", ">99.99%".
+[[nodiscard]] std::string percent(double p);
+// A share of the runs for a sentence: "0.46%", or "0.0000000012".
+[[nodiscard]] std::string share(double p);
+// The exact fraction when it is no longer than `longest`: "1/216"; else "".
+[[nodiscard]] std::string short_fraction(const Probability& p, std::size_t longest = 11);
+// The 95% interval of a sampled probability: "0.41–0.52%".
+[[nodiscard]] std::string interval(const Probability& p);
+[[nodiscard]] std::string plural(std::uint64_t n, std::string_view one, std::string_view many);
+// The number of display columns of UTF-8 text (each code point one column).
+[[nodiscard]] std::size_t columns(std::string_view s);
+// A value as shown in a table or under a bar, cut at 40 columns.
+[[nodiscard]] std::string shown_value(const Value& v);
+
+// ---- what a distribution says
+
+enum class Shape { Numeric, Bool, Other };
+
+[[nodiscard]] Shape shape_of(const Distribution& d);
+// Whether the value is a record whose fields have distributions of their own.
+[[nodiscard]] bool is_record_value(const Stats& s);
+
+// A distribution with its cumulative columns and percentiles.
+struct Analysis {
+  std::vector<double> at_least, at_most;  // of all runs, like the probabilities
+  std::vector<std::optional<std::int64_t>> percentiles;  // one per percentile_points, numeric only
+};
+[[nodiscard]] Analysis analyse(const Stats& s, const Distribution& d);
+
+// Bool distributions always list false and true.
+[[nodiscard]] Distribution with_both_bools(const Stats& s, Distribution d);
+// "P(true) = 12.50% (1/8)".
+[[nodiscard]] std::string bool_text(const Stats& s, const Distribution& d);
+
+}  // namespace alea::cli::detail
