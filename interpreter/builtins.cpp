@@ -20,11 +20,6 @@ std::int64_t int_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
   return c.ev.to_int(c.args[i], c.arg_span(i), fmt::format("argument {} of '{}'", i + 1, fn));
 }
 
-std::int64_t checked_result(bool overflow, std::int64_t r, Span span) {
-  if (overflow) fail(DiagCode::IntegerOverflow, span, "integer overflow: the result does not fit in 64 bits");
-  return r;
-}
-
 // The numbers in a list or pool, or the arguments themselves.
 std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
   std::vector<std::int64_t> out;
@@ -51,19 +46,16 @@ const std::vector<Value>& list_arg(BuiltinCall& c, std::size_t i, std::string_vi
        fmt::format("argument {} of '{}' must be a list, got {}", i + 1, fn, describe(c.args[i])));
 }
 
-std::pair<std::int64_t, std::int64_t> div_args(BuiltinCall& c, std::string_view fn) {
+// A division of the two arguments: a zero divisor is reported at the divisor, an overflow at the call.
+Value division(BuiltinCall& c, std::string_view fn, kernel::Checked (*divide)(std::int64_t, std::int64_t)) {
   const std::int64_t a = int_arg(c, 0, fn);
   const std::int64_t b = int_arg(c, 1, fn);
-  if (b == 0) fail(DiagCode::DivisionByZero, c.arg_span(1), "division by zero");
-  if (a == INT64_MIN && b == -1) checked_result(true, 0, c.span);
-  return {a, b};
+  return checked_value(divide(a, b), c.span, c.arg_span(1));
 }
 
 Value b_sum(BuiltinCall& c) {
   std::int64_t s = 0;
-  for (auto v : numbers(c, "sum")) {
-    if (__builtin_add_overflow(s, v, &s)) checked_result(true, 0, c.span);
-  }
+  for (auto v : numbers(c, "sum")) s = checked_value(kernel::add(s, v), c.span, c.span);
   return s;
 }
 
@@ -85,38 +77,13 @@ Value b_min(BuiltinCall& c) { return extreme(c, false); }
 Value b_max(BuiltinCall& c) { return extreme(c, true); }
 
 Value b_abs(BuiltinCall& c) {
-  const std::int64_t x = int_arg(c, 0, "abs");
-  if (x == INT64_MIN) checked_result(true, 0, c.span);
-  return x < 0 ? -x : x;
+  return checked_value(kernel::abs(int_arg(c, 0, "abs")), c.span, c.span);
 }
 
-Value b_floor_div(BuiltinCall& c) {
-  auto [a, b] = div_args(c, "floor_div");
-  std::int64_t q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-Value b_ceil_div(BuiltinCall& c) {
-  auto [a, b] = div_args(c, "ceil_div");
-  std::int64_t q = a / b;
-  if (a % b != 0 && ((a < 0) == (b < 0))) ++q;
-  return q;
-}
-Value b_trunc_div(BuiltinCall& c) {
-  auto [a, b] = div_args(c, "trunc_div");
-  return a / b;
-}
-// Rounds to the nearest integer; a half rounds away from zero (7/2 → 4, -7/2 → -4).
-Value b_round_div(BuiltinCall& c) {
-  auto [a, b] = div_args(c, "round_div");
-  std::int64_t q = a / b;
-  const std::int64_t r = a % b;
-  // |2r| >= |b| without overflow: compare |r| with |b| - |r|.
-  const std::uint64_t ar = r < 0 ? -static_cast<std::uint64_t>(r) : static_cast<std::uint64_t>(r);
-  const std::uint64_t ab = b < 0 ? -static_cast<std::uint64_t>(b) : static_cast<std::uint64_t>(b);
-  if (ar >= ab - ar && r != 0) q += ((a < 0) != (b < 0)) ? -1 : 1;
-  return q;
-}
+Value b_floor_div(BuiltinCall& c) { return division(c, "floor_div", kernel::floor_div); }
+Value b_ceil_div(BuiltinCall& c) { return division(c, "ceil_div", kernel::ceil_div); }
+Value b_trunc_div(BuiltinCall& c) { return division(c, "trunc_div", kernel::trunc_div); }
+Value b_round_div(BuiltinCall& c) { return division(c, "round_div", kernel::round_div); }
 
 Value b_clamp(BuiltinCall& c) {
   const std::int64_t x = int_arg(c, 0, "clamp"), lo = int_arg(c, 1, "clamp"), hi = int_arg(c, 2, "clamp");

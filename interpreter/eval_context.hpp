@@ -11,6 +11,7 @@
 #include "dsl/diagnostic.hpp"
 #include "interpreter/bindings.hpp"
 #include "interpreter/dice.hpp"
+#include "interpreter/kernels.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/state.hpp"
 #include "interpreter/trace.hpp"
@@ -24,6 +25,13 @@ struct EvalError {
 };
 
 [[noreturn]] void fail(DiagCode code, Span span, std::string message);
+// The value of a checked kernel operation, or its error: an overflow reported
+// at `at`, a zero divisor at `divisor`.
+[[noreturn]] void fail_checked(const kernel::Checked& r, Span at, Span divisor);
+inline std::int64_t checked_value(const kernel::Checked& r, Span at, Span divisor) {
+  if (!r.failed) [[likely]] return r.value;
+  fail_checked(r, at, divisor);
+}
 
 class Evaluator {
  public:

@@ -48,53 +48,12 @@ std::string_view pool_op_name(const ast::PoolOpKind& op) {
 
 namespace {
 
-bool compare(ast::CmpOp op, std::int64_t x, std::int64_t y) {
-  switch (op) {
-    case ast::CmpOp::Eq: return x == y;
-    case ast::CmpOp::Ne: return x != y;
-    case ast::CmpOp::Lt: return x < y;
-    case ast::CmpOp::Le: return x <= y;
-    case ast::CmpOp::Gt: return x > y;
-    case ast::CmpOp::Ge: return x >= y;
-  }
-  throw std::logic_error("unreachable: CmpOp");
+using kernel::DieTest;
+
+std::string text(const DieTest& t) {
+  return t.fixed ? fmt::format("{}{}", ast::spelling(t.op), t.value)
+                 : std::string(t.highest ? "its highest face" : "its lowest face");
 }
-
-// A condition with its value computed; `fixed` is false for the default
-// condition (a die's own highest or lowest face), which depends on the die.
-struct Test {
-  bool fixed = false;
-  ast::CmpOp op = ast::CmpOp::Eq;
-  std::int64_t value = 0;
-  bool highest = true;  // for the default: the die's highest face, else its lowest
-
-  bool operator()(const DieKind& k, std::int64_t face) const {
-    if (!fixed) return face == (highest ? k.max_face() : k.min_face());
-    return compare(op, face, value);
-  }
-  // True when every face of `k` passes: such a die would explode or reroll forever.
-  bool always(const DieKind& k) const {
-    if (k.is_plain() && fixed) {
-      // Faces 1..n: decided from the bounds, without visiting a million faces.
-      const std::int64_t n = k.max_face();
-      switch (op) {
-        case ast::CmpOp::Eq: return n == 1 && value == 1;
-        case ast::CmpOp::Ne: return value < 1 || value > n;
-        case ast::CmpOp::Lt: return value > n;
-        case ast::CmpOp::Le: return value >= n;
-        case ast::CmpOp::Gt: return value < 1;
-        case ast::CmpOp::Ge: return value <= 1;
-      }
-    }
-    for (std::int64_t i = 0; i < k.face_count(); ++i) {
-      if (!(*this)(k, k.face(i))) return false;
-    }
-    return true;
-  }
-  std::string text() const {
-    return fixed ? fmt::format("{}{}", ast::spelling(op), value) : std::string(highest ? "its highest face" : "its lowest face");
-  }
-};
 
 struct Active {
   std::size_t pos;        // position in the output pool
@@ -105,8 +64,8 @@ class PoolOps {
  public:
   PoolOps(Evaluator& ev, const ast::PoolOp& op) : ev_(ev), op_(op), span_(op.op_span) {}
 
-  Test test(const std::optional<ast::Cond>& opt, bool highest, const ast::Cond* given = nullptr) {
-    Test t;
+  DieTest test(const std::optional<ast::Cond>& opt, bool highest, const ast::Cond* given = nullptr) {
+    DieTest t;
     t.highest = highest;
     const ast::Cond* c = given ? given : opt ? &*opt : nullptr;
     if (c) {
@@ -169,7 +128,7 @@ class PoolOps {
   }
 
   Value explode(const ast::Explode& x, PoolData out) {
-    const Test t = test(x.cond, true);
+    const DieTest t = test(x.cond, true);
     // `limit none` is the same as no limit clause.
     const Value limit_value = x.limit ? ev_.eval(*x.limit) : Value(NoneValue{});
     const bool explicit_limit = !limit_value.is_none();
@@ -191,7 +150,7 @@ class PoolOps {
           fail(DiagCode::NeverStops, span_,
                fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
                            "as in '{} limit 3'",
-                           ev_.trace().kinds[kind].name(), t.text(), pool_op_name(op_.op)));
+                           ev_.trace().kinds[kind].name(), text(t), pool_op_name(op_.op)));
         }
       }
     }
@@ -236,7 +195,7 @@ class PoolOps {
   }
 
   Value reroll(const ast::Reroll& r, PoolData out) {
-    const Test t = test(r.cond, false);
+    const DieTest t = test(r.cond, false);
     std::vector<Active> active;
     for (std::size_t i = 0; i < out.dice.size(); ++i) {
       if (t(kind_of(out.dice[i].id), out.dice[i].face)) active.push_back({i, out.dice[i].id});
@@ -247,7 +206,7 @@ class PoolOps {
         if (t.always(ev_.trace().kinds[kind])) {
           fail(DiagCode::NeverStops, span_,
                fmt::format("every face of a {} is rerolled on {}, so this would never stop; use 'reroll … once'",
-                           ev_.trace().kinds[kind].name(), t.text()));
+                           ev_.trace().kinds[kind].name(), text(t)));
         }
       }
     }
@@ -269,7 +228,7 @@ class PoolOps {
   Value keep(const ast::Keep& k, const PoolData& out) {
     std::vector<bool> selected(out.dice.size(), false);
     if (k.which == ast::KeepWhich::Matching) {
-      const Test t = test(k.cond, true);
+      const DieTest t = test(k.cond, true);
       for (std::size_t i = 0; i < out.dice.size(); ++i) selected[i] = t(kind_of(out.dice[i].id), out.dice[i].face);
     } else {
       const std::int64_t n = k.count ? ev_.eval_int(*k.count, "the number of dice to keep or drop") : 1;
@@ -301,9 +260,9 @@ class PoolOps {
   }
 
   Value count(const ast::Count& c, const PoolData& pool) {
-    const Test success = test(std::optional<ast::Cond>(), true, &c.success);
-    const std::optional<Test> failure = c.fail ? std::optional<Test>(test(c.fail, true)) : std::nullopt;
-    const std::optional<Test> twice = c.twice ? std::optional<Test>(test(c.twice, true)) : std::nullopt;
+    const DieTest success = test(std::optional<ast::Cond>(), true, &c.success);
+    const std::optional<DieTest> failure = c.fail ? std::optional<DieTest>(test(c.fail, true)) : std::nullopt;
+    const std::optional<DieTest> twice = c.twice ? std::optional<DieTest>(test(c.twice, true)) : std::nullopt;
     std::int64_t n = 0;
     for (const auto& d : pool.dice) {
       rec(d.id).marks &= static_cast<std::uint16_t>(~(MarkSuccess | MarkFailure | MarkDouble));  // this count decides
@@ -325,11 +284,11 @@ class PoolOps {
   }
 
   // A condition whose value may be none, meaning no condition (`except none`).
-  std::optional<Test> optional_test(const std::optional<ast::Cond>& c) {
+  std::optional<DieTest> optional_test(const std::optional<ast::Cond>& c) {
     if (!c) return std::nullopt;
     const Value v = ev_.eval(*c->value);
     if (v.is_none()) return std::nullopt;
-    Test t;
+    DieTest t;
     t.fixed = true;
     t.op = c->op;
     t.value = ev_.to_int(v, c->value->span, "a condition's value");
@@ -338,7 +297,7 @@ class PoolOps {
 
   Value under(const ast::Under& u, const PoolData& pool) {
     const std::int64_t target = ev_.eval_int(*u.target, "the target of 'under'");
-    const std::optional<Test> except = optional_test(u.except);
+    const std::optional<DieTest> except = optional_test(u.except);
     PoolData result;
     result.successes = true;
     result.groups = pool.groups;
@@ -369,7 +328,7 @@ class PoolOps {
     for (const PoolDie& r : cancellers) {
       std::optional<std::size_t> best;
       for (std::size_t i = 0; i < pool.dice.size(); ++i) {
-        if (gone[i] || !compare(c.op, pool.dice[i].face, r.face)) continue;
+        if (gone[i] || !kernel::compare(c.op, pool.dice[i].face, r.face)) continue;
         if (!best || (take_highest ? pool.dice[i].face > pool.dice[*best].face : pool.dice[i].face < pool.dice[*best].face)) {
           best = i;
         }
@@ -405,7 +364,7 @@ class PoolOps {
     if (c.op != ast::CmpOp::Le && c.op != ast::CmpOp::Lt) {
       fail(DiagCode::InvalidArgument, span_, "'combine' works with <= or < (cancellers add up to reach a die)");
     }
-    const std::optional<Test> except = optional_test(c.except);
+    const std::optional<DieTest> except = optional_test(c.except);
     while (!leftover.empty()) {
       std::int64_t total = 0;
       for (const auto& r : leftover) total += r.face;  // faces are at most 10^6, dice at most 10^4
@@ -413,7 +372,7 @@ class PoolOps {
       for (std::size_t i = 0; i < pool.dice.size(); ++i) {
         const std::int64_t f = pool.dice[i].face;
         if (gone[i] || (except && (*except)(kind_of(pool.dice[i].id), f))) continue;
-        if (!(c.op == ast::CmpOp::Le ? f <= total : f < total)) continue;
+        if (!kernel::compare(c.op, f, total)) continue;  // `<=` or `<`
         if (!target || f > pool.dice[*target].face) target = i;
       }
       if (!target) return;

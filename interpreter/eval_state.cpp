@@ -110,11 +110,8 @@ void Evaluator::apply_changes(const ast::FnDef& fn, std::size_t frame, const Val
       case ast::StateChange::Subtract: {
         const std::int64_t old = to_int(constant(c), c.span, fmt::format("the state '{}'", c.name));
         const std::int64_t by = to_int(p.amount, at, fmt::format("the amount '{}' changes by", c.name));
-        std::int64_t x = 0;
-        const bool overflow = ch.op == ast::StateChange::Add ? __builtin_add_overflow(old, by, &x)
-                                                             : __builtin_sub_overflow(old, by, &x);
-        if (overflow) fail(DiagCode::IntegerOverflow, at, "integer overflow: the result does not fit in 64 bits");
-        write_state(c, Value(x), span, c.clamp);
+        const kernel::Checked x = ch.op == ast::StateChange::Add ? kernel::add(old, by) : kernel::sub(old, by);
+        write_state(c, Value(checked_value(x, at, at)), span, c.clamp);
         break;
       }
     }

@@ -22,32 +22,10 @@ void fail(DiagCode code, Span span, std::string message) {
   throw EvalError{Diagnostic(code, span, std::move(message))};
 }
 
-namespace {
-
-std::int64_t checked(bool overflowed, std::int64_t result, Span span) {
-  if (overflowed) fail(DiagCode::IntegerOverflow, span, "integer overflow: the result does not fit in 64 bits");
-  return result;
+void fail_checked(const kernel::Checked& r, Span at, Span divisor) {
+  if (r.code == DiagCode::DivisionByZero) fail(r.code, divisor, "division by zero");
+  fail(r.code, at, "integer overflow: the result does not fit in 64 bits");
 }
-
-// Division rounds toward negative infinity, and % takes the sign of the divisor,
-// so that a / b * b + a % b == a always holds.
-std::int64_t floor_div(std::int64_t a, std::int64_t b, Span span) {
-  if (b == 0) fail(DiagCode::DivisionByZero, span, "division by zero");
-  if (a == INT64_MIN && b == -1) checked(true, 0, span);
-  std::int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-std::int64_t floor_mod(std::int64_t a, std::int64_t b, Span span) {
-  if (b == 0) fail(DiagCode::DivisionByZero, span, "division by zero");
-  if (b == -1) return 0;
-  std::int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
-}  // namespace
 
 std::int64_t Evaluator::to_int(const Value& v, Span span, std::string_view what) {
   if (const auto* i = v.as_int()) return *i;
@@ -222,9 +200,7 @@ Value Evaluator::node(const ast::Unary& k, const ast::Expr& e) {
   const Value v = eval(*k.operand);
   if (k.op == ast::UnOp::Not) return !to_bool(v, k.operand->span, "the operand of 'not'");
   const std::int64_t x = to_int(v, k.operand->span, "the operand of '-'");
-  std::int64_t r = 0;
-  const bool overflow = __builtin_sub_overflow(std::int64_t{0}, x, &r);
-  return checked(overflow, r, e.span);
+  return checked_value(kernel::neg(x), e.span, e.span);
 }
 
 Value Evaluator::binary(const ast::Binary& b, const ast::Expr& e) {
@@ -249,22 +225,13 @@ Value Evaluator::binary(const ast::Binary& b, const ast::Expr& e) {
   if (b.op == BinOp::Ne) return !(l == r);
   const std::int64_t x = side_int(l, *b.lhs, "left");
   const std::int64_t y = side_int(r, *b.rhs, "right");
-  std::int64_t out = 0;
   switch (b.op) {
-    case BinOp::Add: {
-      const bool overflow = __builtin_add_overflow(x, y, &out);
-      return checked(overflow, out, e.span);
-    }
-    case BinOp::Sub: {
-      const bool overflow = __builtin_sub_overflow(x, y, &out);
-      return checked(overflow, out, e.span);
-    }
-    case BinOp::Mul: {
-      const bool overflow = __builtin_mul_overflow(x, y, &out);
-      return checked(overflow, out, e.span);
-    }
-    case BinOp::Div: return floor_div(x, y, b.rhs->span);
-    case BinOp::Mod: return floor_mod(x, y, b.rhs->span);
+    case BinOp::Add: return checked_value(kernel::add(x, y), e.span, e.span);
+    case BinOp::Sub: return checked_value(kernel::sub(x, y), e.span, e.span);
+    case BinOp::Mul: return checked_value(kernel::mul(x, y), e.span, e.span);
+    // Rounded toward negative infinity, and % takes the sign of the divisor.
+    case BinOp::Div: return checked_value(kernel::floor_div(x, y), b.rhs->span, b.rhs->span);
+    case BinOp::Mod: return checked_value(kernel::floor_mod(x, y), b.rhs->span, b.rhs->span);
     case BinOp::Lt: return x < y;
     case BinOp::Le: return x <= y;
     case BinOp::Gt: return x > y;
@@ -505,18 +472,7 @@ Value Evaluator::node(const ast::Tiers& k, const ast::Expr& e) {
       case ast::TierTest::Range:
         hit = x >= eval_int(*t.test.low, "a tier bound") && x <= eval_int(*t.test.high, "a tier bound");
         break;
-      case ast::TierTest::Cmp: {
-        const std::int64_t y = eval_int(*t.test.low, "a tier bound");
-        switch (t.test.op) {
-          case ast::CmpOp::Eq: hit = x == y; break;
-          case ast::CmpOp::Ne: hit = x != y; break;
-          case ast::CmpOp::Lt: hit = x < y; break;
-          case ast::CmpOp::Le: hit = x <= y; break;
-          case ast::CmpOp::Gt: hit = x > y; break;
-          case ast::CmpOp::Ge: hit = x >= y; break;
-        }
-        break;
-      }
+      case ast::TierTest::Cmp: hit = kernel::compare(t.test.op, x, eval_int(*t.test.low, "a tier bound")); break;
     }
     if (hit) {
       Value result = eval(*t.result);

@@ -15,44 +15,28 @@ namespace {
 // Lower than the evaluator's 2,000 levels: a level here takes more stack.
 constexpr std::int64_t max_eval_depth = 400;
 
-// Division rounds toward negative infinity and % takes the sign of the divisor (evaluator.cpp).
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  if (b == 0 || (a == INT64_MIN && b == -1)) not_composable("a division fails");
-  std::int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-std::int64_t floor_mod(std::int64_t a, std::int64_t b) {
-  if (b == 0) not_composable("a division fails");
-  if (b == -1) return 0;
-  std::int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
 Value binop(ast::BinOp op, const Value& l, const Value& r) {
   using ast::BinOp;
   if (op == BinOp::Eq) return l == r;
   if (op == BinOp::Ne) return !(l == r);
   const std::int64_t x = to_int(l);
   const std::int64_t y = to_int(r);
-  std::int64_t out = 0;
-  bool overflow = false;
+  // Division rounds toward negative infinity and % takes the sign of the divisor (kernels.hpp).
+  const auto arith = [](const kernel::Checked& c, const char* why) {
+    if (c.failed) not_composable(why);
+    return Value(c.value);
+  };
   switch (op) {
     case BinOp::Add:
-      overflow = __builtin_add_overflow(x, y, &out);
-      break;
+      return arith(kernel::add(x, y), "arithmetic overflows");
     case BinOp::Sub:
-      overflow = __builtin_sub_overflow(x, y, &out);
-      break;
+      return arith(kernel::sub(x, y), "arithmetic overflows");
     case BinOp::Mul:
-      overflow = __builtin_mul_overflow(x, y, &out);
-      break;
+      return arith(kernel::mul(x, y), "arithmetic overflows");
     case BinOp::Div:
-      return floor_div(x, y);
+      return arith(kernel::floor_div(x, y), "a division fails");
     case BinOp::Mod:
-      return floor_mod(x, y);
+      return arith(kernel::floor_mod(x, y), "a division fails");
     case BinOp::Lt:
       return x < y;
     case BinOp::Le:
@@ -64,8 +48,6 @@ Value binop(ast::BinOp op, const Value& l, const Value& r) {
     default:
       not_composable("an unknown operator");
   }
-  if (overflow) not_composable("arithmetic overflows");
-  return out;
 }
 
 Value counted(const Value& v) {
@@ -216,10 +198,9 @@ Dist Composer::node(const ast::Unary& k, const ast::Expr&, Demand) {
   const Dist v = eval(k.operand, Demand::Counted);
   return map(budget_, v, [&](const Value& x) -> Value {
     if (k.op == ast::UnOp::Not) return !to_bool(x);
-    std::int64_t r = 0;
-    if (__builtin_sub_overflow(std::int64_t{0}, to_int(x), &r))
-      not_composable("arithmetic overflows");
-    return r;
+    const kernel::Checked r = kernel::neg(to_int(x));
+    if (r.failed) not_composable("arithmetic overflows");
+    return r.value;
   });
 }
 
@@ -405,7 +386,7 @@ Dist Composer::tiers_from(const ast::Tiers& k, std::size_t i, std::int64_t x, Ti
       });
     case ast::TierTest::Cmp:
       return bind(budget_, once(cache.lows[i], t.test.low, Demand::Counted), [&](const Value& y) {
-        return compare(t.test.op, x, to_int(y)) ? result() : next();
+        return kernel::compare(t.test.op, x, to_int(y)) ? result() : next();
       });
   }
   not_composable("an unknown tier");

@@ -215,11 +215,10 @@ void Composer::apply_changes(const ast::FnDef& fn, std::size_t frame, const Valu
       case ast::StateChange::Subtract: {
         const Dist old = constant(c);
         const std::int64_t a = to_int(old.entries[0].first), by = to_int(amount);
-        std::int64_t x = 0;
-        const bool overflow = ch->op == ast::StateChange::Add ? __builtin_add_overflow(a, by, &x)
-                                                              : __builtin_sub_overflow(a, by, &x);
-        if (overflow) not_composable("a counter would overflow");
-        write_counter(c, Value(x), c.clamp);
+        const kernel::Checked x =
+            ch->op == ast::StateChange::Add ? kernel::add(a, by) : kernel::sub(a, by);
+        if (x.failed) not_composable("a counter would overflow");
+        write_counter(c, Value(x.value), c.clamp);
         break;
       }
     }

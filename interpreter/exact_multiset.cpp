@@ -128,7 +128,7 @@ class StepOnPool {
   const PoolData& p_;
 
   bool test(const DieTest& t, const PoolDie& d) const {
-    if (t.fixed) return compare(t.op, d.face, t.value);
+    if (t.fixed) return kernel::compare(t.op, d.face, t.value);
     return t(need_kind(kinds_, d), d.face);
   }
 
@@ -301,7 +301,7 @@ Dist StepOnPool::cancel() {
   for (const PoolDie& r : cancellers) {
     std::optional<std::size_t> best;
     for (std::size_t i = 0; i < dice.size(); ++i) {
-      if (gone[i] || !compare(op, dice[i].face, r.face)) continue;
+      if (gone[i] || !kernel::compare(op, dice[i].face, r.face)) continue;
       if (!best ||
           (take_highest ? dice[i].face > dice[*best].face : dice[i].face < dice[*best].face))
         best = i;
@@ -321,7 +321,7 @@ Dist StepOnPool::cancel() {
       for (std::size_t i = 0; i < dice.size(); ++i) {
         const std::int64_t f = dice[i].face;
         if (gone[i] || (s_.fail && test(*s_.fail, dice[i]))) continue;
-        if (!(op == ast::CmpOp::Le ? f <= total : f < total)) continue;
+        if (!kernel::compare(op, f, total)) continue;  // `<=` or `<`
         if (!target || f > dice[*target].face) target = i;
       }
       if (!target) break;

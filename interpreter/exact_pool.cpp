@@ -18,36 +18,6 @@
 
 namespace alea::compose {
 
-bool compare(ast::CmpOp op, std::int64_t x, std::int64_t y) {
-  switch (op) {
-    case ast::CmpOp::Eq:
-      return x == y;
-    case ast::CmpOp::Ne:
-      return x != y;
-    case ast::CmpOp::Lt:
-      return x < y;
-    case ast::CmpOp::Le:
-      return x <= y;
-    case ast::CmpOp::Gt:
-      return x > y;
-    case ast::CmpOp::Ge:
-      return x >= y;
-  }
-  return false;
-}
-
-bool DieTest::operator()(const DieKind& k, std::int64_t face) const {
-  if (!fixed) return face == (highest ? k.max_face() : k.min_face());
-  return compare(op, face, value);
-}
-
-bool DieTest::always(const DieKind& k) const {
-  for (std::int64_t i = 0; i < k.face_count(); ++i) {
-    if (!(*this)(k, k.face(i))) return false;
-  }
-  return true;
-}
-
 bool counts_dice(const std::vector<PoolStep>& steps) {
   return std::any_of(steps.begin(), steps.end(),
                      [](const PoolStep& s) { return s.kind == PoolStep::Under; });

@@ -21,23 +21,12 @@
 #include "dsl/ast.hpp"
 #include "interpreter/dice.hpp"
 #include "interpreter/exact_intdist.hpp"
+#include "interpreter/kernels.hpp"
 #include "interpreter/limits.hpp"
 
 namespace alea::compose {
 
-// A condition on a die's face: fixed (`>=5`), or the die's highest (lowest) face.
-struct DieTest {
-  bool fixed = false;
-  ast::CmpOp op = ast::CmpOp::Eq;
-  std::int64_t value = 0;
-  bool highest = true;
-
-  [[nodiscard]] bool operator()(const DieKind& k, std::int64_t face) const;
-  // Every face of `k` matches: an explosion or reroll that could never stop.
-  [[nodiscard]] bool always(const DieKind& k) const;
-};
-
-bool compare(ast::CmpOp op, std::int64_t x, std::int64_t y);
+using kernel::DieTest;
 
 struct PoolStep {
   enum Kind {

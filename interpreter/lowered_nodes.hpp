@@ -16,6 +16,7 @@
 #include "dsl/ast.hpp"
 #include "dsl/diagnostic.hpp"
 #include "interpreter/dice.hpp"
+#include "interpreter/kernels.hpp"
 #include "interpreter/limits.hpp"
 
 namespace alea::lowered {
@@ -53,19 +54,6 @@ struct PoolRef {
   std::int32_t kind = 0;              // > 0: a plain die of that many sides; else -kind indexes Run::lists
   bool successes = false;             // made by `under`: counts its dice as a number
 };
-
-// Whether `face` passes the comparison `op value`.
-inline bool passes(ast::CmpOp op, std::int64_t face, std::int64_t value) {
-  switch (op) {
-    case ast::CmpOp::Eq: return face == value;
-    case ast::CmpOp::Ne: return face != value;
-    case ast::CmpOp::Lt: return face < value;
-    case ast::CmpOp::Le: return face <= value;
-    case ast::CmpOp::Gt: return face > value;
-    case ast::CmpOp::Ge: return face >= value;
-  }
-  return false;
-}
 
 // The faces that pass `op value`, tested without a branch: those in the range
 // lo..lo+width (wrapping, unsigned), or for `!=` those outside it.

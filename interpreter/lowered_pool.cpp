@@ -54,19 +54,9 @@ struct Test {
   std::int64_t value = 0;
   Range range{op, value};
   bool operator()(std::int64_t face) const { return range(face); }
-  // True when every face of `k` passes (Test::always in eval_pool.cpp).
+  // True when every face of `k` passes (kernel::DieTest::always).
   bool always(const Kind& k) const {
-    if (k.sides > 0) {
-      const std::int64_t n = k.sides;
-      switch (op) {
-        case ast::CmpOp::Eq: return n == 1 && value == 1;
-        case ast::CmpOp::Ne: return value < 1 || value > n;
-        case ast::CmpOp::Lt: return value > n;
-        case ast::CmpOp::Le: return value >= n;
-        case ast::CmpOp::Gt: return value < 1;
-        case ast::CmpOp::Ge: return value <= 1;
-      }
-    }
+    if (k.sides > 0) return kernel::every_face_passes(op, value, k.sides);
     return std::all_of(k.list->faces.begin(), k.list->faces.end(), [&](std::int64_t f) { return (*this)(f); });
   }
 };

@@ -10,33 +10,16 @@ namespace alea::lowered {
 std::int64_t BinaryNode::eval(Run& run) const {
   const std::int64_t x = lhs->eval(run);
   const std::int64_t y = rhs->eval(run);
-  std::int64_t out = 0;
+  const auto arith = [](const kernel::Checked& r, Span at) {
+    if (r.failed) [[unlikely]] fail(r.code, at);
+    return r.value;
+  };
   switch (op) {
-    case Op::Add:
-      if (__builtin_add_overflow(x, y, &out)) fail(DiagCode::IntegerOverflow, span);
-      return out;
-    case Op::Sub:
-      if (__builtin_sub_overflow(x, y, &out)) fail(DiagCode::IntegerOverflow, span);
-      return out;
-    case Op::Mul:
-      if (__builtin_mul_overflow(x, y, &out)) fail(DiagCode::IntegerOverflow, span);
-      return out;
-    case Op::Div: {
-      // Rounded toward negative infinity (evaluator.cpp floor_div).
-      if (y == 0) fail(DiagCode::DivisionByZero, rhs_span);
-      if (x == INT64_MIN && y == -1) fail(DiagCode::IntegerOverflow, rhs_span);
-      std::int64_t q = x / y;
-      if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
-      return q;
-    }
-    case Op::Mod: {
-      // The sign of the divisor (evaluator.cpp floor_mod).
-      if (y == 0) fail(DiagCode::DivisionByZero, rhs_span);
-      if (y == -1) return 0;
-      std::int64_t r = x % y;
-      if (r != 0 && ((r < 0) != (y < 0))) r += y;
-      return r;
-    }
+    case Op::Add: return arith(kernel::add(x, y), span);
+    case Op::Sub: return arith(kernel::sub(x, y), span);
+    case Op::Mul: return arith(kernel::mul(x, y), span);
+    case Op::Div: return arith(kernel::floor_div(x, y), rhs_span);
+    case Op::Mod: return arith(kernel::floor_mod(x, y), rhs_span);
     case Op::Eq: return x == y;
     case Op::Ne: return x != y;
     case Op::Lt: return x < y;
@@ -112,7 +95,7 @@ const TierNode& TiersBase::pick(Run& run) const {
         if (x >= t.low->eval(run) && x <= t.high->eval(run)) return t;
         break;
       case ast::TierTest::Cmp:
-        if (passes(t.op, x, t.low->eval(run))) return t;
+        if (kernel::compare(t.op, x, t.low->eval(run))) return t;
         break;
     }
   }
@@ -174,42 +157,31 @@ std::int64_t BuiltinNode::eval(Run& run) const {
       default: v[i] = x; break;
     }
   }
+  // A zero divisor is reported at the divisor, an overflow at the call.
+  const auto checked = [&](const kernel::Checked& r) {
+    if (r.failed) fail(r.code, r.code == DiagCode::DivisionByZero ? divisor_span : span);
+    return r.value;
+  };
   switch (fn) {
     case Builtin::SumArgs:
       if (overflow) fail(DiagCode::IntegerOverflow, span);
       return v[0];
     case Builtin::MinArgs:
     case Builtin::MaxArgs: return v[0];
-    case Builtin::Abs:
-      if (v[0] == INT64_MIN) fail(DiagCode::IntegerOverflow, span);
-      return v[0] < 0 ? -v[0] : v[0];
+    case Builtin::Abs: return checked(kernel::abs(v[0]));
     case Builtin::Clamp:
       if (v[1] > v[2]) fail(DiagCode::InvalidArgument, span);
       return std::clamp(v[0], v[1], v[2]);
-    default: break;
+    case Builtin::FloorDiv: return checked(kernel::floor_div(v[0], v[1]));
+    case Builtin::CeilDiv: return checked(kernel::ceil_div(v[0], v[1]));
+    case Builtin::TruncDiv: return checked(kernel::trunc_div(v[0], v[1]));
+    case Builtin::RoundDiv: return checked(kernel::round_div(v[0], v[1]));
+    case Builtin::SumFaces:
+    case Builtin::Len:
+    case Builtin::MinFaces:
+    case Builtin::MaxFaces: break;  // above
   }
-  const std::int64_t x = v[0], y = v[1];
-  if (y == 0) fail(DiagCode::DivisionByZero, divisor_span);
-  if (x == INT64_MIN && y == -1) fail(DiagCode::IntegerOverflow, span);
-  std::int64_t q = x / y;
-  const std::int64_t r = x % y;
-  switch (fn) {
-    case Builtin::FloorDiv:
-      if (r != 0 && ((x < 0) != (y < 0))) --q;
-      return q;
-    case Builtin::CeilDiv:
-      if (r != 0 && ((x < 0) == (y < 0))) ++q;
-      return q;
-    case Builtin::TruncDiv: return q;
-    case Builtin::RoundDiv: {
-      // Halves away from zero: |2r| >= |y|, compared without overflow.
-      const std::uint64_t ar = r < 0 ? -static_cast<std::uint64_t>(r) : static_cast<std::uint64_t>(r);
-      const std::uint64_t ay = y < 0 ? -static_cast<std::uint64_t>(y) : static_cast<std::uint64_t>(y);
-      if (ar >= ay - ar && r != 0) q += ((x < 0) != (y < 0)) ? -1 : 1;
-      return q;
-    }
-    default: return 0;
-  }
+  return 0;
 }
 
 }  // namespace alea::lowered

@@ -143,9 +143,9 @@ struct NegNode final : Scalar {
   ScalarPtr operand;
   Span span;
   std::int64_t eval(Run& run) const override {
-    std::int64_t r = 0;
-    if (__builtin_sub_overflow(std::int64_t{0}, operand->eval(run), &r)) fail(DiagCode::IntegerOverflow, span);
-    return r;
+    const kernel::Checked r = kernel::neg(operand->eval(run));
+    if (r.failed) fail(r.code, span);
+    return r.value;
   }
 };
 
