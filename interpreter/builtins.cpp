@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/builtin_table.hpp"
 #include "interpreter/eval_context.hpp"
 
 namespace alea {
@@ -313,40 +314,55 @@ Value b_cover(BuiltinCall& c) {
   return make_record({"used", "leftover"}, {make_list(std::move(used)), make_list(std::move(leftover))});
 }
 
+// A builtin's capabilities: what it sees of its first argument and of the
+// rest, how the sampler lowers it, and whether it sees dice order or draws dice.
+enum Flag { Plain, SeesOrder, Draws };
+struct Caps : BuiltinCaps {
+  Caps(ArgUse first_arg = ArgUse::Whole, ArgUse other_args = ArgUse::Whole, Lowering lowering = Lowering::None,
+       Flag flag = Plain) {
+    first = first_arg;
+    rest = other_args;
+    lowered_as = lowering;
+    sees_order = flag == SeesOrder;
+    draws = flag == Draws;
+  }
+};
+
 struct Entry {
   BuiltinSignature sig;
   BuiltinFn fn;
+  Caps caps;
   std::string usage, summary;
 };
 
 const std::vector<Entry>& table() {
   static const std::vector<Entry> t = {
-      {{"sum", 1, -1}, b_sum, "sum(xs)", "the sum of a list, of a pool's faces, or of the arguments"},
-      {{"len", 1, 1}, b_len, "len(x)", "the number of items in a list, dice in a pool, fields in a record, or characters in a string"},
-      {{"min", 1, -1}, b_min, "min(a, b, …)", "the smallest of the arguments, or of a list or pool"},
-      {{"max", 1, -1}, b_max, "max(a, b, …)", "the largest of the arguments, or of a list or pool"},
-      {{"abs", 1, 1}, b_abs, "abs(x)", "the absolute value"},
-      {{"floor_div", 2, 2}, b_floor_div, "floor_div(a, b)", "a / b rounded down (the same as '/')"},
-      {{"ceil_div", 2, 2}, b_ceil_div, "ceil_div(a, b)", "a / b rounded up"},
-      {{"trunc_div", 2, 2}, b_trunc_div, "trunc_div(a, b)", "a / b rounded toward zero"},
-      {{"round_div", 2, 2}, b_round_div, "round_div(a, b)", "a / b rounded to the nearest integer, halves away from zero"},
-      {{"clamp", 3, 3}, b_clamp, "clamp(x, lo, hi)", "x limited to the range lo..hi"},
-      {{"faces", 1, 1}, b_faces, "faces(pool)", "the faces of a pool's dice, as a list"},
-      {{"range", 2, 2}, b_range, "range(a, b)", "the list a, a+1, …, b"},
-      {{"contains", 2, 2}, b_contains, "contains(xs, x)", "whether a list (or a pool's faces) holds x"},
-      {{"sort", 1, 1}, b_sort, "sort(xs)", "a list of numbers (or a pool's faces) in ascending order"},
-      {{"reverse", 1, 1}, b_reverse, "reverse(xs)", "a list in reverse order"},
-      {{"append", 2, 2}, b_append, "append(xs, x)", "a list with x added at the end"},
-      {{"concat", 1, -1}, b_concat, "concat(a, b, …)", "lists joined into one list, or pools into one pool"},
-      {{"assert", 1, 2}, b_assert, "assert(cond, message)", "fails with the message unless cond is true"},
-      {{"has", 2, 2}, b_has, "has(record, \"name\")", "whether a record has a field"},
-      {{"with", 3, 3}, b_with, "with(record, \"name\", value)", "a copy of the record with one field set"},
-      {{"str", 1, -1}, b_str, "str(x, …)", "the values as text, joined: str(\"hp \", 3) == \"hp 3\""},
-      {{"kind", 1, 1}, b_kind, "kind(x)", "what x is: \"int\", \"bool\", \"string\", \"pool\", \"list\", \"record\" or \"none\""},
-      {{"rolled", 1, 1}, b_rolled, "rolled(pool)", "every die of the rolls behind a pool, the removed ones too, as a list of faces"},
-      {{"note", 2, 2}, b_note, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
-      {{"roll_each", 1, 2}, b_roll_each, "roll_each(dice, die)", "rolls a list of described dice (records with a 'die' and tags such as a colour), each die with its tags in the trace; gives the records with each one's 'face'"},
-      {{"cover", 2, 2}, b_cover, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
+      {{"sum", 1, -1}, b_sum, {ArgUse::TotalIfMany, ArgUse::Total, Lowering::Sum}, "sum(xs)", "the sum of a list, of a pool's faces, or of the arguments"},
+      {{"len", 1, 1}, b_len, {ArgUse::Whole, ArgUse::Whole, Lowering::Len}, "len(x)", "the number of items in a list, dice in a pool, fields in a record, or characters in a string"},
+      {{"min", 1, -1}, b_min, {ArgUse::TotalIfMany, ArgUse::Total, Lowering::Min}, "min(a, b, …)", "the smallest of the arguments, or of a list or pool"},
+      {{"max", 1, -1}, b_max, {ArgUse::TotalIfMany, ArgUse::Total, Lowering::Max}, "max(a, b, …)", "the largest of the arguments, or of a list or pool"},
+      {{"abs", 1, 1}, b_abs, {ArgUse::Total, ArgUse::Total, Lowering::Abs}, "abs(x)", "the absolute value"},
+      {{"floor_div", 2, 2}, b_floor_div, {ArgUse::Total, ArgUse::Total, Lowering::FloorDiv}, "floor_div(a, b)", "a / b rounded down (the same as '/')"},
+      {{"ceil_div", 2, 2}, b_ceil_div, {ArgUse::Total, ArgUse::Total, Lowering::CeilDiv}, "ceil_div(a, b)", "a / b rounded up"},
+      {{"trunc_div", 2, 2}, b_trunc_div, {ArgUse::Total, ArgUse::Total, Lowering::TruncDiv}, "trunc_div(a, b)", "a / b rounded toward zero"},
+      {{"round_div", 2, 2}, b_round_div, {ArgUse::Total, ArgUse::Total, Lowering::RoundDiv}, "round_div(a, b)", "a / b rounded to the nearest integer, halves away from zero"},
+      {{"clamp", 3, 3}, b_clamp, {ArgUse::Total, ArgUse::Total, Lowering::Clamp}, "clamp(x, lo, hi)", "x limited to the range lo..hi"},
+      {{"faces", 1, 1}, b_faces, {ArgUse::Whole, ArgUse::Whole, Lowering::None, SeesOrder}, "faces(pool)", "the faces of a pool's dice, as a list"},
+      {{"range", 2, 2}, b_range, {ArgUse::Total, ArgUse::Total}, "range(a, b)", "the list a, a+1, …, b"},
+      {{"contains", 2, 2}, b_contains, {ArgUse::Whole, ArgUse::Total}, "contains(xs, x)", "whether a list (or a pool's faces) holds x"},
+      {{"sort", 1, 1}, b_sort, {}, "sort(xs)", "a list of numbers (or a pool's faces) in ascending order"},
+      {{"reverse", 1, 1}, b_reverse, {}, "reverse(xs)", "a list in reverse order"},
+      {{"append", 2, 2}, b_append, {}, "append(xs, x)", "a list with x added at the end"},
+      {{"concat", 1, -1}, b_concat, {}, "concat(a, b, …)", "lists joined into one list, or pools into one pool"},
+      {{"assert", 1, 2}, b_assert, {ArgUse::Total, ArgUse::Total}, "assert(cond, message)", "fails with the message unless cond is true"},
+      {{"has", 2, 2}, b_has, {}, "has(record, \"name\")", "whether a record has a field"},
+      {{"with", 3, 3}, b_with, {}, "with(record, \"name\", value)", "a copy of the record with one field set"},
+      {{"str", 1, -1}, b_str, {ArgUse::Total, ArgUse::Total}, "str(x, …)", "the values as text, joined: str(\"hp \", 3) == \"hp 3\""},
+      {{"kind", 1, 1}, b_kind, {}, "kind(x)", "what x is: \"int\", \"bool\", \"string\", \"pool\", \"list\", \"record\" or \"none\""},
+      {{"rolled", 1, 1}, b_rolled, {ArgUse::Whole, ArgUse::Whole, Lowering::None, SeesOrder}, "rolled(pool)", "every die of the rolls behind a pool, the removed ones too, as a list of faces"},
+      {{"note", 2, 2}, b_note, {ArgUse::Total, ArgUse::Passed, Lowering::Note}, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
+      {{"roll_each", 1, 2}, b_roll_each, {ArgUse::Whole, ArgUse::Whole, Lowering::None, Draws}, "roll_each(dice, die)", "rolls a list of described dice (records with a 'die' and tags such as a colour), each die with its tags in the trace; gives the records with each one's 'face'"},
+      {{"cover", 2, 2}, b_cover, {}, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };
   return t;
 }
@@ -354,6 +370,7 @@ const std::vector<Entry>& table() {
 }  // namespace
 
 BuiltinFn builtin_function(std::int32_t id) { return table().at(static_cast<std::size_t>(id)).fn; }
+const BuiltinCaps& builtin_caps(std::int32_t id) { return table().at(static_cast<std::size_t>(id)).caps; }
 
 }  // namespace detail
 

@@ -10,6 +10,7 @@
 #include "dsl/ast.hpp"
 #include "dsl/diagnostic.hpp"
 #include "interpreter/bindings.hpp"
+#include "interpreter/builtin_table.hpp"
 #include "interpreter/dice.hpp"
 #include "interpreter/kernels.hpp"
 #include "interpreter/limits.hpp"
@@ -120,7 +121,7 @@ class Evaluator {
   Value call_hidden(const ast::FnDef& h, std::size_t frame, std::size_t params, const Value& result);
 };
 
-// Builtin functions: signature, documentation and implementation.
+// A call of a builtin: what its implementation (builtins.cpp) is given.
 struct BuiltinCall {
   Evaluator& ev;
   std::vector<Value>& args;
@@ -128,6 +129,5 @@ struct BuiltinCall {
   Span span;  // the call
   Span arg_span(std::size_t i) const { return i < arg_exprs.size() ? arg_exprs[i]->span : span; }
 };
-using BuiltinFn = Value (*)(BuiltinCall&);
 
 }  // namespace alea::detail

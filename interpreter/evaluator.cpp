@@ -15,7 +15,6 @@ namespace detail {
 // Runtime nesting (expression depth plus calls) that keeps the C++ stack safe.
 constexpr std::int64_t max_eval_depth = 2'000;
 
-BuiltinFn builtin_function(std::int32_t id);
 std::string_view pool_op_name(const ast::PoolOpKind& op);
 
 void fail(DiagCode code, Span span, std::string message) {

@@ -3,23 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 
 #include "interpreter/eval_context.hpp"
 #include "interpreter/exact_compose.hpp"
 
-namespace alea::detail {
-BuiltinFn builtin_function(std::int32_t id);  // builtins.cpp
-}
-
 namespace alea::compose {
 namespace {
-
-// Builtins that neither draw dice nor see the order of a roll's dice.
-constexpr std::array<std::string_view, 23> composable_builtins = {
-    "sum",       "len",   "min",   "max",      "abs",  "floor_div", "ceil_div", "trunc_div",
-    "round_div", "clamp", "range", "contains", "sort", "reverse",   "append",   "concat",
-    "assert",    "has",   "with",  "str",      "kind", "note",      "cover"};
 
 // A dice source for builtins, which never roll.
 class NoDice final : public DiceSource {
@@ -228,15 +217,14 @@ void Composer::apply_changes(const ast::FnDef& fn, std::size_t frame, const Valu
 }
 
 Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
-  if (std::find(composable_builtins.begin(), composable_builtins.end(), c.name) ==
-      composable_builtins.end()) {
+  if (!detail::builtin_caps(c.builtin).composes()) {
     not_composable(
         fmt::format("'{}' sees the order of the dice or is not known to the composer", c.name));
   }
   std::vector<Dist> args;
   args.reserve(c.args.size());
   for (std::size_t i = 0; i < c.args.size(); ++i) {
-    args.push_back(eval(*c.args[i], Demands::builtin_arg(c.name, i, c.args.size(), d)));
+    args.push_back(eval(*c.args[i], Demands::builtin_arg(c.builtin, i, c.args.size(), d)));
   }
   const detail::BuiltinFn fn = detail::builtin_function(c.builtin);
   return bind_many(budget_, args, [&](const std::vector<Value>& values) {

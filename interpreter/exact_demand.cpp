@@ -5,7 +5,8 @@
 #include "interpreter/exact_demand.hpp"
 
 #include <algorithm>
-#include <array>
+
+#include "interpreter/builtin_table.hpp"
 
 #include "dsl/ast_walk.hpp"
 
@@ -29,14 +30,13 @@ Demand Demands::body(const ast::FnDef& fn, Demand d) {
   return d == C && !returns_pool(fn) && fn.changes.empty() ? C : F;
 }
 
-Demand Demands::builtin_arg(std::string_view name, std::size_t i, std::size_t n, Demand d) {
-  static constexpr std::array<std::string_view, 8> numeric = {
-      "abs", "floor_div", "ceil_div", "trunc_div", "round_div", "clamp", "range", "str"};
-  if (std::find(numeric.begin(), numeric.end(), name) != numeric.end()) return C;
-  if ((name == "min" || name == "max" || name == "sum") && n != 1) return C;
-  if (name == "note") return i == 0 ? C : d;
-  if (name == "assert") return C;
-  if (name == "contains" && i == 1) return C;
+Demand Demands::builtin_arg(std::int32_t builtin, std::size_t i, std::size_t n, Demand d) {
+  switch (detail::builtin_caps(builtin).arg(i)) {
+    case detail::ArgUse::Whole: return F;
+    case detail::ArgUse::Total: return C;
+    case detail::ArgUse::TotalIfMany: return n == 1 ? F : C;
+    case detail::ArgUse::Passed: return d;
+  }
   return F;
 }
 
@@ -103,7 +103,7 @@ bool Demands::counted_only(std::int32_t slot, const ast::Expr& e, Demand d) {
           for (std::size_t i = 0; i < k.args.size(); ++i) {
             Demand a = F;
             if (k.target == ast::CallTarget::Builtin) {
-              a = builtin_arg(k.name, i, k.args.size(), d);
+              a = builtin_arg(k.builtin, i, k.args.size(), d);
             } else if (k.target == ast::CallTarget::User && k.fn) {
               const std::int32_t p =
                   i < k.arg_param.size() ? k.arg_param[i] : static_cast<std::int32_t>(i);

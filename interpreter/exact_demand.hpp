@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <map>
-#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -30,8 +29,8 @@ class Demands {
   Demand param(const ast::FnDef& fn, std::size_t param, Demand d);
   // How the body of `fn` is needed when the call's value is needed `d`.
   static Demand body(const ast::FnDef& fn, Demand d);
-  // How argument i of n of a builtin is needed when its value is needed `d`.
-  static Demand builtin_arg(std::string_view name, std::size_t i, std::size_t n, Demand d);
+  // How argument i of n of a builtin (its id) is needed when its value is needed `d`.
+  static Demand builtin_arg(std::int32_t builtin, std::size_t i, std::size_t n, Demand d);
   // The slots of the current frame that `e` reads before binding them itself
   // (ascending): all its value can depend on, besides names outside the frame.
   const std::vector<std::int32_t>& free_slots(const ast::Expr& e);

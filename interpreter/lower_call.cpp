@@ -1,6 +1,7 @@
 // interpreter/lower_call.cpp — lowering calls of builtins and functions (see lowerer.hpp).
 #include <algorithm>
 
+#include "interpreter/builtin_table.hpp"
 #include "interpreter/lowerer.hpp"
 
 namespace alea {
@@ -140,9 +141,9 @@ std::optional<ArgCheck> Lowerer::type_check(const ast::TypeSpec& t, const Slot& 
 Lowerer::Typed Lowerer::node(const ast::Call& k, const ast::Expr& e) {
   if (k.target == ast::CallTarget::User) return user_call(k, e);
   if (k.target != ast::CallTarget::Builtin) unsupported(fmt::format("the function '{}'", k.name));
-  const std::string& f = k.name;
   const auto n = k.args.size();
-  if (f == "note" && n == 2) {
+  const detail::Lowering how = detail::builtin_caps(k.builtin).lowered_as;
+  if (how == detail::Lowering::Note) {
     // note(label, x): x, once the label is worked out; the line it adds to the
     // breakdown is not kept by a lowered run (a tier scale's function uses it).
     Typed label = any(*k.args[0]);
@@ -152,12 +153,13 @@ Lowerer::Typed Lowerer::node(const ast::Call& k, const ast::Expr& e) {
   auto b = std::make_unique<BuiltinNode>();
   b->span = e.span;
   if (n >= 2) b->divisor_span = k.args[1]->span;
-  const auto one_pool = [&](Builtin fn) {
+  const auto one_pool = [&](Builtin args, Builtin faces) {
     // One pool: its faces. One number: itself. Several: each a number.
+    b->fn = args;
     if (n == 1) {
       Typed t = any(*k.args[0]);
       if (t.type == Type::Pool) {
-        b->fn = fn;
+        b->fn = faces;
         b->check = !safe(t.bound);
         b->pool = std::move(t.pool);
         return;
@@ -167,27 +169,28 @@ Lowerer::Typed Lowerer::node(const ast::Call& k, const ast::Expr& e) {
     }
     for (const auto& a : k.args) b->args.push_back(number(*a));
   };
-  if (f == "sum") {
-    b->fn = Builtin::SumArgs;
-    one_pool(Builtin::SumFaces);
-  } else if (f == "min" || f == "max") {
-    b->fn = f == "min" ? Builtin::MinArgs : Builtin::MaxArgs;
-    one_pool(f == "min" ? Builtin::MinFaces : Builtin::MaxFaces);
-  } else if (f == "len" && n == 1) {
-    Typed t = pool(*k.args[0]);
-    b->fn = Builtin::Len;
-    b->pool = std::move(t.pool);
-  } else if ((f == "abs" && n == 1) || (f == "clamp" && n == 3) ||
-             (n == 2 && (f == "floor_div" || f == "ceil_div" || f == "trunc_div" || f == "round_div"))) {
-    b->fn = f == "abs"         ? Builtin::Abs
-            : f == "clamp"     ? Builtin::Clamp
-            : f == "floor_div" ? Builtin::FloorDiv
-            : f == "ceil_div"  ? Builtin::CeilDiv
-            : f == "trunc_div" ? Builtin::TruncDiv
-                               : Builtin::RoundDiv;
+  const auto numbers = [&](Builtin fn) {
+    b->fn = fn;
     for (const auto& a : k.args) b->args.push_back(number(*a));
-  } else {
-    unsupported(fmt::format("the builtin '{}'", f));
+  };
+  switch (how) {
+    case detail::Lowering::None: unsupported(fmt::format("the builtin '{}'", k.name));
+    case detail::Lowering::Note: break;  // above
+    case detail::Lowering::Sum: one_pool(Builtin::SumArgs, Builtin::SumFaces); break;
+    case detail::Lowering::Min: one_pool(Builtin::MinArgs, Builtin::MinFaces); break;
+    case detail::Lowering::Max: one_pool(Builtin::MaxArgs, Builtin::MaxFaces); break;
+    case detail::Lowering::Len: {
+      Typed t = pool(*k.args[0]);
+      b->fn = Builtin::Len;
+      b->pool = std::move(t.pool);
+      break;
+    }
+    case detail::Lowering::Abs: numbers(Builtin::Abs); break;
+    case detail::Lowering::Clamp: numbers(Builtin::Clamp); break;
+    case detail::Lowering::FloorDiv: numbers(Builtin::FloorDiv); break;
+    case detail::Lowering::CeilDiv: numbers(Builtin::CeilDiv); break;
+    case detail::Lowering::TruncDiv: numbers(Builtin::TruncDiv); break;
+    case detail::Lowering::RoundDiv: numbers(Builtin::RoundDiv); break;
   }
   return scalar(Type::Int, std::move(b));
 }

@@ -7,10 +7,11 @@
 // place, leaving the generator in the same state. It covers dice of every
 // form; explode, compound, penetrate (with limits), reroll, keep/drop, count,
 // under, sort, unique and clamp; arithmetic, comparisons, booleans, `if`,
-// `let`, tiers, indexing a pool, program-level lets, the numeric builtins
-// (sum, len, min, max, abs, the divisions, clamp) and note, names bound by the
-// host or a ruleset to numbers, booleans, strings or none, and calls of
-// functions that are not recursive (inlined). Anything else (lists, records,
+// `let`, tiers, indexing a pool, program-level lets, the builtins whose table
+// row gives a Lowering (builtin_table.hpp: sum, len, min, max, abs, the
+// divisions, clamp and note), names bound by the host or a ruleset to
+// numbers, booleans, strings or none, and calls of functions that are not
+// recursive (inlined). Anything else (lists, records,
 // roll_each, cancel, vs, loops, a mechanic's state changes, …) is not lowered;
 // the sampler then uses the evaluator. A run is given no state and no choices
 // (as evaluate() with no RunInput): a counter is its default, a choice none.

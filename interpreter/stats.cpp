@@ -22,6 +22,7 @@
 
 #include "dsl/ast_walk.hpp"
 #include "interpreter/api.hpp"
+#include "interpreter/builtin_table.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/exact.hpp"
 #include "interpreter/lowered.hpp"
@@ -351,7 +352,7 @@ class OrderScan {
           } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
             if (sees_order(k.op)) found_ = true;
           } else if constexpr (std::is_same_v<T, ast::Call>) {
-            if (k.target == ast::CallTarget::Builtin && (k.name == "faces" || k.name == "rolled")) found_ = true;
+            if (k.target == ast::CallTarget::Builtin && detail::builtin_caps(k.builtin).sees_order) found_ = true;
             if (k.target == ast::CallTarget::User) fn(k.fn);
           } else if constexpr (std::is_same_v<T, ast::Index>) {
             found_ = true;  // `pool[0]` reads a die by its position
