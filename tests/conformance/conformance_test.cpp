@@ -245,7 +245,8 @@ void read_file(const fs::path& path, std::vector<Case>& out) {
         fail(k, "unknown directive '" + key + "' (a free comment must not start with 'word:')");
       }
     }
-    if (c.skip_exact && c.skip_enumeration) fail(first, "'skip-exact' and 'skip-enumeration' together");
+    if (int{c.skip_exact.has_value()} + int{c.skip_enumeration.has_value()} + int{c.exact_unchecked.has_value()} > 1)
+      fail(first, "only one of 'skip-exact', 'skip-enumeration' and 'exact-unchecked'");
     std::vector<std::string> source;
     for (; k < end; ++k) {
       if (std::regex_match(lines[k], directive)) fail(k, "a directive after the source starts");
