@@ -1,0 +1,487 @@
+// tests/conformance/conformance_test.cpp — one corpus of language cases, run
+// through every engine: the tracing evaluator with scripted dice, the lowered
+// sampler against the evaluator roll for roll, and the composed exact odds
+// against the full enumeration.
+//
+// The cases are the files tests/conformance/*.alea (see README.md there). A
+// file is a series of chunks separated by blank lines; a chunk is one case:
+//
+//   # case: keep-sees-explosion-dice      (optional: names the test)
+//   # keep sees exploded dice as dice of their own.   (free comment)
+//   # dice: 6, 2, 5                        (the scripted faces; may be empty)
+//   # expect: 6                            (to_display of the value, or
+//                                           "error: Code: message")
+//   2d6!kh1                                (the source: every line after the
+//                                           header, to the end of the chunk)
+//
+// The header is the chunk's leading lines that start with '#'. A header line
+// "# word: …" (a lowercase word, dashes allowed, then a colon) is a directive,
+// and must be one of:
+//
+//   case: NAME               the case's name, [a-z0-9-]+, unique in the file
+//   dice: F, F, …            required; the faces the evaluator is given, in order
+//   expect: TEXT             required; the evaluator's value or error, exactly
+//   ruleset: NAME, …         load rulesets/NAME.yaml before compiling
+//   bind: NAME = EXPR        a host binding (EXPR is evaluated without dice)
+//   explosion-depth: N       the exact engine's explosion depth (default 6)
+//   tight-limits: errors     under the tight limits, some seeded runs must fail
+//   skip-sampler: REASON     the program does not lower (checked: it must not)
+//   skip-exact: REASON       the exact engine does not compose it (checked)
+//   skip-enumeration: REASON it composes, but the enumeration cannot give the
+//                            exact answer to compare with (checked)
+//   exact-unchecked: REASON  the exact check is not run at all and the claim is
+//                            not checked: a debt, listed by the SkipLists test
+//
+// Any other header line starting with '#' is a free comment. A chunk with no
+// source and no directive is a comment (a file's heading). Anything else that
+// does not fit — an unknown directive, a directive after the source, a missing
+// dice or expect line, a malformed number — is a failing test that names the
+// file and line, never a skipped case.
+//
+// Each case is three tests, named by file and case: Evaluator (the scripted
+// dice give the expected value, and a successful run uses every scripted face),
+// Sampler (the lowered program agrees with the evaluator from 200 seeds, at the
+// default limits and at tight limits: the same value or error at the same
+// place, and the same dice drawn) and Exact (the composed distribution equals
+// the enumerated one exactly). The skip lists are the skip-* lines; the test
+// Conformance.SkipLists prints them.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "interpreter/api.hpp"
+#include "interpreter/lowered.hpp"
+#include "interpreter/stats.hpp"
+#include "tests/support/lowered_agree.hpp"
+#include "tests/support/roll.hpp"
+
+namespace alea {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path corpus_dir() { return fs::path(ALEA_SOURCE_DIR) / "tests" / "conformance"; }
+
+struct Case {
+  std::string file;  // "explode.alea"
+  int line = 0;      // the chunk's first line
+  std::string name;  // the test's name: file stem and case
+  std::string label;  // `# case:` or the source's first line
+  std::string source;
+  std::vector<std::int64_t> dice;
+  std::string expect;
+  std::vector<std::string> rulesets;
+  std::vector<std::pair<std::string, std::string>> bindings;
+  int explosion_depth = 6;
+  bool tight_errors = false;
+  std::optional<std::string> skip_sampler, skip_exact, skip_enumeration, exact_unchecked;
+  std::string malformed;  // a problem with the chunk or the file: the case fails with it
+
+  [[nodiscard]] std::string where() const { return fmt::format("{}:{} [{}]", file, line, label); }
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.where(); }
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  if (trim(s).empty()) return out;
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = s.find(',', start);
+    out.push_back(trim(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::optional<std::int64_t> parse_int(const std::string& s) {
+  std::int64_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+// An identifier for GoogleTest: letters, digits and underscores; symbols as words.
+std::string slug(std::string_view text) {
+  static const std::vector<std::pair<std::string_view, std::string_view>> words = {
+      {">=", "ge"}, {"<=", "le"}, {"<>", "ne"}, {"!=", "ne"}, {"==", "eq"}, {">", "gt"}, {"<", "lt"},
+      {"=", "eq"},  {"!", "x"},   {"+", "plus"}, {"-", "minus"}, {"*", "times"}, {"/", "div"}, {"%", "pct"}};
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const char ch = text[i];
+    if (std::isalnum(static_cast<unsigned char>(ch))) {
+      out += ch;
+      ++i;
+      continue;
+    }
+    bool matched = false;
+    for (const auto& [sym, word] : words) {
+      if (text.substr(i, sym.size()) == sym) {
+        if (!out.empty() && out.back() != '_') out += '_';
+        out += word;
+        out += '_';
+        i += sym.size();
+        matched = true;
+        break;
+      }
+    }
+    if (matched) continue;
+    if (!out.empty() && out.back() != '_') out += '_';
+    ++i;
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  if (out.size() > 60) out.resize(60);
+  return out;
+}
+
+Case broken(std::string file, std::string label, std::string problem) {
+  Case c;
+  c.file = std::move(file);
+  c.label = std::move(label);
+  c.malformed = c.file + ": " + problem;
+  return c;
+}
+
+// Reads one file's chunks; a problem becomes a case that fails with it.
+void read_file(const fs::path& path, std::vector<Case>& out) {
+  const std::string file = path.filename().string();
+  std::ifstream in(path);
+  if (!in) {
+    out.push_back(broken(file, "the file", "cannot read the file"));
+    return;
+  }
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  static const std::regex directive(R"(^#\s*([a-z][a-z-]*):(.*)$)");
+  static const std::regex case_name("^[a-z0-9][a-z0-9-]*$");
+  static const std::regex binding(R"(^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)$)");
+  std::set<std::string> names;
+  std::size_t i = 0;
+  while (i < lines.size()) {
+    if (trim(lines[i]).empty()) {
+      ++i;
+      continue;
+    }
+    const std::size_t first = i;
+    std::size_t end = i;
+    while (end < lines.size() && !trim(lines[end]).empty()) ++end;
+    i = end;
+    Case c;
+    c.file = file;
+    c.line = static_cast<int>(first) + 1;
+    std::string problem;
+    auto fail = [&](std::size_t at, const std::string& what) {
+      if (problem.empty()) problem = fmt::format("{}:{}: {}", file, at + 1, what);
+    };
+    bool any_directive = false, has_dice = false, has_expect = false;
+    std::size_t k = first;
+    std::set<std::string> seen;
+    for (; k < end && lines[k].starts_with('#'); ++k) {
+      std::smatch m;
+      if (!std::regex_match(lines[k], m, directive)) continue;  // a free comment
+      any_directive = true;
+      const std::string key = m[1], value = trim(m[2].str());
+      if (key != "bind" && key != "ruleset" && !seen.insert(key).second) fail(k, "'" + key + "' given twice");
+      if (key == "case") {
+        if (!std::regex_match(value, case_name)) fail(k, "a case name is [a-z0-9-]+, not '" + value + "'");
+        if (!names.insert(value).second) fail(k, "the case name '" + value + "' is used twice in the file");
+        c.label = value;
+      } else if (key == "dice") {
+        has_dice = true;
+        for (const std::string& f : split_commas(value)) {
+          const auto v = parse_int(f);
+          if (!v) fail(k, "a face must be an integer, not '" + f + "'");
+          else c.dice.push_back(*v);
+        }
+      } else if (key == "expect") {
+        has_expect = true;
+        c.expect = value;
+        if (value.empty()) fail(k, "'expect' needs the value or error");
+      } else if (key == "ruleset") {
+        for (const std::string& r : split_commas(value)) {
+          if (r.empty() || !fs::exists(fs::path(ALEA_SOURCE_DIR) / "rulesets" / (r + ".yaml")))
+            fail(k, "no ruleset rulesets/" + r + ".yaml");
+          c.rulesets.push_back(r);
+        }
+        std::sort(c.rulesets.begin(), c.rulesets.end());
+      } else if (key == "bind") {
+        std::smatch b;
+        if (!std::regex_match(value, b, binding)) fail(k, "'bind' is 'NAME = EXPRESSION'");
+        else c.bindings.emplace_back(b[1], trim(b[2].str()));
+      } else if (key == "explosion-depth") {
+        const auto v = parse_int(value);
+        if (!v || *v < 0) fail(k, "'explosion-depth' needs a count, not '" + value + "'");
+        else c.explosion_depth = static_cast<int>(*v);
+      } else if (key == "tight-limits") {
+        if (value != "errors") fail(k, "'tight-limits' can only be 'errors'");
+        c.tight_errors = true;
+      } else if (key == "exact-unchecked") {
+        if (value.empty()) fail(k, "'" + key + "' needs its reason");
+        c.exact_unchecked = value;
+      } else if (key == "skip-sampler" || key == "skip-exact" || key == "skip-enumeration") {
+        if (value.empty()) fail(k, "'" + key + "' needs its reason");
+        (key == "skip-sampler" ? c.skip_sampler : key == "skip-exact" ? c.skip_exact : c.skip_enumeration) = value;
+      } else {
+        fail(k, "unknown directive '" + key + "' (a free comment must not start with 'word:')");
+      }
+    }
+    if (int{c.skip_exact.has_value()} + int{c.skip_enumeration.has_value()} + int{c.exact_unchecked.has_value()} > 1)
+      fail(first, "only one of 'skip-exact', 'skip-enumeration' and 'exact-unchecked'");
+    std::vector<std::string> source;
+    for (; k < end; ++k) {
+      if (std::regex_match(lines[k], directive)) fail(k, "a directive after the source starts");
+      source.push_back(lines[k]);
+    }
+    if (source.empty()) {
+      if (!any_directive) continue;  // a comment
+      fail(first, "the chunk has no source");
+    } else {
+      if (!has_dice) fail(first, "the chunk has no '# dice:' line (write '# dice:' for none)");
+      if (!has_expect) fail(first, "the chunk has no '# expect:' line");
+    }
+    for (std::size_t s = 0; s < source.size(); ++s) c.source += (s ? "\n" : "") + source[s];
+    if (c.label.empty()) c.label = source.empty() ? "?" : source[0];
+    c.malformed = problem;
+    out.push_back(std::move(c));
+  }
+}
+
+const std::vector<Case>& corpus() {
+  static const std::vector<Case> cases = [] {
+    std::vector<Case> all;
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(corpus_dir(), ec))
+      if (e.path().extension() == ".alea") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) all.push_back(broken(corpus_dir().string(), "the corpus", "it has no .alea files"));
+    for (const fs::path& f : files) read_file(f, all);
+    std::map<std::string, int> used;
+    for (Case& c : all) {
+      std::string base = slug(fs::path(c.file).stem().string()) + "_" + slug(c.label);
+      const int n = ++used[base];
+      c.name = n == 1 ? base : fmt::format("{}_{}", base, n);
+    }
+    // A name made unique by a suffix may meet another case's own name: number again.
+    std::set<std::string> taken;
+    for (Case& c : all)
+      for (int n = 2; !taken.insert(c.name).second; ++n) c.name = fmt::format("{}_{}", c.name, n);
+    return all;
+  }();
+  return cases;
+}
+
+// An engine with the case's rulesets loaded, at the default or the tight limits.
+const Engine& engine_for(const Case& c, bool tight = false) {
+  static std::map<std::string, std::unique_ptr<Engine>> engines;
+  std::string key = tight ? "tight:" : "default:";
+  for (const std::string& r : c.rulesets) key += r + ",";
+  auto& e = engines[key];
+  if (!e) {
+    auto made = std::make_unique<Engine>(EngineOptions{tight ? testing::tight_limits() : Limits{}, {}});
+    for (const std::string& r : c.rulesets) {
+      const Diagnostics d = made->load_ruleset_file(fs::path(ALEA_SOURCE_DIR) / "rulesets" / (r + ".yaml"));
+      if (!d.empty()) throw std::runtime_error(render_text(d));
+    }
+    e = std::move(made);
+  }
+  return *e;
+}
+
+Bindings bindings_for(const Case& c) {
+  Bindings b;
+  for (const auto& [name, expr] : c.bindings) {
+    ScriptedDice none({});
+    const Outcome o = engine_for(c).roll(expr, none);
+    if (!o.ok() || !o.value) throw std::runtime_error(fmt::format("{}: the binding {} = {} has no value: {}",
+                                                                  c.where(), name, expr, testing::show(o)));
+    b.set(name, *o.value);
+  }
+  return b;
+}
+
+// --- the sampler: the lowered program against the evaluator -------------------
+
+// Whether the case lowers at the default limits, and if not, why.
+bool lowers(const Case& c, std::string& why) {
+  const Compiled compiled = engine_for(c).compile(c.source);
+  if (!compiled.ok()) {
+    why = "it does not compile";
+    return false;
+  }
+  return LoweredProgram::lower(*compiled.program, bindings_for(c), Limits{}, why) != nullptr;
+}
+
+// --- the exact engine: composed against enumerated ------------------------------
+
+std::optional<Stats> stats_of(const Case& c, bool compose) {
+  const Engine& engine = engine_for(c);
+  const Compiled compiled = engine.compile(c.source);
+  if (!compiled.ok()) return std::nullopt;
+  StatsOptions o;
+  o.explosion_depth = c.explosion_depth;
+  o.compose = compose;
+  o.exact_only = true;
+  if (!compose) o.max_branches = 1'000'000;
+  return compute_stats(engine, compiled.program, bindings_for(c), o);
+}
+
+// value (kind and display) → exact probability
+std::map<std::string, std::string> table(const Distribution& d) {
+  std::map<std::string, std::string> t;
+  for (const auto& e : d.entries)
+    t[fmt::format("{}:{}", static_cast<int>(e.value.kind()), to_display(e.value))] = e.probability.exact();
+  return t;
+}
+
+void expect_same(const Stats& fast, const Stats& slow, std::string_view what) {
+  ASSERT_EQ(slow.method, StatsMethod::Exact) << what << ": " << (slow.first_error ? slow.first_error->message : "");
+  EXPECT_EQ(table(fast.value), table(slow.value)) << what;
+  EXPECT_EQ(fast.value.exact_mean, slow.value.exact_mean) << what;
+  EXPECT_EQ(fast.value.sd, slow.value.sd) << what;
+  ASSERT_EQ(fast.fields.size(), slow.fields.size()) << what;
+  for (std::size_t i = 0; i < fast.fields.size(); ++i) {
+    EXPECT_EQ(fast.fields[i].name, slow.fields[i].name) << what;
+    EXPECT_EQ(table(fast.fields[i]), table(slow.fields[i])) << what << " ." << fast.fields[i].name;
+    EXPECT_EQ(fast.fields[i].exact_mean, slow.fields[i].exact_mean) << what << " ." << fast.fields[i].name;
+  }
+  EXPECT_EQ(fast.cut_off.exact(), slow.cut_off.exact()) << what;
+  EXPECT_EQ(fast.errors.exact(), slow.errors.exact()) << what;
+  EXPECT_EQ(fast.unresolved.exact(), slow.unresolved.exact()) << what;
+  EXPECT_EQ(fast.first_error.has_value(), slow.first_error.has_value()) << what;
+  if (fast.first_error && slow.first_error) {
+    EXPECT_EQ(fast.first_error->code, slow.first_error->code) << what;
+    EXPECT_EQ(fast.first_error->message, slow.first_error->message) << what;
+    EXPECT_EQ(fast.first_error->notes.size(), slow.first_error->notes.size()) << what;
+  }
+  // Numbers ascending, as the enumeration orders them.
+  for (std::size_t i = 1; i < fast.value.entries.size(); ++i) {
+    const Value& a = fast.value.entries[i - 1].value;
+    const Value& b = fast.value.entries[i].value;
+    if (a.as_int() && b.as_int()) {
+      EXPECT_LT(*a.as_int(), *b.as_int()) << what;
+    }
+  }
+}
+
+// --- the tests ----------------------------------------------------------------
+
+class Conformance : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Conformance, Evaluator) {
+  const Case& c = GetParam();
+  if (!c.malformed.empty()) FAIL() << c.malformed;
+  SCOPED_TRACE(c.where());
+  ScriptedDice dice(c.dice);
+  const Outcome o = engine_for(c).roll(c.source, dice, bindings_for(c));
+  EXPECT_EQ(testing::show(o), c.expect) << c.where() << "\n" << c.source;
+  if (o.ok()) {
+    EXPECT_EQ(dice.remaining(), 0u) << c.where() << ": " << dice.remaining() << " of the scripted dice were not used";
+  }
+}
+
+TEST_P(Conformance, Sampler) {
+  const Case& c = GetParam();
+  if (!c.malformed.empty()) FAIL() << c.malformed;
+  SCOPED_TRACE(c.where());
+  std::string why;
+  const bool lowered = lowers(c, why);
+  if (c.skip_sampler) {
+    EXPECT_FALSE(lowered) << c.where() << " is on the sampler's skip list (" << *c.skip_sampler
+                          << ") but it lowers: remove its '# skip-sampler:' line";
+    return;
+  }
+  ASSERT_TRUE(lowered) << c.where() << " does not lower (" << why << "): fix that, or add '# skip-sampler: "
+                       << why << "'";
+  const Bindings b = bindings_for(c);
+  testing::agree(engine_for(c), c.source, b, 200);
+  const int errors = testing::agree(engine_for(c, true), c.source, b, 200);
+  if (c.tight_errors) {
+    EXPECT_GT(errors, 0) << c.where() << " was meant to meet an error at the tight limits";
+  }
+}
+
+TEST_P(Conformance, Exact) {
+  const Case& c = GetParam();
+  if (!c.malformed.empty()) FAIL() << c.malformed;
+  SCOPED_TRACE(c.where());
+  if (c.exact_unchecked) GTEST_SKIP() << c.where() << ": exact-unchecked: " << *c.exact_unchecked;
+  const std::optional<Stats> fast = stats_of(c, true);
+  const bool composed = fast && fast->method == StatsMethod::Exact && fast->exact_method == "composed";
+  const std::string why = !fast ? "it does not compile" : !fast->not_composed.empty() ? fast->not_composed
+                                                                                       : fast->reason;
+  if (c.skip_exact) {
+    EXPECT_FALSE(composed) << c.where() << " is on the exact engine's skip list (" << *c.skip_exact
+                           << ") but it composes: remove its '# skip-exact:' line";
+    return;
+  }
+  ASSERT_TRUE(composed) << c.where() << " is not composed (" << why << "): fix that, or add '# skip-exact: " << why
+                        << "'";
+  const std::optional<Stats> slow = stats_of(c, false);
+  ASSERT_TRUE(slow);
+  if (c.skip_enumeration) {
+    EXPECT_NE(slow->method, StatsMethod::Exact)
+        << c.where() << " is on the enumeration's skip list (" << *c.skip_enumeration
+        << ") but the enumeration answers it: remove its '# skip-enumeration:' line";
+    return;
+  }
+  ASSERT_EQ(slow->exact_method, "enumerated")
+      << c.where() << ": the enumeration does not answer (" << slow->reason
+      << "): add '# skip-enumeration: " << slow->reason << "'";
+  expect_same(*fast, *slow, c.where());
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, Conformance, ::testing::ValuesIn(corpus()),
+                         [](const ::testing::TestParamInfo<Case>& p) { return p.param.name; });
+
+// The skip lists, printed, and the counts of each engine.
+TEST(ConformanceCorpus, SkipLists) {
+  std::size_t sampler = 0, exact = 0, enumeration = 0, unchecked = 0, malformed = 0;
+  std::string sampler_list, exact_list, enumeration_list, unchecked_list;
+  for (const Case& c : corpus()) {
+    if (!c.malformed.empty()) ++malformed;
+    if (c.skip_sampler) sampler_list += fmt::format("  {}: {}\n", c.where(), *c.skip_sampler), ++sampler;
+    if (c.skip_exact) exact_list += fmt::format("  {}: {}\n", c.where(), *c.skip_exact), ++exact;
+    if (c.skip_enumeration)
+      enumeration_list += fmt::format("  {}: {}\n", c.where(), *c.skip_enumeration), ++enumeration;
+    if (c.exact_unchecked) unchecked_list += fmt::format("  {}: {}\n", c.where(), *c.exact_unchecked), ++unchecked;
+  }
+  const std::size_t n = corpus().size();
+  std::printf("conformance corpus: %zu cases (%zu malformed)\n", n, malformed);
+  std::printf("evaluator: %zu cases\n", n);
+  std::printf("sampler: %zu cases; skipped %zu:\n%s", n - sampler, sampler, sampler_list.c_str());
+  std::printf("exact, composed = enumerated: %zu cases; not composed %zu:\n%s", n - exact - enumeration - unchecked,
+              exact, exact_list.c_str());
+  std::printf("exact, not checked %zu:\n%s", unchecked, unchecked_list.c_str());
+  std::printf("exact, composed but not enumerable %zu:\n%s", enumeration, enumeration_list.c_str());
+  EXPECT_EQ(malformed, 0u);
+}
+
+// The corpus meets the tight limits often enough to check the errors at them.
+TEST(ConformanceCorpus, MeetsTheLimitsOften) {
+  const auto n = std::count_if(corpus().begin(), corpus().end(), [](const Case& c) { return c.tight_errors; });
+  EXPECT_GT(n, 40);
+}
+
+}  // namespace
+}  // namespace alea
