@@ -290,6 +290,26 @@ with tempfile.TemporaryDirectory() as tmp:
           and "note: loaded the ruleset mini (mini.yaml)" in err, out + err)
 
 
+# ---- YAML aliases: a short file must not stand for an endless or a huge one -----------------
+
+ALIAS_HEAD = "schema: 1\nname: {name}\ntitle: t\nsource: s\nconstants:\n"
+ALIAS_TAIL = "mechanics:\n  m:\n    doc: d\n    body: '1'\n    returns: {type: int, doc: x}\n"
+with tempfile.TemporaryDirectory() as tmp:
+    tmp = Path(tmp)
+    (tmp / "cycle.yaml").write_text(ALIAS_HEAD.format(name="cycle") + "  a: &a [1, *a]\n" + ALIAS_TAIL)
+    laughs = "".join(f"  {n}: &{n} [{', '.join(['*' + p] * 10)}]\n" for p, n in zip("abcdef", "bcdefg"))
+    (tmp / "laughs.yaml").write_text(ALIAS_HEAD.format(name="laughs") + "  a: &a [1,2,3,4,5,6,7,8,9,10]\n" + laughs
+                                     + ALIAS_TAIL)
+    # A self-referencing alias was a stack overflow; ten aliases of ten aliases, gigabytes.
+    expect(["check", str(tmp / "cycle.yaml")], 1,
+           err_contains=["cycle.yaml:6:6: error: lists and mappings nest too deep here: an alias may refer to itself "
+                         "[RulesetInvalidValue]"])
+    expect(["check", str(tmp / "laughs.yaml")], 1,
+           err_contains=["error: the file's aliases expand to too many values here [RulesetInvalidValue]",
+                         "hold 200000 values, aliases expanded"])
+    expect(["roll", "cycle.m", "--rulesets", str(tmp)], 1, err_contains=["cycle.yaml:6:6: error: lists and mappings"])
+
+
 # ---- Heroes & Mythos: every vector of the spec, from the command line ----------------
 
 def vectors():
