@@ -69,7 +69,8 @@ alea_fuzz() {
   work="$(mktemp -d)"
   mkdir -p "$work/corpus" "$artifacts"
   cp "$ALEA_ROOT/fuzz/corpus/$name/"* "$ALEA_ROOT/fuzz/regressions/$name/"* "$work/corpus/" 2>/dev/null || true
-  # Every harness reads the language's tokens; the ruleset harness also YAML's (fuzz/yaml.dict).
+  # Every harness reads the language's tokens (fuzz/dsl.dict); a harness with a dictionary of its
+  # own adds it (fuzz/ruleset.dict: YAML's tokens, anchors and aliases).
   cat "$ALEA_ROOT/fuzz/dsl.dict" >"$work/dict"
   [ -f "$ALEA_ROOT/fuzz/$name.dict" ] && cat "$ALEA_ROOT/fuzz/$name.dict" >>"$work/dict"
   # ALEA_FUZZ_NO_ASLR=1: the same addresses in every run (setarch -R), part of a repeatable run.
