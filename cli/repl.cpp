@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "interpreter/api.hpp"
-#include "interpreter/builtins.hpp"
+#include "interpreter/eval/builtins.hpp"
 #include "interpreter/stats.hpp"
 
 namespace alea::cli {

@@ -1,12 +1,12 @@
 // fuzz/fuzz_sampler.cpp — libFuzzer differential harness: the input is source. When it compiles
-// and lowers (interpreter/lowered.hpp), the lowered program and the evaluator run from the same
+// and lowers (interpreter/sample/lowered.hpp), the lowered program and the evaluator run from the same
 // seeds and must agree roll for roll; and the sampler gives the same statistics either way.
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "interpreter/api.hpp"
-#include "interpreter/lowered.hpp"
+#include "interpreter/sample/lowered.hpp"
 #include "interpreter/stats.hpp"
 
 namespace {

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "dsl/resolver.hpp"
-#include "interpreter/builtins.hpp"
-#include "interpreter/ruleset_loader.hpp"
-#include "interpreter/stdlib.hpp"
+#include "interpreter/eval/builtins.hpp"
+#include "interpreter/rulesets/ruleset_loader.hpp"
+#include "interpreter/rulesets/stdlib.hpp"
 
 namespace alea {
 

@@ -21,16 +21,16 @@
 
 #include "dsl/diagnostic.hpp"
 #include "dsl/parser.hpp"
-#include "interpreter/bindings.hpp"
-#include "interpreter/builtins.hpp"
+#include "interpreter/values/bindings.hpp"
+#include "interpreter/eval/builtins.hpp"
 #include "interpreter/compile_cache.hpp"
-#include "interpreter/dice.hpp"
-#include "interpreter/evaluator.hpp"
+#include "interpreter/values/dice.hpp"
+#include "interpreter/eval/evaluator.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/program.hpp"
-#include "interpreter/ruleset.hpp"
-#include "interpreter/state.hpp"
-#include "interpreter/value.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/state.hpp"
+#include "interpreter/values/value.hpp"
 
 namespace alea {
 

@@ -22,11 +22,11 @@
 
 #include "dsl/ast_walk.hpp"
 #include "interpreter/api.hpp"
-#include "interpreter/builtin_table.hpp"
-#include "interpreter/evaluator.hpp"
-#include "interpreter/exact.hpp"
-#include "interpreter/lowered.hpp"
-#include "interpreter/sampler.hpp"
+#include "interpreter/eval/builtin_table.hpp"
+#include "interpreter/eval/evaluator.hpp"
+#include "interpreter/exact/exact.hpp"
+#include "interpreter/sample/lowered.hpp"
+#include "interpreter/sample/sampler.hpp"
 
 namespace alea {
 namespace {

@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "dsl/diagnostic.hpp"
-#include "interpreter/bindings.hpp"
+#include "interpreter/values/bindings.hpp"
 #include "interpreter/program.hpp"
-#include "interpreter/value.hpp"
+#include "interpreter/values/value.hpp"
 
 namespace alea {
 

@@ -63,7 +63,7 @@
 #include <vector>
 
 #include "interpreter/api.hpp"
-#include "interpreter/lowered.hpp"
+#include "interpreter/sample/lowered.hpp"
 #include "interpreter/stats.hpp"
 #include "tests/support/lowered_agree.hpp"
 #include "tests/support/roll.hpp"

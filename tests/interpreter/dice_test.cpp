@@ -5,7 +5,7 @@
 #include <array>
 #include <map>
 
-#include "interpreter/dice.hpp"
+#include "interpreter/values/dice.hpp"
 
 namespace alea {
 namespace {

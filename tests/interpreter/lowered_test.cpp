@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/api.hpp"
-#include "interpreter/lowered.hpp"
+#include "interpreter/sample/lowered.hpp"
 #include "interpreter/stats.hpp"
 #include "tests/support/lowered_agree.hpp"
 

@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "interpreter/api.hpp"
-#include "interpreter/state.hpp"
+#include "interpreter/rulesets/state.hpp"
 #include "tests/support/shipped.hpp"
 #include "tests/support/vectors.hpp"
 

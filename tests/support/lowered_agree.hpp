@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/api.hpp"
-#include "interpreter/lowered.hpp"
+#include "interpreter/sample/lowered.hpp"
 
 namespace alea::testing {
 

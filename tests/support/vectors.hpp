@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "interpreter/value.hpp"
+#include "interpreter/values/value.hpp"
 
 namespace alea::testing {
 

@@ -1,0 +1,133 @@
+// interpreter/eval/eval_context.hpp — internal: the state of one evaluation, shared
+// by evaluator.cpp (expressions), eval_pool.cpp (dice) and builtins.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "dsl/ast.hpp"
+#include "dsl/diagnostic.hpp"
+#include "interpreter/values/bindings.hpp"
+#include "interpreter/eval/builtin_table.hpp"
+#include "interpreter/values/dice.hpp"
+#include "interpreter/values/kernels.hpp"
+#include "interpreter/limits.hpp"
+#include "interpreter/rulesets/state.hpp"
+#include "interpreter/values/trace.hpp"
+#include "interpreter/values/value.hpp"
+
+namespace alea::detail {
+
+// Carries a user-facing error out of the evaluation; caught in evaluate().
+struct EvalError {
+  Diagnostic diagnostic;
+};
+
+[[noreturn]] void fail(DiagCode code, Span span, std::string message);
+// The value of a checked kernel operation, or its error: an overflow reported
+// at `at`, a zero divisor at `divisor`.
+[[noreturn]] void fail_checked(const kernel::Checked& r, Span at, Span divisor);
+inline std::int64_t checked_value(const kernel::Checked& r, Span at, Span divisor) {
+  if (!r.failed) [[likely]] return r.value;
+  fail_checked(r, at, divisor);
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Bindings& bindings, DiceSource& dice, const Limits& limits, Trace& trace,
+            const RunInput& input = {})
+      : bindings_(bindings), dice_(dice), limits_(limits), trace_(trace), choices_(input.choices) {
+    if (input.state) state_ = *input.state;
+  }
+
+  void run_program(const ast::Program& program, std::optional<Value>& value,
+                   std::vector<std::pair<std::string, Value>>& globals);
+  Value eval(const ast::Expr& e);
+
+  // Helpers for pool operations and builtins.
+  std::int64_t eval_int(const ast::Expr& e, std::string_view what);
+  std::int64_t to_int(const Value& v, Span span, std::string_view what);
+  bool to_bool(const Value& v, Span span, std::string_view what);
+  // Draws `count` faces of `kind` at once, counting them against max_dice.
+  std::vector<std::int64_t> draw(const DieKind& kind, std::int64_t count, Span span);
+  std::uint32_t add_die(std::uint32_t kind, std::int64_t face, DieOrigin origin,
+                        std::int32_t parent, std::uint32_t group);
+  Value apply_pool_op(const ast::PoolOp& op, const PoolData& pool);
+  const Limits& limits() const { return limits_; }
+  Trace& trace() { return trace_; }
+  void check_size(std::size_t n, Span span);
+  // Fails unless `v` is of type `t`; `what` names it ("the argument 'red'").
+  void check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what);
+  // The same check, giving `v` with the defaults of a record type's missing
+  // fields filled in. `src` is the expression `v` came from: a problem inside
+  // a literal list or record is shown where it was written.
+  Value conform(const ast::TypeSpec& t, const Value& v, const ast::Expr* src, Span span,
+                std::string_view what);
+  // Counts `n` steps of work done outside eval() (a search inside an operation).
+  void charge(std::int64_t n, Span span) {
+    steps_ += n;
+    if (steps_ > limits_.max_steps) {
+      fail(DiagCode::StepLimitExceeded, span,
+           fmt::format("evaluation took more than {} steps (max_steps)", limits_.max_steps));
+    }
+  }
+  // Adds a line to the breakdown.
+  void add_note(Span span, std::string text, std::string result) {
+    trace_.events.push_back({span, std::move(text), std::move(result), true});
+  }
+  // A pool value; fails if its total would not fit in 64 bits, so that every
+  // pool can be used as a number.
+  Value make_pool(PoolData pool, Span span);
+  // The state as the run has left it so far.
+  [[nodiscard]] const State& state() const { return state_; }
+  [[nodiscard]] std::int64_t steps() const { return steps_; }
+
+ private:
+  const Bindings& bindings_;
+  DiceSource& dice_;
+  const Limits& limits_;
+  Trace& trace_;
+  std::vector<Value> stack_;
+  std::size_t base_ = 0;
+  std::vector<std::pair<std::string, Value>> globals_;
+  std::int64_t steps_ = 0;
+  std::int64_t dice_rolled_ = 0;
+  std::int64_t call_depth_ = 0;
+  std::int64_t depth_ = 0;
+
+  template <class T>
+  Value node(const T& k, const ast::Expr& e);
+  Value lookup(const ast::Name& n, Span span);
+  Value constant(const ast::Constant& c);
+  Value call_user(const ast::Call& c, const ast::Expr& e);
+  void check_result(const ast::FnDef& fn, const Value& v);
+  // Ruleset parameters set by the calls in progress, innermost last.
+  std::vector<std::pair<const ast::Constant*, Value>> overrides_;
+  // Constants evaluated so far in this run.
+  std::vector<std::pair<const ast::Constant*, Value>> constants_;
+  Value binary(const ast::Binary& b, const ast::Expr& e);
+
+  // State and choices (eval_state.cpp).
+  const Choices* choices_ = nullptr;
+  State state_;  // the run's working copy: the host's is changed only by a run that succeeds
+  // The value of a state counter or a choice, before its default.
+  std::optional<Value> host_value(const ast::Constant& c);
+  // Sets a counter, checked against its type and (clamped to, or failing at) its bounds.
+  void write_state(const ast::Constant& c, Value v, Span span, bool clamp);
+  // A mechanic's `changes`, once its body gave `result`; its parameters are at `frame`.
+  void apply_changes(const ast::FnDef& fn, std::size_t frame, const Value& result, Span span);
+  Value call_hidden(const ast::FnDef& h, std::size_t frame, std::size_t params, const Value& result);
+};
+
+// A call of a builtin: what its implementation (builtins.cpp) is given.
+struct BuiltinCall {
+  Evaluator& ev;
+  std::vector<Value>& args;
+  const std::vector<ast::ExprPtr>& arg_exprs;
+  Span span;  // the call
+  Span arg_span(std::size_t i) const { return i < arg_exprs.size() ? arg_exprs[i]->span : span; }
+};
+
+}  // namespace alea::detail

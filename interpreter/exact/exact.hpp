@@ -1,0 +1,30 @@
+// interpreter/exact/exact.hpp — internal: the composed exact engine, which
+// compute_stats tries before enumerating runs (stats.cpp).
+//
+// It computes the distribution of every expression once and combines them
+// (exact_compose.hpp), which takes microseconds where running the program once
+// per outcome takes seconds. It covers most programs; for the others it says
+// why (an error some roll would meet, an operation that reads the order of a
+// roll's dice, a loop that depends on dice…) and the caller enumerates.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "interpreter/values/bindings.hpp"
+#include "interpreter/limits.hpp"
+#include "interpreter/program.hpp"
+#include "interpreter/stats.hpp"
+
+namespace alea::compose {
+
+struct Composed {
+  std::optional<Stats> stats;  // set when composing applied
+  std::string why_not;         // otherwise, why
+};
+
+// `limits` as the enumeration uses them (explosions cut at the depth asked for).
+Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,
+                       const StatsOptions& options);
+
+}  // namespace alea::compose

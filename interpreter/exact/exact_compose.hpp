@@ -1,0 +1,131 @@
+// interpreter/exact/exact_compose.hpp — internal: the composed exact engine, an
+// evaluator whose every expression gives a distribution of values.
+//
+// Names always hold one value: a `let` (a parameter, a program-level `let`)
+// bound to something random is evaluated once for each of its values, so that
+// `let x = d6 in x + x` sees the same die twice. Everything else combines
+// independent parts: the two sides of `+` are evaluated once each and their
+// distributions multiplied. A roll whose dice nothing inspects is computed as
+// its total (exact_pool.hpp); otherwise as its multisets (exact_multiset.hpp).
+// Whatever the evaluator would report as an error on some roll (other than an
+// explosion chain cut off at the depth, or one die rerolled too often) stops
+// composing with NotComposable, and the program is enumerated instead.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "dsl/ast.hpp"
+#include "interpreter/values/bindings.hpp"
+#include "interpreter/exact/exact_demand.hpp"
+#include "interpreter/exact/exact_dist.hpp"
+#include "interpreter/exact/exact_multiset.hpp"
+#include "interpreter/limits.hpp"
+
+namespace alea::compose {
+
+class Composer {
+ public:
+  Composer(const Bindings& bindings, const Limits& limits, std::uint64_t max_branches)
+      : bindings_(bindings), limits_(limits) {
+    budget_.max = max_branches;
+  }
+
+  // The distribution of the program's value, pools counted as their totals.
+  Dist run_program(const ast::Program& program);
+  [[nodiscard]] std::uint64_t branches() const { return budget_.branches; }
+
+ private:
+  const Bindings& bindings_;
+  const Limits& limits_;
+  Budget budget_;
+  Demands demands_;
+  PoolKinds kinds_;
+  std::vector<Value> stack_;
+  std::size_t base_ = 0;
+  std::vector<std::pair<std::string, Value>> globals_;
+  std::vector<std::pair<const ast::Constant*, Value>> overrides_;
+  std::vector<std::pair<const ast::Constant*, Value>> constants_;
+  // Counters of a ruleset's state set by a call's argument, while the call
+  // runs; and those a call has set or changed, which depend on its branch.
+  std::vector<std::pair<const ast::Constant*, Value>> state_;
+  std::vector<const ast::Constant*> changed_;
+  std::vector<const ast::Constant*> touched_;  // by the calls under way, until the outer one returns
+  std::int64_t depth_ = 0;
+  std::int64_t call_depth_ = 0;
+  // Distributions already computed for an expression, by the values of the
+  // slots it reads, within one activation of a frame (`frame_`): a body that
+  // only depends on some of the names bound around it is computed once per
+  // value of those.
+  struct MemoKey {
+    std::uint64_t frame;
+    const ast::Expr* expr;
+    Demand demand;
+    std::vector<Value> slots;
+  };
+  struct MemoHash {
+    std::size_t operator()(const MemoKey& k) const;
+  };
+  struct MemoEq {
+    bool operator()(const MemoKey& a, const MemoKey& b) const;
+  };
+  std::unordered_map<MemoKey, Dist, MemoHash, MemoEq> memo_;
+  std::uint64_t frame_ = 0, frames_ = 0;
+  Dist memo_eval(const ast::Expr& e, Demand d);
+
+  Dist statements_from(const ast::Program& program, std::size_t i, const Value* last);
+  Dist eval(const ast::Expr& e, Demand d);
+  Dist eval(const ast::ExprPtr& e, Demand d) { return eval(*e, d); }
+  template <class T>
+  Dist node(const T& k, const ast::Expr& e, Demand d);
+
+  Value& slot(std::int32_t s) { return stack_[base_ + static_cast<std::size_t>(s)]; }
+  // `f` with the slot holding v, restoring it after.
+  template <class F>
+  Dist with_slot(std::int32_t s, const Value& v, F f) {
+    Value saved = std::move(slot(s));
+    slot(s) = v;
+    Dist r = f();
+    slot(s) = std::move(saved);
+    return r;
+  }
+  Dist constant(const ast::Constant& c);
+  // As the evaluator's conform: `v` checked against `t`, a record type's
+  // missing fields given their defaults; not composable where it would fail.
+  Value conform(const ast::TypeSpec& t, const Value& v);
+  // A mechanic's `changes` once its body gave `result` (exact_compose_calls.cpp).
+  void apply_changes(const ast::FnDef& fn, std::size_t frame, const Value& result,
+                     std::vector<const ast::Constant*>& touched);
+  Value call_hidden(const ast::FnDef& h, std::size_t frame, std::size_t params, const Value& result);
+  void write_counter(const ast::Constant& c, Value v, bool clamp);
+  Dist lookup(const ast::Name& n);
+  Dist binary(const ast::Binary& b);
+  struct TierDists {
+    std::vector<std::optional<Dist>> lows, highs, results;
+  };
+  Dist tiers_from(const ast::Tiers& k, std::size_t i, std::int64_t x, TierDists& cache, Demand d);
+  // The values of several expressions evaluated in order, as one list per outcome.
+  Dist joint(const std::vector<const ast::Expr*>& exprs, const std::vector<Demand>& demands);
+  Dist call_user(const ast::Call& c, const ast::Expr& e, Demand d);
+  Dist call_frame(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
+  Dist call_builtin(const ast::Call& c, const ast::Expr& e, Demand d);
+  Dist versus(const ast::Versus& k, Demand d);
+  // Pool operations: exact_compose_pool.cpp.
+  Dist pool_chain(const ast::Expr& e, Demand d);
+  // Appends the distribution of each of op's parameters to `out`.
+  void op_params(const ast::PoolOp& op, std::vector<Dist>& out);
+  PoolStep make_step(const ast::PoolOp& op, const Value* params);
+  DieKind die_kind(const ast::Dice& k, const Value& sides);
+};
+
+// A value as a number, failing composition where the evaluator would fail.
+std::int64_t to_int(const Value& v);
+bool to_bool(const Value& v);
+// Whether `v` passes the evaluator's type check for `t`.
+bool type_ok(const ast::TypeSpec& t, const Value& v);
+
+}  // namespace alea::compose

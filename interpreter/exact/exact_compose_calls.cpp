@@ -1,0 +1,276 @@
+// interpreter/exact/exact_compose_calls.cpp — calls of user functions and builtins,
+// and opposed rolls, in the composed exact engine.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "interpreter/eval/eval_context.hpp"
+#include "interpreter/exact/exact_compose.hpp"
+
+namespace alea::compose {
+namespace {
+
+// A dice source for builtins, which never roll.
+class NoDice final : public DiceSource {
+ public:
+  void roll(const DieKind&, std::span<std::int64_t>) override {
+    not_composable("a builtin that rolls dice");
+  }
+};
+
+// As Evaluator::check_result: a mechanic's value must be the record it declares.
+void check_result(const ast::FnDef& fn, const Value& v) {
+  const ast::ResultSpec& r = *fn.result;
+  if (r.fields.empty()) {
+    if (r.returns && !type_ok(*r.returns, v)) not_composable("a result of the wrong type");
+    return;
+  }
+  const RecordData* rec = v.as_record();
+  if (!rec) not_composable("a result of the wrong type");
+  for (std::size_t i = 0; i < r.fields.size(); ++i) {
+    const Value* f = v.field(r.fields[i]);
+    if (!f || !type_ok(r.types[i], *f)) not_composable("a result of the wrong type");
+  }
+  for (const auto& name : rec->names) {
+    if (std::find(r.fields.begin(), r.fields.end(), name) == r.fields.end()) {
+      not_composable("a result of the wrong type");
+    }
+  }
+}
+
+}  // namespace
+
+Dist Composer::call_user(const ast::Call& c, const ast::Expr& e, Demand d) {
+  std::vector<Dist> args;
+  args.reserve(c.args.size());
+  for (std::size_t i = 0; i < c.args.size(); ++i) {
+    const std::int32_t p = i < c.arg_param.size() ? c.arg_param[i] : static_cast<std::int32_t>(i);
+    args.push_back(eval(
+        *c.args[i], p >= 0 ? demands_.param(*c.fn, static_cast<std::size_t>(p), d) : Demand::Full));
+  }
+  Dist r = bind_many(budget_, args,
+                     [&](const std::vector<Value>& values) { return call_frame(c, e, d, values); });
+  // The counters the call set or changed now depend on which branch it took:
+  // the rest of the run must not read them (it is enumerated if it does).
+  for (const ast::Constant* k : touched_) {
+    if (std::find(changed_.begin(), changed_.end(), k) == changed_.end()) changed_.push_back(k);
+  }
+  touched_.clear();
+  return r;
+}
+
+Dist Composer::call_frame(const ast::Call& c, const ast::Expr& e, Demand d,
+                          const std::vector<Value>& args) {
+  const ast::FnDef& fn = *c.fn;
+  if (call_depth_ >= limits_.max_call_depth) not_composable("calls nest too deep");
+  const std::size_t saved_base = base_;
+  const std::size_t new_base = stack_.size();
+  const std::size_t saved_overrides = overrides_.size();
+  const std::size_t saved_state = state_.size();
+  stack_.resize(new_base + static_cast<std::size_t>(fn.frame_size));
+  std::vector<bool> given(fn.params.size(), false);
+  std::vector<const ast::Constant*> set_counters;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::int32_t p = i < c.arg_param.size() ? c.arg_param[i] : static_cast<std::int32_t>(i);
+    if (p >= 0) {
+      const auto k = static_cast<std::size_t>(p);
+      stack_[new_base + k] =
+          k < fn.types.size() && fn.types[k] ? conform(*fn.types[k], args[i]) : args[i];
+      given[k] = true;
+    } else if (const ast::Constant* k = c.sets[i]) {
+      Value v = k->type ? conform(*k->type, args[i]) : args[i];
+      if (k->source == ast::Constant::Source::State) {
+        // A counter given by name is set as the state would hold it (failing
+        // out of its range); the value stays after the call.
+        write_counter(*k, std::move(v), false);
+        set_counters.push_back(k);
+      } else {
+        overrides_.emplace_back(k, std::move(v));
+      }
+    }
+  }
+  for (std::int32_t side = 0; side < fn.side_count; ++side) {
+    const Value rec = stack_[new_base + static_cast<std::size_t>(side)];
+    for (std::size_t f = 0; f < fn.side_fields.size(); ++f) {
+      const Value* v = rec.field(fn.side_fields[f]);
+      if (!v) not_composable("a side without its fields");
+      const Value checked = conform(fn.side_field_types[f], *v);
+      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = checked;
+    }
+  }
+  ++call_depth_;
+  base_ = new_base;
+  const std::uint64_t saved_frame = frame_;
+  frame_ = ++frames_;
+  // Defaults run in the new frame, in order, and may be random.
+  auto from = [&](auto&& self, std::size_t k) -> Dist {
+    while (k < fn.params.size() && given[k]) ++k;
+    if (k == fn.params.size()) {
+      Dist body = eval(*fn.body, Demands::body(fn, d));
+      if (fn.result) {
+        for (const auto& [v, w] : body.entries) check_result(fn, v);
+      }
+      if (!fn.changes.empty()) {
+        for (const auto& [v, w] : body.entries) apply_changes(fn, new_base, v, set_counters);
+      }
+      return body;
+    }
+    const Dist def = eval(*fn.defaults.at(k), demands_.param(fn, k, d));
+    return bind(budget_, def, [&](const Value& v) {
+      const Value checked = k < fn.types.size() && fn.types[k] ? conform(*fn.types[k], v) : v;
+      return with_slot(static_cast<std::int32_t>(k), checked, [&] { return self(self, k + 1); });
+    });
+  };
+  Dist r = from(from, 0);
+  if (r.fail.error) {
+    // As Evaluator::call_user: an error from inside a call notes the call.
+    auto noted = std::make_shared<Diagnostic>(*r.fail.error);
+    noted->note_call(e.span, c.name);
+    r.fail.error = std::move(noted);
+  }
+  base_ = saved_base;
+  frame_ = saved_frame;
+  stack_.resize(new_base);
+  overrides_.resize(saved_overrides);
+  state_.resize(saved_state);
+  touched_.insert(touched_.end(), set_counters.begin(), set_counters.end());
+  --call_depth_;
+  return r;
+}
+
+
+// As Evaluator::write_state, for a run that goes on with the counter at `v`.
+void Composer::write_counter(const ast::Constant& c, Value v, bool clamp) {
+  (void)constant(c);  // the evaluator reads the old value (or default) first
+  if (const auto* i = v.as_int(); i && c.type) {
+    const auto& t = *c.type;
+    std::int64_t x = *i;
+    if ((t.min && x < *t.min) || (t.max && x > *t.max)) {
+      if (!clamp) not_composable("a counter set out of its range");
+      x = t.min && x < *t.min ? *t.min : *t.max;
+    }
+    v = Value(x);
+  }
+  if (c.type && !type_ok(*c.type, v)) not_composable("a counter set to a value of the wrong type");
+  state_.emplace_back(&c, std::move(v));
+}
+
+Value Composer::call_hidden(const ast::FnDef& h, std::size_t frame, std::size_t params,
+                            const Value& result) {
+  if (call_depth_ >= limits_.max_call_depth) not_composable("calls nest too deep");
+  const std::size_t saved_base = base_;
+  const std::uint64_t saved_frame = frame_;
+  const std::size_t new_base = stack_.size();
+  stack_.resize(new_base + static_cast<std::size_t>(h.frame_size));
+  for (std::size_t k = 0; k < params; ++k) stack_[new_base + k] = stack_[frame + k];
+  stack_[new_base + params] = result;
+  ++call_depth_;
+  base_ = new_base;
+  frame_ = ++frames_;
+  const Dist r = eval(*h.body, Demand::Full);
+  base_ = saved_base;
+  frame_ = saved_frame;
+  stack_.resize(new_base);
+  --call_depth_;
+  if (!r.is_point()) not_composable("a change of the state that depends on dice or fails");
+  return r.entries[0].first;
+}
+
+// As Evaluator::apply_changes: the result is the same whatever the changes;
+// only whether they fail matters here, and that the counters they write now
+// depend on the branch.
+void Composer::apply_changes(const ast::FnDef& fn, std::size_t frame, const Value& result,
+                             std::vector<const ast::Constant*>& touched) {
+  const std::size_t saved_state = state_.size();
+  std::vector<std::pair<const ast::StateChange*, Value>> pending;
+  const std::size_t params = fn.params.size();
+  for (const auto& ch : fn.changes) {
+    if (ch.when && !to_bool(call_hidden(*ch.when, frame, params, result))) continue;
+    pending.emplace_back(&ch, ch.value ? call_hidden(*ch.value, frame, params, result) : Value());
+  }
+  for (auto& [ch, amount] : pending) {
+    const ast::Constant& c = *ch->counter;
+    switch (ch->op) {
+      case ast::StateChange::Reset: {
+        const Dist d = eval(*c.value, Demand::Full);
+        if (!d.is_point()) not_composable("a counter whose default is random");
+        write_counter(c, d.entries[0].first, c.clamp);
+        break;
+      }
+      case ast::StateChange::Set:
+        write_counter(c, std::move(amount), c.clamp);
+        break;
+      case ast::StateChange::Add:
+      case ast::StateChange::Subtract: {
+        const Dist old = constant(c);
+        const std::int64_t a = to_int(old.entries[0].first), by = to_int(amount);
+        const kernel::Checked x =
+            ch->op == ast::StateChange::Add ? kernel::add(a, by) : kernel::sub(a, by);
+        if (x.failed) not_composable("a counter would overflow");
+        write_counter(c, Value(x.value), c.clamp);
+        break;
+      }
+    }
+    touched.push_back(&c);
+  }
+  state_.resize(saved_state);
+}
+
+Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
+  if (!detail::builtin_caps(c.builtin).composes()) {
+    not_composable(
+        fmt::format("'{}' sees the order of the dice or is not known to the composer", c.name));
+  }
+  std::vector<Dist> args;
+  args.reserve(c.args.size());
+  for (std::size_t i = 0; i < c.args.size(); ++i) {
+    args.push_back(eval(*c.args[i], Demands::builtin_arg(c.builtin, i, c.args.size(), d)));
+  }
+  const detail::BuiltinFn fn = detail::builtin_function(c.builtin);
+  return bind_many(budget_, args, [&](const std::vector<Value>& values) {
+    std::vector<Value> a = values;
+    NoDice dice;
+    Trace trace;
+    detail::Evaluator ev(bindings_, dice, limits_, trace);
+    detail::BuiltinCall call{ev, a, c.args, e.span};
+    Value v;
+    try {
+      v = fn(call);
+    } catch (const detail::EvalError&) {
+      not_composable(fmt::format("'{}' fails on some roll", c.name));
+    }
+    if (const auto* p = v.as_pool()) return Dist::point(make_sorted_pool(p->dice, p->successes));
+    return Dist::point(std::move(v));
+  });
+}
+
+Dist Composer::versus(const ast::Versus& k, Demand d) {
+  const Demand first = demands_.slot(k.first_slot, *k.rule, d);
+  const Demand second = demands_.slot(k.second_slot, *k.rule, d);
+  Dist a, b;
+  if (k.second) {
+    a = eval(k.first, first);
+    b = eval(k.second, second);
+  } else {
+    // `vs opposed`: the same expression again, with the other side's fields.
+    const Demand both = std::min(first, second);
+    a = eval(k.first, both);
+    const Value other = slot(k.other_side_slot);
+    std::vector<Value> saved;
+    for (std::size_t f = 0; f < k.field_slots.size(); ++f) {
+      const Value* v = other.field(k.field_names[f]);
+      if (!v) not_composable("a side without its fields");
+      saved.push_back(slot(k.field_slots[f]));
+      slot(k.field_slots[f]) = *v;
+    }
+    b = eval(k.first, both);
+    for (std::size_t f = 0; f < k.field_slots.size(); ++f) slot(k.field_slots[f]) = saved[f];
+  }
+  return bind_many(budget_, {a, b}, [&](const std::vector<Value>& p) {
+    return with_slot(k.first_slot, p[0], [&] {
+      return with_slot(k.second_slot, p[1], [&] { return eval(k.rule, d); });
+    });
+  });
+}
+
+}  // namespace alea::compose

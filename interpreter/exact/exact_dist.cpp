@@ -1,0 +1,296 @@
+// interpreter/exact/exact_dist.cpp — combining distributions: map, product, bind.
+#include "interpreter/exact/exact_dist.hpp"
+
+#include <algorithm>
+
+namespace alea::compose {
+
+void not_composable(std::string why) { throw NotComposable{std::move(why)}; }
+
+namespace {
+
+bool same_diagnostic(const Diagnostic& a, const Diagnostic& b) {
+  return a.code == b.code && a.span.file == b.span.file && a.span.begin == b.span.begin &&
+         a.span.end == b.span.end && a.message == b.message;
+}
+
+// Keeps the one error of a distribution; two different errors would need the
+// enumeration's order to tell which is met first.
+void merge_error(std::shared_ptr<const Diagnostic>& into,
+                 const std::shared_ptr<const Diagnostic>& other) {
+  if (!other) return;
+  if (!into) {
+    into = other;
+  } else if (into != other && !same_diagnostic(*into, *other)) {
+    not_composable("runs may end in different errors");
+  }
+}
+
+std::size_t mix(std::size_t h, std::size_t x) {
+  return h ^ (x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2));
+}
+
+}  // namespace
+
+void Failures::then(const Failures& later, const Weight& later_total, const Weight& ok) {
+  scale(later_total);
+  if (!later.cut.is_zero()) cut += ok * later.cut;
+  if (!later.err.is_zero() && !ok.is_zero()) {
+    err += ok * later.err;
+    merge_error(error, later.error);
+  }
+}
+
+bool same(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ValueKind::Int:
+      return *a.as_int() == *b.as_int();
+    case ValueKind::Bool:
+      return *a.as_bool() == *b.as_bool();
+    case ValueKind::Str:
+      return *a.as_str() == *b.as_str();
+    case ValueKind::None:
+      return true;
+    case ValueKind::Pool: {
+      const PoolData& x = *a.as_pool();
+      const PoolData& y = *b.as_pool();
+      if (&x == &y) return true;
+      if (x.successes != y.successes || x.dice.size() != y.dice.size()) return false;
+      for (std::size_t i = 0; i < x.dice.size(); ++i) {
+        if (x.dice[i].face != y.dice[i].face || x.dice[i].id != y.dice[i].id) return false;
+      }
+      return true;
+    }
+    case ValueKind::List: {
+      const auto& x = *a.as_list();
+      const auto& y = *b.as_list();
+      if (x.size() != y.size()) return false;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        if (!same(x[i], y[i])) return false;
+      }
+      return true;
+    }
+    case ValueKind::Record: {
+      const RecordData& x = *a.as_record();
+      const RecordData& y = *b.as_record();
+      if (x.names != y.names) return false;
+      for (std::size_t i = 0; i < x.values.size(); ++i) {
+        if (!same(x.values[i], y.values[i])) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+std::size_t hash_value(const Value& v) {
+  std::size_t h = static_cast<std::size_t>(v.kind());
+  switch (v.kind()) {
+    case ValueKind::Int:
+      return std::hash<std::int64_t>()(*v.as_int());
+    case ValueKind::Bool:
+      return mix(h, *v.as_bool() ? 1 : 0);
+    case ValueKind::Str:
+      return mix(h, std::hash<std::string>()(*v.as_str()));
+    case ValueKind::None:
+      return h;
+    case ValueKind::Pool:
+      h = mix(h, v.as_pool()->successes ? 1 : 0);
+      for (const auto& d : v.as_pool()->dice)
+        h = mix(mix(h, static_cast<std::size_t>(d.face)), d.id);
+      return h;
+    case ValueKind::List:
+      for (const auto& i : *v.as_list()) h = mix(h, hash_value(i));
+      return h;
+    case ValueKind::Record:
+      for (std::size_t i = 0; i < v.as_record()->names.size(); ++i) {
+        h = mix(mix(h, std::hash<std::string>()(v.as_record()->names[i])),
+                hash_value(v.as_record()->values[i]));
+      }
+      return h;
+  }
+  return h;
+}
+
+void Accumulator::index(std::size_t i) {
+  const std::size_t b = hash_value(entries_[i].first) % buckets_.size();
+  buckets_[b].push_back(i);
+}
+
+void Accumulator::add(Value v, const Weight& w) {
+  if (++branches_ > max_) throw OverBudget{};
+  if (w.is_zero()) return;
+  constexpr std::size_t linear = 12;
+  if (buckets_.empty()) {
+    for (auto& [x, xw] : entries_) {
+      if (same(x, v)) {
+        xw += w;
+        return;
+      }
+    }
+    entries_.emplace_back(std::move(v), w);
+    if (entries_.size() > linear) {
+      buckets_.resize(64);
+      for (std::size_t i = 0; i < entries_.size(); ++i) index(i);
+    }
+    return;
+  }
+  auto& bucket = buckets_[hash_value(v) % buckets_.size()];
+  for (std::size_t i : bucket) {
+    if (same(entries_[i].first, v)) {
+      entries_[i].second += w;
+      return;
+    }
+  }
+  entries_.emplace_back(std::move(v), w);
+  bucket.push_back(entries_.size() - 1);
+  if (entries_.size() > 2 * buckets_.size()) {
+    buckets_.assign(buckets_.size() * 4, {});
+    for (std::size_t i = 0; i < entries_.size(); ++i) index(i);
+  }
+}
+
+Dist map(Budget& b, const Dist& d, const ValueFn& f) {
+  if (d.is_point()) {  // the common case of a certain value: no merging to do
+    b.charge(1);
+    Dist out = Dist::point(f(d.entries[0].first));
+    out.steps = d.steps;
+    out.dice = d.dice;
+    return out;
+  }
+  Accumulator acc(b.branches, b.max);
+  for (const auto& [v, w] : d.entries) acc.add(f(v), w);
+  Dist out;
+  out.entries = acc.take();
+  out.total = d.total;
+  out.fail = d.fail;
+  out.steps = d.steps;
+  out.dice = d.dice;
+  return out;
+}
+
+Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f) {
+  if (a.is_point() && d.is_point()) {
+    b.charge(1);
+    Dist out = Dist::point(f(a.entries[0].first, d.entries[0].first));
+    out.steps = a.steps + d.steps;
+    out.dice = a.dice + d.dice;
+    return out;
+  }
+  Accumulator acc(b.branches, b.max);
+  for (const auto& [x, wx] : a.entries) {
+    for (const auto& [y, wy] : d.entries) acc.add(f(x, y), wx * wy);
+  }
+  Dist out;
+  out.entries = acc.take();
+  out.total = a.total * d.total;
+  out.fail = a.fail;
+  out.fail.then(d.fail, d.total, a.ok());
+  out.steps = a.steps + d.steps;
+  out.dice = a.dice + d.dice;
+  return out;
+}
+
+namespace {
+
+// The mixture of `inner[i]` with weight `weights[i]`, after the outcomes of
+// total `outer_total` of which `outer_fail` failed; totals are brought to
+// their lcm.
+Dist mixture(Budget& b, const std::vector<Weight>& weights, const std::vector<Dist>& inner,
+             const Weight& outer_total, const Failures& outer_fail, std::int64_t steps,
+             std::int64_t dice) {
+  Weight common = 1;
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    common = i == 0 ? inner[i].total : lcm(common, inner[i].total);
+  }
+  Accumulator acc(b.branches, b.max);
+  Dist out;
+  out.total = outer_total * common;
+  out.fail = outer_fail;
+  out.fail.scale(common);
+  std::int64_t inner_steps = 0, inner_dice = 0;
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    const Dist& d = inner[i];
+    const Weight k = weights[i] * (d.total == common ? Weight(1) : common.divexact(d.total));
+    for (const auto& [v, w] : d.entries) acc.add(v, k * w);
+    if (!d.fail.cut.is_zero()) out.fail.cut += k * d.fail.cut;
+    if (!d.fail.err.is_zero()) {
+      out.fail.err += k * d.fail.err;
+      merge_error(out.fail.error, d.fail.error);
+    }
+    inner_steps = std::max(inner_steps, d.steps);
+    inner_dice = std::max(inner_dice, d.dice);
+  }
+  out.entries = acc.take();
+  out.steps = steps + inner_steps;
+  out.dice = dice + inner_dice;
+  return out;
+}
+
+}  // namespace
+
+Dist bind(Budget& b, const Dist& outer, const BindFn& f) {
+  if (outer.is_point()) {
+    // A certain value: the inner distribution is the answer, as it is.
+    Dist out = f(outer.entries[0].first);
+    out.steps += outer.steps;
+    out.dice += outer.dice;
+    return out;
+  }
+  std::vector<Weight> weights;
+  std::vector<Dist> inner;
+  weights.reserve(outer.entries.size());
+  inner.reserve(outer.entries.size());
+  for (const auto& [v, w] : outer.entries) {
+    weights.push_back(w);
+    inner.push_back(f(v));
+  }
+  return mixture(b, weights, inner, outer.total, outer.fail, outer.steps, outer.dice);
+}
+
+Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f) {
+  std::vector<Value> values(parts.size());
+  std::int64_t steps = 0, dice = 0;
+  bool certain = true;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    steps += parts[i].steps;
+    dice += parts[i].dice;
+    if (parts[i].is_point())
+      values[i] = parts[i].entries[0].first;
+    else
+      certain = false;
+  }
+  if (certain) {
+    Dist out = f(values);
+    out.steps += steps;
+    out.dice += dice;
+    return out;
+  }
+  // Every combination of the parts' values, the parts evaluated in order.
+  Weight total = 1;
+  Failures fail;
+  for (const Dist& p : parts) {
+    const Weight ok = total - fail.cut - fail.err;
+    fail.then(p.fail, p.total, ok);
+    total *= p.total;
+  }
+  std::vector<Weight> weights;
+  std::vector<Dist> inner;
+  auto each = [&](auto&& self, std::size_t i, const Weight& w) -> void {
+    if (i == parts.size()) {
+      weights.push_back(w);
+      inner.push_back(f(values));
+      return;
+    }
+    b.charge(parts[i].entries.size());
+    for (const auto& [v, x] : parts[i].entries) {
+      values[i] = v;
+      self(self, i + 1, w * x);
+    }
+  };
+  each(each, 0, Weight(1));
+  return mixture(b, weights, inner, total, fail, steps, dice);
+}
+
+}  // namespace alea::compose

@@ -1,0 +1,115 @@
+// interpreter/exact/exact_dist.hpp — internal: finite distributions with integer
+// weights, the values the composed exact engine computes for every expression.
+//
+// A Dist holds distinct values (compared structurally: a pool by its dice, not
+// by its total) with weights, and the weight of the runs that end without a
+// value: explosion chains cut off at the depth, and runs that end in one error.
+// Probabilities are weights over `total`. Two Dists of expressions evaluated
+// one after the other combine as "the first, then the second": the runs that
+// fail in the first never reach the second.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dsl/diagnostic.hpp"
+#include "interpreter/exact/exact_weight.hpp"
+#include "interpreter/values/value.hpp"
+
+namespace alea::compose {
+
+// Thrown when composing does not apply (an error some run would meet, an
+// operation that sees the order of dice…): the program is enumerated instead.
+struct NotComposable {
+  std::string why;
+};
+// Thrown when composing would pass max_branches.
+struct OverBudget {};
+
+[[noreturn]] void not_composable(std::string why);
+
+// The runs that end without a value.
+struct Failures {
+  Weight cut;  // explosion chains followed past the depth
+  Weight err;  // runs that end in `error`
+  std::shared_ptr<const Diagnostic> error;
+
+  // These failures, then `later`'s for the `ok` of `own_total` runs that got past them.
+  void then(const Failures& later, const Weight& later_total, const Weight& ok);
+  void scale(const Weight& k) {
+    cut *= k;
+    err *= k;
+  }
+  [[nodiscard]] bool none() const { return cut.is_zero() && err.is_zero(); }
+};
+
+// Whether two values are the same outcome: equal and indistinguishable by any
+// later operation (unlike ==, which compares pools by their totals).
+bool same(const Value& a, const Value& b);
+std::size_t hash_value(const Value& v);
+
+struct Dist {
+  std::vector<std::pair<Value, Weight>> entries;  // distinct values, nonzero weights
+  Weight total = 1;
+  Failures fail;
+  std::int64_t steps = 0;  // most expression nodes one run evaluates for it
+  std::int64_t dice = 0;   // most dice one run rolls for it
+
+  static Dist point(Value v) {
+    Dist d;
+    d.entries.emplace_back(std::move(v), Weight(1));
+    return d;
+  }
+  [[nodiscard]] Weight ok() const { return total - fail.cut - fail.err; }
+  [[nodiscard]] bool is_point() const {
+    return entries.size() == 1 && fail.none() && entries[0].second == total;
+  }
+};
+
+// Merges weights of equal values (by same()); counts every addition as a branch.
+class Accumulator {
+ public:
+  explicit Accumulator(std::uint64_t& branches, std::uint64_t max_branches)
+      : branches_(branches), max_(max_branches) {}
+  void add(Value v, const Weight& w);
+  std::vector<std::pair<Value, Weight>> take() { return std::move(entries_); }
+
+ private:
+  std::uint64_t& branches_;
+  std::uint64_t max_;
+  std::vector<std::pair<Value, Weight>> entries_;
+  std::vector<std::vector<std::size_t>> buckets_;  // by hash, once there are many entries
+  void index(std::size_t i);
+};
+
+// The branch counter and budget shared by every combination in one computation.
+struct Budget {
+  std::uint64_t branches = 0;
+  std::uint64_t max = 0;
+  void charge(std::uint64_t n) {
+    branches += n;
+    if (branches > max) throw OverBudget{};
+  }
+};
+
+using ValueFn = std::function<Value(const Value&)>;
+using PairFn = std::function<Value(const Value&, const Value&)>;
+using BindFn = std::function<Dist(const Value&)>;
+using BindManyFn = std::function<Dist(const std::vector<Value>&)>;
+
+// f of each value.
+Dist map(Budget& b, const Dist& d, const ValueFn& f);
+// `a`, then `b` (independent), combined by f.
+Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f);
+// For each value of `outer`, the distribution f gives for it; weights are
+// brought to a common total (the lcm of the inner totals).
+Dist bind(Budget& b, const Dist& outer, const BindFn& f);
+// For each combination of the values of `parts` (evaluated in order), what f
+// gives for it: bind over all the parts at once, without building lists.
+Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f);
+
+}  // namespace alea::compose

@@ -1,0 +1,683 @@
+// interpreter/rulesets/ruleset_loader.cpp — yaml-cpp → Ruleset. The only file that knows YAML.
+//
+// Positions: yaml-cpp marks give the byte offset of every node, so structural
+// errors point into the YAML file itself. An expression becomes a SourceFile
+// embedded in the YAML file: a one-line scalar maps offset k to the column of
+// its first character plus k; a `|` block maps its line i to the block's
+// first line plus i, and adds the block's indentation to every column.
+#include "interpreter/rulesets/ruleset_loader.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "dsl/printer.hpp"
+#include "interpreter/eval/builtins.hpp"
+#include "interpreter/rulesets/ruleset_loader_parts.hpp"
+#include "interpreter/rulesets/yaml_bounds.hpp"
+
+namespace alea {
+namespace {
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  }
+  return true;
+}
+
+bool reads_as_die(std::string_view s) {
+  return s.size() >= 2 && s[0] == 'd' && (std::isdigit(static_cast<unsigned char>(s[1])) || s == "dF");
+}
+
+class Loader final : public detail::RulesetReader {
+ public:
+  Loader(std::string text, std::string name, const RulesetLoadOptions& options)
+      : options_(options), file_(SourceFile::make(std::move(name), std::move(text), options.origin)) {
+    std::string_view t = file_->text();
+    std::size_t start = 0;
+    while (start <= t.size()) {
+      const auto nl = t.find('\n', start);
+      std::string_view line = t.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      lines_.emplace_back(line);
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
+    }
+  }
+
+  RulesetLoad run() {
+    RulesetLoad out;
+    YAML::Node root;
+    try {
+      root = YAML::Load(file_->text());
+    } catch (const YAML::ParserException& e) {
+      const auto pos = offset_of(e.mark);
+      error(DiagCode::RulesetSyntax, file_->span(pos, pos + 1), fmt::format("this is not valid YAML: {}", e.msg))
+          .note({}, "write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block");
+      out.diagnostics = std::move(diags_);
+      return out;
+    }
+    if (const auto over = yaml_overflow(root)) {
+      const auto pos = offset_of(over->mark);
+      error(DiagCode::RulesetInvalidValue, file_->span(pos, pos + 1),
+            over->too_deep ? "lists and mappings nest too deep here: an alias may refer to itself"
+                           : "the file's aliases expand to too many values here")
+          .note({}, fmt::format("a ruleset may nest {} levels deep and hold {} values, aliases expanded",
+                                YamlBounds{}.max_depth, YamlBounds{}.max_nodes));
+      out.diagnostics = std::move(diags_);
+      return out;
+    }
+    if (!root.IsMap()) {
+      error(DiagCode::RulesetFieldType, file_->span(0, 1),
+            "a ruleset is a YAML mapping with the keys schema, name, title, source and mechanics");
+      out.diagnostics = std::move(diags_);
+      return out;
+    }
+    top(root);
+    detail::link_changes(*program_);
+    if (!diags_.empty()) {
+      out.diagnostics = std::move(diags_);
+      return out;
+    }
+    auto compiled = std::make_shared<CompiledProgram>();
+    compiled->source = file_;
+    compiled->ast = std::move(program_);
+    compiled->imports = options_.import_programs;
+    compiled->sources = std::move(sources_);
+    ruleset_->program = std::move(compiled);
+    out.ruleset = std::move(ruleset_);
+    return out;
+  }
+
+ private:
+  const RulesetLoadOptions& options_;
+  std::shared_ptr<const SourceFile> file_;
+  std::vector<std::string> lines_;
+  Diagnostics diags_;
+  std::shared_ptr<Ruleset> ruleset_ = std::make_shared<Ruleset>();
+  std::unique_ptr<ast::Program> program_ = std::make_unique<ast::Program>();
+  std::vector<std::shared_ptr<const SourceFile>> sources_;
+  std::map<std::string, Span> names_;  // ruleset-level names, for duplicates
+  RecordTypes record_types_;  // declared under `types:`
+  // Mechanics whose body did not parse: calls to them are not reported again.
+  std::set<std::string> unparsed_;
+  // The 'functions' block did not parse: calls of its functions are not
+  // reported again, one by one, as unknown.
+  bool functions_unparsed_ = false;
+
+  // ---- what the sections in other files use ------------------------------
+  [[nodiscard]] const SourceFile& file() const override { return *file_; }
+  ast::Program& program() override { return *program_; }
+  Ruleset& ruleset() override { return *ruleset_; }
+  void keep_source(std::shared_ptr<const SourceFile> src) override { sources_.push_back(std::move(src)); }
+  RecordTypes& record_types() override { return record_types_; }
+
+  // ---- positions and errors ------------------------------------------------
+  std::uint32_t offset_of(const YAML::Mark& m) const {
+    if (m.pos < 0) return 0;
+    return static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(m.pos), file_->text().size()));
+  }
+  Span span_of(const YAML::Node& n) const override {
+    const auto b = offset_of(n.Mark());
+    std::uint32_t len = 1;
+    if (n.IsScalar() && n.Tag() == "?") len = static_cast<std::uint32_t>(std::max<std::size_t>(1, n.Scalar().size()));
+    if (n.IsScalar() && n.Tag() == "!") len = static_cast<std::uint32_t>(n.Scalar().size() + 2);
+    const auto e = std::min<std::uint32_t>(b + len, static_cast<std::uint32_t>(file_->text().size()));
+    // Never run past the end of the line.
+    const auto nl = file_->text().find('\n', b);
+    return file_->span(b, nl == std::string::npos ? e : std::min<std::uint32_t>(e, static_cast<std::uint32_t>(nl)));
+  }
+  Diagnostic& error(DiagCode code, Span span, std::string message) override {
+    return diags_.emplace_back(code, span, std::move(message));
+  }
+
+  // ---- shapes ---------------------------------------------------------------
+  // Checks a mapping's keys: every key known, none twice, the required ones present.
+  bool keys(const YAML::Node& map, Span where, std::string_view what, const std::vector<Key>& allowed) override {
+    if (!map.IsMap()) {
+      error(DiagCode::RulesetFieldType, where, fmt::format("{} must be a mapping", what));
+      return false;
+    }
+    std::set<std::string> seen;
+    std::vector<std::string> names;
+    for (const auto& k : allowed) names.push_back(k.name);
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      const Span at = span_of(it->first);
+      if (!seen.insert(key).second) {
+        error(DiagCode::RulesetInvalidValue, at, fmt::format("the key '{}' appears twice in {}", key, what));
+        continue;
+      }
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        auto& d = error(DiagCode::RulesetUnknownKey, at, fmt::format("unknown key '{}' in {}", key, what));
+        if (auto near = closest_name(key, names); !near.empty()) {
+          d.note({}, fmt::format("did you mean '{}'?", near));
+        } else {
+          std::string list;
+          for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+          d.note({}, fmt::format("the keys here are: {}", list));
+        }
+      }
+    }
+    for (const auto& k : allowed) {
+      if (k.required && !seen.count(k.name)) {
+        error(DiagCode::RulesetMissingKey, where, fmt::format("{} needs the key '{}'", what, k.name));
+      }
+    }
+    return true;
+  }
+
+  std::optional<std::string> text(const YAML::Node& n, std::string_view what) override {
+    if (!n.IsScalar() || (n.Tag() == "?" && n.Scalar().empty())) {
+      error(DiagCode::RulesetFieldType, span_of(n), fmt::format("{} must be text", what));
+      return std::nullopt;
+    }
+    return n.Scalar();
+  }
+
+  // A name the language can use: checked once per ruleset-level definition.
+  bool name(const YAML::Node& key, std::string_view what, bool ruleset_level) override {
+    const std::string s = key.Scalar();
+    const Span at = span_of(key);
+    const auto& kw = keywords();
+    if (!is_identifier(s)) {
+      error(DiagCode::RulesetInvalidValue, at,
+            fmt::format("the {} name '{}' must be a name of the language: letters, digits and '_', not starting with a digit", what, s));
+      return false;
+    }
+    if (std::find(kw.begin(), kw.end(), s) != kw.end() || reads_as_die(s) || s == "true" || s == "false") {
+      error(DiagCode::RulesetInvalidValue, at, fmt::format("'{}' is a reserved word and cannot name a {}", s, what));
+      return false;
+    }
+    if (ruleset_level) {
+      if (auto it = names_.find(s); it != names_.end()) {
+        error(DiagCode::RulesetInvalidValue, at, fmt::format("the name '{}' is already used in this ruleset", s))
+            .note(it->second, "it is first used here");
+        return false;
+      }
+      names_[s] = at;
+    }
+    return true;
+  }
+
+  // ---- code -------------------------------------------------------------------
+  // The expression text of a scalar, as a SourceFile whose positions are the YAML file's.
+  std::shared_ptr<const SourceFile> code(const YAML::Node& n, std::string_view what) override {
+    if (!n.IsScalar() || n.Scalar().empty()) {
+      error(DiagCode::RulesetFieldType, span_of(n), fmt::format("{} must be text in the language", what));
+      return nullptr;
+    }
+    const std::string& value = n.Scalar();
+    const std::string_view raw = file_->text();
+    const std::uint32_t pos = offset_of(n.Mark());
+    const char first = pos < raw.size() ? raw[pos] : '\0';
+    Embedding emb;
+    emb.outer_name = file_->name();
+    emb.outer_lines = lines_;
+    if (first == '>') {
+      error(DiagCode::RulesetInvalidValue, span_of(n),
+            fmt::format("write {} as a '|' block or on one line: a '>' block folds its lines, so positions in it are lost", what));
+      return nullptr;
+    }
+    if (first == '|') {
+      // The block's lines start on the line after the indicator.
+      const auto line0 = static_cast<std::uint32_t>(n.Mark().line) + 1;  // 0-based
+      std::uint32_t indent = 0;
+      for (std::size_t l = line0; l < lines_.size(); ++l) {
+        const auto& s = lines_[l];
+        const auto non_blank = s.find_first_not_of(' ');
+        if (non_blank == std::string::npos) continue;
+        indent = static_cast<std::uint32_t>(non_blank);
+        break;
+      }
+      emb.first_line = line0 + 1;
+      emb.first_column = indent + 1;
+      emb.indent = indent;
+    } else {
+      const std::uint32_t start = pos + ((first == '"' || first == '\'') ? 1 : 0);
+      if (raw.substr(start, value.size()) != value) {
+        error(DiagCode::RulesetInvalidValue, span_of(n),
+              fmt::format("write {} on one line (without escapes) or as a '|' block, so that errors in it can be shown where they are", what));
+        return nullptr;
+      }
+      const LineColumn lc = file_->line_column(start);
+      emb.first_line = lc.line;
+      emb.first_column = lc.column;
+    }
+    // A block's final line break would put an error at its end on the line after it.
+    std::string code_text = value;
+    while (!code_text.empty() && (code_text.back() == '\n' || code_text.back() == '\r')) code_text.pop_back();
+    auto src = SourceFile::make_embedded(std::move(code_text), std::move(emb), options_.origin);
+    sources_.push_back(src);
+    return src;
+  }
+
+  std::unique_ptr<ast::Program> parse_code(const std::shared_ptr<const SourceFile>& src) override {
+    ParseResult r = parse(*src, options_.parse);
+    if (!r.ok()) {
+      for (auto& d : r.diagnostics) diags_.push_back(std::move(d));
+      return nullptr;
+    }
+    return std::move(r.program);
+  }
+
+  // ---- sections ---------------------------------------------------------------
+  void top(const YAML::Node& root) {
+    keys(root, file_->span(0, 1), "the ruleset",
+         {{"schema", true}, {"name", true}, {"title", true}, {"source", true}, {"doc", false},
+          {"types", false}, {"parameters", false}, {"constants", false}, {"tables", false}, {"state", false},
+          {"choices", false}, {"tiers", false}, {"functions", false}, {"mechanics", true}});
+    Ruleset& r = *ruleset_;
+    r.file = file_->name();
+    if (const auto n = root["schema"]) {
+      if (auto v = detail::read_integer(*this, n, "'schema'")) {
+        if (*v != 1) error(DiagCode::RulesetInvalidValue, span_of(n), fmt::format("this alea reads schema 1, not {}", *v));
+      }
+    }
+    if (const auto n = root["name"]) {
+      if (auto v = text(n, "'name'")) {
+        r.name = *v;
+        r.ident = ruleset_ident(*v);
+        const bool ok = std::all_of(v->begin(), v->end(), [](char c) {
+          return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+        });
+        if (!ok || !std::islower(static_cast<unsigned char>((*v)[0]))) {
+          error(DiagCode::RulesetInvalidValue, span_of(n),
+                fmt::format("the name '{}' must start with a lower-case letter and hold only a-z, 0-9, '-' and '_'", *v));
+        } else if (options_.expected_name && *options_.expected_name != *v) {
+          error(DiagCode::RulesetInvalidValue, span_of(n),
+                fmt::format("the ruleset is named '{}' but its file is '{}.yaml'; the two must agree", *v, *options_.expected_name));
+        }
+      }
+    }
+    if (const auto n = root["title"]) r.title = text(n, "'title'").value_or("");
+    if (const auto n = root["source"]) r.source = text(n, "'source'").value_or("");
+    if (const auto n = root["doc"]) r.doc = text(n, "'doc'").value_or("");
+    if (const auto n = root["types"]) detail::read_types(*this, n);
+    if (const auto n = root["parameters"]) parameters(n);
+    if (const auto n = root["constants"]) constants(n);
+    if (const auto n = root["tables"]) tables(n);
+    if (const auto n = root["state"]) detail::read_state(*this, n);
+    if (const auto n = root["choices"]) detail::read_choices(*this, n);
+    if (const auto n = root["tiers"]) detail::read_tiers(*this, n);
+    if (const auto n = root["functions"]) functions(n);
+    if (const auto n = root["mechanics"]) mechanics(n);
+    resolve_all();
+    // In the order of the file, whichever check found them.
+    std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      const auto pa = a.span.file ? a.span.file->line_column(a.span.begin) : LineColumn{};
+      const auto pb = b.span.file ? b.span.file->line_column(b.span.begin) : LineColumn{};
+      return std::pair(pa.line, pa.column) < std::pair(pb.line, pb.column);
+    });
+  }
+
+  std::optional<ParamInfo> param(const YAML::Node& key, const YAML::Node& spec, std::string_view what,
+                                 bool default_required, const std::vector<Key>& extra = {}) override {
+    const std::string pname = key.Scalar();
+    const std::string context = fmt::format("the {} '{}'", what, pname);
+    std::vector<Key> allowed = {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
+                                {"choices", false}, {"items", false}, {"doc", true}};
+    allowed.insert(allowed.end(), extra.begin(), extra.end());
+    if (!keys(spec, span_of(key), context, allowed)) return std::nullopt;
+    if (spec["fields"]) {  // the fields of a record are a type of their own
+      const std::string unknown = fmt::format("unknown key 'fields' in {}", context);
+      for (auto it = diags_.rbegin(); it != diags_.rend(); ++it) {
+        if (it->code != DiagCode::RulesetUnknownKey || it->message != unknown) continue;
+        it->notes.clear();
+        it->note({}, "a record's fields are declared once under 'types' (types: {fighter: {doc: …, fields: {…}}}), "
+                     "then named: type: fighter, or type: list with items: fighter");
+        break;
+      }
+    }
+    ParamInfo p;
+    p.name = pname;
+    if (spec["doc"]) p.doc = text(spec["doc"], "'doc'").value_or("");
+    auto t = spec["type"] ? detail::read_type(*this, spec["type"]) : std::nullopt;
+    if (t) {
+      detail::read_constraints(*this, spec, *t, "choices");
+      detail::read_items(*this, spec, *t);
+      p.type = *t;
+    }
+    if (const YAML::Node d = spec["default"]) {
+      p.default_value = detail::to_value(d);
+      if (t && !type_admits(*t, *p.default_value)) {
+        error(DiagCode::RulesetInvalidValue, span_of(d),
+              fmt::format("the default of '{}' must be {}, got {}", pname, ast::type_name(*t), describe(*p.default_value)));
+      } else if (t) {
+        const auto* i = p.default_value->as_int();
+        if (i && ((t->min && *i < *t->min) || (t->max && *i > *t->max))) {
+          error(DiagCode::RulesetInvalidValue, span_of(d), fmt::format("the default of '{}' is out of its range", pname));
+        }
+      }
+    }
+    return p;
+  }
+
+  void parameters(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(DiagCode::RulesetFieldType, span_of(n), "'parameters' must be a mapping from names to their descriptions");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!name(it->first, "parameter", true)) continue;
+      auto p = param(it->first, it->second, "parameter", true);
+      if (!p) continue;
+      auto c = std::make_unique<ast::Constant>();
+      c->name = p->name;
+      c->span = span_of(it->first);
+      c->parameter = true;
+      c->type = p->type;
+      c->value = it->second["default"] ? detail::to_expr(*this, it->second["default"]) : nullptr;
+      if (!c->value) continue;
+      program_->constants.push_back(std::move(c));
+      ruleset_->parameters.push_back(std::move(*p));
+    }
+  }
+
+  void constants(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(DiagCode::RulesetFieldType, span_of(n), "'constants' must be a mapping from names to values");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!name(it->first, "constant", true)) continue;
+      YAML::Node v = it->second;
+      std::string doc;
+      // `name: {value: …, doc: …}` documents a constant.
+      if (v.IsMap() && v["value"] && v.size() <= 2 && (v.size() == 1 || v["doc"])) {
+        if (v["doc"]) doc = text(v["doc"], "'doc'").value_or("");
+        v = v["value"];
+      }
+      add_constant(it->first, v, doc, ruleset_->constants);
+    }
+  }
+
+  void tables(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(DiagCode::RulesetFieldType, span_of(n), "'tables' must be a mapping from names to tables");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!name(it->first, "table", true)) continue;
+      const std::string context = fmt::format("the table '{}'", it->first.Scalar());
+      if (!keys(it->second, span_of(it->first), context, {{"doc", true}, {"rows", true}})) continue;
+      const std::string doc = it->second["doc"] ? text(it->second["doc"], "'doc'").value_or("") : "";
+      if (const YAML::Node rows = it->second["rows"]) {
+        if (!rows.IsMap() && !rows.IsSequence()) {
+          error(DiagCode::RulesetFieldType, span_of(rows), "a table's 'rows' must be a mapping or a list");
+          continue;
+        }
+        add_constant(it->first, rows, doc, ruleset_->tables);
+      }
+    }
+  }
+
+  static std::size_t nesting(const YAML::Node& n) {
+    std::size_t d = 0;
+    if (n.IsSequence()) {
+      for (const auto& i : n) d = std::max(d, nesting(i));
+    } else if (n.IsMap()) {
+      for (auto it = n.begin(); it != n.end(); ++it) d = std::max(d, nesting(it->second));
+    } else {
+      return 0;
+    }
+    return d + 1;
+  }
+
+  void add_constant(const YAML::Node& key, const YAML::Node& v, std::string doc, std::vector<NamedValue>& into) {
+    if (nesting(v) > 64) {
+      error(DiagCode::RulesetInvalidValue, span_of(v), "lists and mappings here nest more than 64 levels deep");
+      return;
+    }
+    auto c = std::make_unique<ast::Constant>();
+    c->name = key.Scalar();
+    c->span = span_of(key);
+    c->value = detail::to_expr(*this, v);
+    program_->constants.push_back(std::move(c));
+    into.push_back({key.Scalar(), std::move(doc), detail::to_value(v)});
+  }
+
+  void functions(const YAML::Node& n) {
+    auto src = code(n, "'functions'");
+    if (!src) return;
+    auto prog = parse_code(src);
+    if (!prog) {
+      functions_unparsed_ = true;
+      return;
+    }
+    if (prog->main) {
+      error(DiagCode::RulesetInvalidValue, prog->main->span, "'functions' holds only 'fn' definitions");
+    }
+    for (auto& st : prog->statements) {
+      if (auto* fn = std::get_if<ast::FnDef>(&st)) {
+        ruleset_->functions.push_back(fn->name);
+        if (auto it = names_.find(fn->name); it != names_.end()) {
+          error(DiagCode::DuplicateDefinition, fn->span, fmt::format("the name '{}' is already used in this ruleset", fn->name))
+              .note(it->second, "it is first used here");
+          continue;
+        }
+        names_[fn->name] = fn->span;
+        program_->statements.push_back(std::move(st));
+      } else {
+        error(DiagCode::RulesetInvalidValue, std::get<ast::GlobalLet>(st).span,
+              "'functions' holds only 'fn' definitions; put values under 'constants'");
+      }
+    }
+  }
+
+  void mechanics(const YAML::Node& n) {
+    if (!n.IsMap() || n.size() == 0) {
+      error(DiagCode::RulesetFieldType, span_of(n), "'mechanics' must be a mapping from names to mechanics, with at least one");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) mechanic(it->first, it->second);
+  }
+
+  void mechanic(const YAML::Node& key, const YAML::Node& spec) {
+    const std::string mname = key.Scalar();
+    const bool named = name(key, "mechanic", true);
+    const std::string context = fmt::format("the mechanic '{}'", mname);
+    if (!keys(spec, span_of(key), context,
+              {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"body", true},
+               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}, {"odds", false}})) {
+      return;
+    }
+    MechanicInfo m;
+    m.name = mname;
+    ast::FnDef fn;
+    fn.name = mname;
+    fn.span = span_of(key);
+    if (spec["doc"]) m.doc = text(spec["doc"], "'doc'").value_or("");
+    if (spec["group"]) m.group = text(spec["group"], "'group'").value_or("");
+    if (const YAML::Node o = spec["odds"]) {
+      if (const auto v = text(o, "'odds'")) {
+        if (*v == "sampled") m.sampled_odds = true;
+        else if (*v != "auto")
+          error(DiagCode::RulesetInvalidValue, span_of(o),
+                fmt::format("'odds' is auto (exact when alea stats can, else sampled) or sampled, not '{}'", *v));
+      }
+    }
+    if (const YAML::Node sd = spec["sides"]) sides(sd, m, fn);
+    if (const YAML::Node ps = spec["params"]) {
+      if (!ps.IsMap()) {
+        error(DiagCode::RulesetFieldType, span_of(ps), "'params' must be a mapping from names to their descriptions");
+      } else {
+        for (auto p = ps.begin(); p != ps.end(); ++p) {
+          if (!name(p->first, "parameter", false)) continue;
+          auto info = param(p->first, p->second, "parameter", false);
+          if (!info) continue;
+          fn.params.push_back(info->name);
+          fn.param_spans.push_back(span_of(p->first));
+          fn.types.emplace_back(info->type);
+          fn.defaults.push_back(p->second["default"] ? detail::to_expr(*this, p->second["default"]) : nullptr);
+          m.params.push_back(std::move(*info));
+        }
+      }
+    }
+    result(spec, key, m, fn);
+    if (const YAML::Node ex = spec["examples"]) {
+      if (!ex.IsSequence()) {
+        error(DiagCode::RulesetFieldType, span_of(ex), "'examples' must be a list of command-line calls");
+      } else {
+        for (const auto& e : ex) {
+          if (auto s = text(e, "an example")) m.examples.push_back(*s);
+        }
+      }
+    }
+    if (const YAML::Node body = spec["body"]) {
+      if (auto src = code(body, "a mechanic's 'body'")) {
+        if (auto prog = parse_code(src)) {
+          if (!prog->statements.empty() || !prog->main) {
+            error(DiagCode::RulesetInvalidValue, span_of(body),
+                  "a mechanic's body is one expression; put functions under 'functions' and values under 'constants'");
+          } else {
+            fn.body = std::move(prog->main);
+          }
+        }
+      }
+    }
+    for (const auto& c : program_->constants) {
+      if (c->parameter) fn.settable.push_back(c.get());
+    }
+    if (const YAML::Node ch = spec["changes"]; ch && named) detail::read_changes(*this, ch, fn, m);
+    if (named && fn.body) program_->statements.emplace_back(std::move(fn));
+    else unparsed_.insert(mname);
+    ruleset_->mechanics.push_back(std::move(m));
+  }
+
+  // `sides: {names: [attacker, defender], fields: {pool: {…}, ST: {…}}}`: an
+  // opposed mechanic. The sides become its first parameters, records with the
+  // fields; the body sees the fields as names, bound to the first side.
+  void sides(const YAML::Node& sd, MechanicInfo& m, ast::FnDef& fn) {
+    if (!keys(sd, span_of(sd), "'sides'", {{"names", true}, {"fields", true}})) return;
+    const YAML::Node names = sd["names"];
+    const YAML::Node fields = sd["fields"];
+    if (!names || !fields) return;
+    if (!names.IsSequence() || names.size() != 2) {
+      error(DiagCode::RulesetFieldType, span_of(names), "'names' lists the two sides, as in [attacker, defender]");
+      return;
+    }
+    if (!fields.IsMap() || fields.size() == 0) {
+      error(DiagCode::RulesetFieldType, span_of(fields), "'fields' maps each thing a side gives to its description");
+      return;
+    }
+    std::string field_list;
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+      if (!name(it->first, "side field", false)) return;
+      auto info = param(it->first, it->second, "side field", false);
+      if (!info) return;
+      if (it->second["default"]) {
+        error(DiagCode::RulesetInvalidValue, span_of(it->second["default"]), "a side field has no default: each side gives it");
+      }
+      fn.side_fields.push_back(info->name);
+      fn.side_field_types.push_back(info->type);
+      field_list += (field_list.empty() ? "" : ", ") + info->name;
+      m.side_fields.push_back(std::move(*info));
+    }
+    for (const auto& n : names) {
+      if (!n.IsScalar() || !name(n, "side", false)) return;
+      ParamInfo p;
+      p.name = n.Scalar();
+      p.type.kind = ast::TypeSpec::Record;
+      p.doc = fmt::format("a side of the roll: a record of {}", field_list);
+      fn.params.push_back(p.name);
+      fn.param_spans.push_back(span_of(n));
+      fn.types.emplace_back(p.type);
+      fn.defaults.push_back(nullptr);
+      m.sides.push_back(p.name);
+      m.params.push_back(std::move(p));
+    }
+    fn.side_count = 2;
+  }
+
+  void result(const YAML::Node& spec, const YAML::Node& key, MechanicInfo& m, ast::FnDef& fn) {
+    const YAML::Node res = spec["result"];
+    const YAML::Node ret = spec["returns"];
+    if (res && ret) {
+      error(DiagCode::RulesetInvalidValue, span_of(ret), "a mechanic has either 'result' (a record's fields) or 'returns', not both");
+      return;
+    }
+    if (!res && !ret) {
+      error(DiagCode::RulesetMissingKey, span_of(key),
+            fmt::format("the mechanic '{}' needs 'result' (the fields of the record it gives) or 'returns' (the type of its value)",
+                        key.Scalar()));
+      return;
+    }
+    ast::ResultSpec r;
+    if (ret) {
+      r.span = span_of(ret);
+      if (!keys(ret, span_of(ret), "'returns'",
+                {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}, {"items", false}})) return;
+      if (auto t = ret["type"] ? detail::read_type(*this, ret["type"]) : std::nullopt) {
+        detail::read_constraints(*this, ret, *t, "choices");
+        detail::read_items(*this, ret, *t);
+        r.returns = *t;
+        m.returns = *t;
+      }
+      if (ret["doc"]) m.returns_doc = text(ret["doc"], "'doc'").value_or("");
+      fn.result = std::move(r);
+      return;
+    }
+    r.span = span_of(res);
+    if (!res.IsMap() || res.size() == 0) {
+      error(DiagCode::RulesetFieldType, span_of(res), "'result' must be a mapping from field names to their descriptions");
+      return;
+    }
+    for (auto it = res.begin(); it != res.end(); ++it) {
+      if (!name(it->first, "result field", false)) continue;
+      const std::string fname = it->first.Scalar();
+      if (!keys(it->second, span_of(it->first), fmt::format("the result field '{}'", fname),
+                {{"type", true}, {"doc", true}, {"outcomes", false}, {"min", false}, {"max", false}, {"items", false}})) {
+        continue;
+      }
+      FieldInfo f;
+      f.name = fname;
+      if (it->second["doc"]) f.doc = text(it->second["doc"], "'doc'").value_or("");
+      auto t = it->second["type"] ? detail::read_type(*this, it->second["type"]) : std::nullopt;
+      if (!t) continue;
+      detail::read_constraints(*this, it->second, *t, "outcomes");
+      detail::read_items(*this, it->second, *t);
+      f.type = *t;
+      r.fields.push_back(fname);
+      r.types.push_back(*t);
+      r.spans.push_back(span_of(it->first));
+      m.result.push_back(std::move(f));
+    }
+    fn.result = std::move(r);
+  }
+
+  void resolve_all() {
+    ResolveContext ctx;
+    ctx.builtins = &builtin_signatures();
+    ctx.imported = options_.imports;
+    ctx.free_names_are_errors = true;
+    for (auto& d : resolve(*program_, ctx)) {
+      const bool echo = d.code == DiagCode::UnknownFunction &&
+                        (functions_unparsed_ ||
+                         std::any_of(unparsed_.begin(), unparsed_.end(), [&](const std::string& m) {
+                           return d.message == fmt::format("unknown function '{}'", m);
+                         }));
+      if (!echo) diags_.push_back(std::move(d));
+    }
+  }
+};
+
+}  // namespace
+
+RulesetLoad load_ruleset(std::string yaml_text, std::string file_name, const RulesetLoadOptions& options) {
+  if (yaml_text.size() > 4'000'000) {
+    RulesetLoad out;
+    auto file = SourceFile::make(file_name, "");
+    out.diagnostics.emplace_back(DiagCode::InputTooLong, file->span(0, 0),
+                                 "a ruleset file is limited to 4 MB");
+    return out;
+  }
+  return Loader(std::move(yaml_text), std::move(file_name), options).run();
+}
+
+}  // namespace alea

@@ -1,0 +1,87 @@
+// interpreter/rulesets/ruleset_loader_parts.hpp — internal to the ruleset loader: what
+// the Loader (ruleset_loader.cpp) offers the sections read in other files
+// (ruleset_loader_values.cpp: values and types; ruleset_loader_state.cpp:
+// `state`, `choices`, `tiers` and a mechanic's `changes`). Only the loader's
+// files include this header, so YAML stays behind the loader.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "dsl/ast.hpp"
+#include "dsl/diagnostic.hpp"
+#include "dsl/source.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
+
+namespace alea::detail {
+
+class RulesetReader {
+ public:
+  struct Key {
+    std::string name;
+    bool required;
+  };
+
+  RulesetReader() = default;
+  RulesetReader(const RulesetReader&) = delete;
+  RulesetReader& operator=(const RulesetReader&) = delete;
+  virtual ~RulesetReader() = default;
+
+  virtual Diagnostic& error(DiagCode code, Span span, std::string message) = 0;
+  [[nodiscard]] virtual Span span_of(const YAML::Node& n) const = 0;
+  // Checks a mapping's keys: every key known, none twice, the required ones present.
+  virtual bool keys(const YAML::Node& map, Span where, std::string_view what, const std::vector<Key>& allowed) = 0;
+  virtual std::optional<std::string> text(const YAML::Node& n, std::string_view what) = 0;
+  // A name the language can use; a ruleset-level one must be new in the ruleset.
+  virtual bool name(const YAML::Node& key, std::string_view what, bool ruleset_level) = 0;
+  // A parameter's description: type, default, bounds, choices, doc, and the `extra` keys.
+  virtual std::optional<ParamInfo> param(const YAML::Node& key, const YAML::Node& spec, std::string_view what,
+                                         bool default_required, const std::vector<Key>& extra) = 0;
+  // The expression text of a scalar, positioned in the YAML file; null after an error.
+  virtual std::shared_ptr<const SourceFile> code(const YAML::Node& n, std::string_view what) = 0;
+  virtual std::unique_ptr<ast::Program> parse_code(const std::shared_ptr<const SourceFile>& src) = 0;
+  [[nodiscard]] virtual const SourceFile& file() const = 0;
+  virtual ast::Program& program() = 0;
+  virtual Ruleset& ruleset() = 0;
+  // The record types declared under `types:` so far, by name.
+  using RecordTypes = std::map<std::string, std::shared_ptr<const ast::RecordType>>;
+  virtual RecordTypes& record_types() = 0;
+  // Sources the program's spans point into, kept alive with it.
+  virtual void keep_source(std::shared_ptr<const SourceFile> src) = 0;
+};
+
+// In ruleset_loader_values.cpp:
+// A whole number; nullopt after an error.
+std::optional<std::int64_t> read_integer(RulesetReader& r, const YAML::Node& n, std::string_view what);
+// A YAML value as a value of the language: none, numbers, true/false, text, lists, records.
+Value to_value(const YAML::Node& n);
+// The same value as a literal expression, positioned in the YAML file.
+ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n);
+// `int`, `int?`, `label`, a declared record type…; nullopt after an error.
+std::optional<ast::TypeSpec> read_type(RulesetReader& r, const YAML::Node& n);
+// `items: die` on a list: the type every item must have.
+void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t);
+// Bounds and choices (under `choices_key`) of a parameter or field.
+void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key);
+// `types:` — record types, which parameters, fields and results may name.
+void read_types(RulesetReader& r, const YAML::Node& n);
+
+// In ruleset_loader_state.cpp:
+// `state:` — counters kept between rolls, each a settable name of the ruleset.
+void read_state(RulesetReader& r, const YAML::Node& n);
+// `choices:` — decisions a player makes after seeing a roll.
+void read_choices(RulesetReader& r, const YAML::Node& n);
+// `tiers:` — named scales of outcomes; each adds two functions.
+void read_tiers(RulesetReader& r, const YAML::Node& n);
+// A mechanic's `changes:`, added to `fn` (and its hidden functions to the program).
+void read_changes(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m);
+// Once every statement is in place: points each change at its hidden functions.
+void link_changes(ast::Program& program);
+
+}  // namespace alea::detail

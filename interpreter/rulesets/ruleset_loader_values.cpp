@@ -1,0 +1,224 @@
+// interpreter/rulesets/ruleset_loader_values.cpp — the parts of a ruleset that are
+// plain YAML values and types: numbers, constants' values as values and as
+// literal expressions, a parameter's or field's type with its bounds and
+// choices, and the record types declared under `types:`.
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "dsl/resolver.hpp"
+#include "interpreter/rulesets/ruleset_loader_parts.hpp"
+
+namespace alea::detail {
+
+namespace {
+
+std::optional<std::int64_t> parse_int(std::string_view s) {
+  std::int64_t v = 0;
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  if (b != e && *b == '+') ++b;
+  auto [p, ec] = std::from_chars(b, e, v);
+  if (ec != std::errc() || p != e || b == e) return std::nullopt;
+  return v;
+}
+
+std::string describe_node(const YAML::Node& n) {
+  if (n.IsMap()) return "a mapping";
+  if (n.IsSequence()) return "a list";
+  if (n.IsNull()) return "null";
+  return n.Scalar();
+}
+
+}  // namespace
+
+std::optional<std::int64_t> read_integer(RulesetReader& r, const YAML::Node& n, std::string_view what) {
+  if (n.IsScalar() && n.Tag() == "?") {
+    if (auto v = parse_int(n.Scalar())) return v;
+  }
+  r.error(DiagCode::RulesetFieldType, r.span_of(n), fmt::format("{} must be a whole number, got '{}'", what, describe_node(n)));
+  return std::nullopt;
+}
+
+Value to_value(const YAML::Node& n) {
+  if (n.IsNull()) return NoneValue{};
+  if (n.IsScalar()) {
+    if (n.Tag() == "?") {
+      if (auto v = parse_int(n.Scalar())) return *v;
+      if (n.Scalar() == "true") return true;
+      if (n.Scalar() == "false") return false;
+    }
+    return Value(n.Scalar());
+  }
+  if (n.IsSequence()) {
+    std::vector<Value> items;
+    for (const auto& i : n) items.push_back(to_value(i));
+    return make_list(std::move(items));
+  }
+  std::vector<std::string> names;
+  std::vector<Value> values;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    names.push_back(it->first.Scalar());
+    values.push_back(to_value(it->second));
+  }
+  return make_record(std::move(names), std::move(values));
+}
+
+ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n) {
+  auto e = std::make_unique<ast::Expr>();
+  e->span = r.span_of(n);
+  if (n.IsNull()) {
+    e->kind = ast::NoneLit{};
+  } else if (n.IsScalar()) {
+    const Value v = to_value(n);
+    if (const auto* i = v.as_int()) e->kind = ast::IntLit{*i};
+    else if (const auto* b = v.as_bool()) e->kind = ast::BoolLit{*b};
+    else e->kind = ast::StrLit{n.Scalar()};
+  } else if (n.IsSequence()) {
+    ast::ListLit l;
+    for (const auto& i : n) {
+      l.items.push_back(to_expr(r, i));
+      e->depth = std::max(e->depth, l.items.back()->depth + 1);
+    }
+    e->kind = std::move(l);
+  } else {
+    ast::RecordLit rec;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      rec.names.push_back(it->first.Scalar());
+      rec.values.push_back(to_expr(r, it->second));
+      e->depth = std::max(e->depth, rec.values.back()->depth + 1);
+    }
+    e->kind = std::move(rec);
+  }
+  return e;
+}
+
+// `int`, `int?`, `label`, …
+std::optional<ast::TypeSpec> read_type(RulesetReader& r, const YAML::Node& n) {
+  auto s = r.text(n, "'type'");
+  if (!s) return std::nullopt;
+  ast::TypeSpec t;
+  std::string base = *s;
+  if (!base.empty() && base.back() == '?') {
+    t.optional = true;
+    base.pop_back();
+  }
+  static const std::vector<std::pair<std::string, ast::TypeSpec::Kind>> kinds = {
+      {"int", ast::TypeSpec::Int},       {"bool", ast::TypeSpec::Bool},
+      {"string", ast::TypeSpec::Str},    {"label", ast::TypeSpec::Label},
+      {"list", ast::TypeSpec::List},     {"record", ast::TypeSpec::Record},
+      {"pool", ast::TypeSpec::Pool},     {"any", ast::TypeSpec::Any}};
+  for (const auto& [word, kind] : kinds) {
+    if (word == base) {
+      t.kind = kind;
+      return t;
+    }
+  }
+  if (auto it = r.record_types().find(base); it != r.record_types().end()) {
+    t.kind = ast::TypeSpec::Record;
+    t.record = it->second;
+    return t;
+  }
+  std::vector<std::string> words;
+  for (const auto& [word, kind] : kinds) words.push_back(word);
+  for (const auto& [word, type] : r.record_types()) words.push_back(word);
+  auto& d = r.error(DiagCode::RulesetInvalidValue, r.span_of(n), fmt::format("unknown type '{}'", *s));
+  if (auto near = closest_name(base, words); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
+  else d.note({}, "the types are int, bool, string, label, list, record, pool, any and those declared under 'types' (before this one); add '?' to admit null");
+  return std::nullopt;
+}
+
+// `items: die` on a list: the type every item must have.
+void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t) {
+  const YAML::Node i = spec["items"];
+  if (!i) return;
+  if (t.kind != ast::TypeSpec::List) {
+    r.error(DiagCode::RulesetInvalidValue, r.span_of(i), "'items' applies to the type list");
+    return;
+  }
+  if (auto it = read_type(r, i)) t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
+}
+
+// Bounds and choices of a parameter or field.
+void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key) {
+  if (spec["min"]) {
+    if (auto v = read_integer(r, spec["min"], "'min'")) t.min = v;
+  }
+  if (spec["max"]) {
+    if (auto v = read_integer(r, spec["max"], "'max'")) t.max = v;
+  }
+  if ((t.min || t.max) && t.kind != ast::TypeSpec::Int) {
+    r.error(DiagCode::RulesetInvalidValue, r.span_of(spec["min"] ? spec["min"] : spec["max"]),
+            "'min' and 'max' apply to the type int");
+  }
+  if (t.min && t.max && *t.min > *t.max) {
+    r.error(DiagCode::RulesetInvalidValue, r.span_of(spec["max"]), fmt::format("'max' ({}) is below 'min' ({})", *t.max, *t.min));
+  }
+  if (const YAML::Node c = spec[std::string(choices_key)]) {
+    if (!c.IsSequence() || c.size() == 0) {
+      r.error(DiagCode::RulesetFieldType, r.span_of(c), fmt::format("'{}' must be a list of names", choices_key));
+    } else {
+      for (const auto& i : c) {
+        if (auto s = r.text(i, fmt::format("an item of '{}'", choices_key))) t.choices.push_back(*s);
+      }
+    }
+    if (t.kind != ast::TypeSpec::Label && t.kind != ast::TypeSpec::Str) {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(c), fmt::format("'{}' apply to the types label and string", choices_key));
+    }
+  } else if (t.kind == ast::TypeSpec::Label) {
+    r.error(DiagCode::RulesetMissingKey, r.span_of(spec),
+            fmt::format("a label lists the names it can take under '{}'", choices_key));
+  }
+}
+
+// `types: {die: {doc: …, fields: {colour: {type: label, choices: […], doc: …}, …}}}`:
+// record types, which parameters, fields and results may name. A type may use
+// the types declared before it.
+void read_types(RulesetReader& r, const YAML::Node& n) {
+  if (!n.IsMap()) {
+    r.error(DiagCode::RulesetFieldType, r.span_of(n), "'types' must be a mapping from type names to their fields");
+    return;
+  }
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string tname = it->first.Scalar();
+    if (!r.name(it->first, "type", false)) continue;
+    static const std::set<std::string> words = {"int", "bool", "string", "label", "list", "record", "pool", "any"};
+    if (words.count(tname) || r.record_types().count(tname)) {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(it->first),
+              fmt::format("the type name '{}' is already {}", tname, words.count(tname) ? "a type of the format" : "declared"));
+      continue;
+    }
+    const std::string context = fmt::format("the type '{}'", tname);
+    if (!r.keys(it->second, r.span_of(it->first), context, {{"doc", true}, {"fields", true}})) continue;
+    auto rt = std::make_shared<ast::RecordType>();
+    rt->name = tname;
+    rt->span = r.span_of(it->first);
+    if (it->second["doc"]) rt->doc = r.text(it->second["doc"], "'doc'").value_or("");
+    TypeInfo info{tname, rt->doc, {}};
+    const YAML::Node fields = it->second["fields"];
+    if (!fields) continue;
+    if (!fields.IsMap() || fields.size() == 0) {
+      r.error(DiagCode::RulesetFieldType, r.span_of(fields), "'fields' maps each field of the record to its description");
+      continue;
+    }
+    for (auto f = fields.begin(); f != fields.end(); ++f) {
+      if (!r.name(f->first, "field", false)) continue;
+      auto p = r.param(f->first, f->second, "field", false, {});
+      if (!p) continue;
+      ast::FieldSpec fs;
+      fs.name = p->name;
+      fs.type = p->type;
+      fs.default_value = f->second["default"] ? to_expr(r, f->second["default"]) : nullptr;
+      fs.doc = p->doc;
+      fs.span = r.span_of(f->first);
+      rt->fields.push_back(std::move(fs));
+      info.fields.push_back(std::move(*p));
+    }
+    r.record_types()[tname] = rt;
+    r.ruleset().types.push_back(std::move(info));
+  }
+}
+
+}  // namespace alea::detail

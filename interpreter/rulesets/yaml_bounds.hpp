@@ -1,0 +1,28 @@
+// interpreter/rulesets/yaml_bounds.hpp — the size of a YAML document once its aliases are expanded.
+//
+// An alias (`*a`) names a node written elsewhere, so a short file can stand for a huge tree
+// (ten aliases of ten aliases of … — a "billion laughs") or an endless one (`a: &a [1, *a]`).
+// Every reader of a ruleset walks the tree as expanded; this check comes first and bounds it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include <yaml-cpp/yaml.h>
+
+namespace alea {
+
+struct YamlBounds {
+  std::size_t max_nodes = 200'000;  // nodes of the expanded tree, keys and values
+  std::size_t max_depth = 128;      // lists and mappings inside one another
+};
+
+// Where the expanded document passes a bound: the node at which it did, and what it passed.
+struct YamlOverflow {
+  YAML::Mark mark;
+  bool too_deep = false;  // else too many nodes
+};
+
+[[nodiscard]] std::optional<YamlOverflow> yaml_overflow(const YAML::Node& root, const YamlBounds& bounds = {});
+
+}  // namespace alea

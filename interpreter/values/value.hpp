@@ -1,0 +1,153 @@
+// interpreter/values/value.hpp — the values of the language.
+//
+// A Value is a small immutable variant. Aggregates are shared_ptr<const T>, so
+// copying one is cheap and values never form cycles.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "dsl/ast.hpp"
+
+namespace alea {
+
+// One die in a pool: its current face and its record in the Trace.
+struct PoolDie {
+  std::int64_t face = 0;
+  std::uint32_t id = 0;
+};
+
+// The rolls (Trace::groups) a pool's dice came from. Almost every pool comes
+// from one roll, which is kept inline so that rolling allocates nothing for it.
+class RollOrigins {
+ public:
+  void add(std::uint32_t group) {
+    if (contains(group)) return;
+    if (first_ == none_) first_ = group;
+    else more_.push_back(group);
+  }
+  void add(const RollOrigins& other) {
+    if (other.first_ != none_) add(other.first_);
+    for (auto g : other.more_) add(g);
+  }
+  [[nodiscard]] bool contains(std::uint32_t group) const {
+    return group == first_ || std::find(more_.begin(), more_.end(), group) != more_.end();
+  }
+
+ private:
+  static constexpr std::uint32_t none_ = 0xFFFFFFFFu;
+  std::uint32_t first_ = none_;
+  std::vector<std::uint32_t> more_;  // only when pools of several rolls were joined
+};
+
+// An ordered multiset of dice. A pool used as a number is the sum of its faces;
+// a success pool (made by `under`) counts its dice instead.
+struct PoolData {
+  std::vector<PoolDie> dice;
+  bool successes = false;
+  // The rolls its dice came from, so that rolled() can give every die of them,
+  // the removed ones too.
+  RollOrigins groups;
+};
+
+class Value;
+struct RecordData {
+  std::vector<std::string> names;  // in the order written
+  std::vector<Value> values;
+  std::uint32_t depth = 1;  // 1 + the depth of its deepest value
+};
+// The items of a list, with how deeply values nest inside it.
+struct ListData : std::vector<Value> {
+  std::uint32_t depth = 1;  // 1 + the depth of its deepest item
+};
+
+using StrPtr = std::shared_ptr<const std::string>;
+using PoolPtr = std::shared_ptr<const PoolData>;
+using ListPtr = std::shared_ptr<const ListData>;
+using RecordPtr = std::shared_ptr<const RecordData>;
+
+enum class ValueKind { Int, Bool, Str, Pool, List, Record, None };
+
+// The value `none`: nothing, no limit.
+struct NoneValue {
+  friend bool operator==(NoneValue, NoneValue) { return true; }
+};
+
+class Value {
+ public:
+  using Variant = std::variant<std::int64_t, bool, StrPtr, PoolPtr, ListPtr, RecordPtr, NoneValue>;
+
+  Value() : v_(std::int64_t{0}) {}
+  Value(std::int64_t i) : v_(i) {}  // NOLINT(google-explicit-constructor)
+  Value(int i) : v_(std::int64_t{i}) {}  // NOLINT(google-explicit-constructor)
+  Value(bool b) : v_(b) {}  // NOLINT(google-explicit-constructor)
+  explicit Value(std::string s) : v_(std::make_shared<const std::string>(std::move(s))) {}
+  explicit Value(PoolPtr p) : v_(std::move(p)) {}
+  explicit Value(ListPtr l) : v_(std::move(l)) {}
+  explicit Value(RecordPtr r) : v_(std::move(r)) {}
+  Value(NoneValue n) : v_(n) {}  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] bool is_none() const { return std::holds_alternative<NoneValue>(v_); }
+
+  [[nodiscard]] ValueKind kind() const { return static_cast<ValueKind>(v_.index()); }
+  [[nodiscard]] const Variant& variant() const { return v_; }
+
+  [[nodiscard]] const std::int64_t* as_int() const { return std::get_if<std::int64_t>(&v_); }
+  [[nodiscard]] const bool* as_bool() const { return std::get_if<bool>(&v_); }
+  [[nodiscard]] const std::string* as_str() const {
+    auto p = std::get_if<StrPtr>(&v_);
+    return p ? p->get() : nullptr;
+  }
+  [[nodiscard]] const PoolData* as_pool() const {
+    auto p = std::get_if<PoolPtr>(&v_);
+    return p ? p->get() : nullptr;
+  }
+  [[nodiscard]] const std::vector<Value>* as_list() const {
+    auto p = std::get_if<ListPtr>(&v_);
+    return p ? p->get() : nullptr;
+  }
+  [[nodiscard]] const RecordData* as_record() const {
+    auto p = std::get_if<RecordPtr>(&v_);
+    return p ? p->get() : nullptr;
+  }
+  // How deeply lists and records nest in this value: 0 for anything else.
+  [[nodiscard]] std::uint32_t depth() const {
+    if (const auto* l = std::get_if<ListPtr>(&v_)) return (*l)->depth;
+    if (const auto* r = std::get_if<RecordPtr>(&v_)) return (*r)->depth;
+    return 0;
+  }
+  // The field `name` of a record, or null.
+  [[nodiscard]] const Value* field(std::string_view name) const;
+
+  // The number a value stands for where a number is wanted: ints as they are,
+  // pools by their total (or their size, for success pools). Null otherwise.
+  [[nodiscard]] std::optional<std::int64_t> number() const;
+
+  friend bool operator==(const Value& a, const Value& b);
+
+ private:
+  Variant v_;
+};
+
+// The total of a pool: the sum of its faces, or the number of dice for a success pool.
+// Returns nullopt if the sum overflows.
+[[nodiscard]] std::optional<std::int64_t> pool_total(const PoolData& pool);
+
+// "int", "bool", "string", "pool", "list", "record", "none".
+[[nodiscard]] std::string_view kind_name(ValueKind k);
+// "a pool of 3 dice", "the int 5": for error messages.
+[[nodiscard]] std::string describe(const Value& v);
+// The value as a person reads it: 14, true, hit, [1, 2], {result: 14, success: true}.
+[[nodiscard]] std::string to_display(const Value& v);
+
+// Whether `v` is of the kind `t` names (bounds and choices are not checked).
+[[nodiscard]] bool type_admits(const ast::TypeSpec& t, const Value& v);
+
+Value make_list(std::vector<Value> items);
+Value make_record(std::vector<std::string> names, std::vector<Value> values);
+
+}  // namespace alea
