@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "dsl/pool_ops.hpp"
 #include "dsl/source.hpp"
 
 namespace alea::ast {
@@ -58,50 +59,21 @@ struct Dice {
   std::vector<std::int64_t> faces; // DieShape::Faces
 };
 
-enum class ExplodeMode { Explode, Compound, Penetrate };
-enum class KeepWhich { Highest, Lowest, Matching };
-
-struct Explode {
-  ExplodeMode mode = ExplodeMode::Explode;
-  std::optional<Cond> cond;  // default: the die's highest face
-  ExprPtr limit;             // extra dice one die may add; null: the engine's limit
-};
-struct Reroll {
-  std::optional<Cond> cond;  // default: the die's lowest face
-  bool once = false;
-};
-struct Keep {
-  bool drop = false;  // `drop …` removes what `keep …` would keep
-  KeepWhich which = KeepWhich::Highest;
-  ExprPtr count;             // Highest/Lowest; null means 1
-  std::optional<Cond> cond;  // Matching
-};
-struct Count {
-  Cond success;
-  std::optional<Cond> fail;    // each matching die subtracts one
-  std::optional<Cond> twice;   // each matching success counts twice
-};
-struct Under {
-  ExprPtr target;
-  std::optional<Cond> except;  // dice that fail whatever the target (`except 12`)
-};
-struct Cancel {
-  ExprPtr by;  // the cancelling pool
-  CmpOp op = CmpOp::Le;
-  bool combine = false;         // leftover cancellers join forces (`combine`)
-  std::optional<Cond> except;   // dice that a combination never cancels (`except 6`)
-};
-struct Sort { bool descending = false; };
-struct Unique {};
-struct Clamp { ExprPtr low, high; };  // either may be null
-
-using PoolOpKind = std::variant<Explode, Reroll, Keep, Count, Under, Cancel, Sort, Unique, Clamp>;
-
 // One pool operation applied to the value of `pool`: `… explode 6`, `…kh3`.
+// Which one is `id`; what it means is in interpreter/ops/. `params` holds one
+// entry per parameter its row in dsl/pool_ops.def lists, in that order (index
+// them with param::<Id>::<name>): for a condition its comparison and value; for
+// a number or a pool only the value (a pool's `op` is how its dice compare, as
+// cancel's `<=`). An optional parameter not written has a null value.
 struct PoolOp {
   ExprPtr pool;
-  PoolOpKind op;
+  PoolOpId id = PoolOpId::Sort;
+  std::vector<Cond> params;
   Span op_span;  // the operation's own text, for traces and errors
+
+  [[nodiscard]] const Cond& param(std::size_t i) const { return params[i]; }
+  // The value of parameter i, or null when it was not written.
+  [[nodiscard]] const Expr* arg(std::size_t i) const { return params[i].value.get(); }
 };
 
 struct Unary { UnOp op; ExprPtr operand; };

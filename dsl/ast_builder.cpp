@@ -222,120 +222,133 @@ class Builder {
     return cond(c);
   }
 
-  ExprPtr pool_op(ExprPtr pool, ast::PoolOpKind op, const Node n) const {
+  // A condition for a parameter that is a plain number (its `op` is unused).
+  ast::Cond number(ExprPtr value) const {
+    ast::Cond c;
+    if (value) c.span = value->span;
+    c.value = std::move(value);
+    return c;
+  }
+  ast::Cond cond_or_absent(std::optional<ast::Cond> c) const { return c ? std::move(*c) : ast::Cond{}; }
+
+  ExprPtr pool_op(ExprPtr pool, PoolOpId id, std::vector<ast::Cond> params, const Node n) const {
     const Span s = pool->span.merge(span(n));
-    return make(ast::PoolOp{std::move(pool), std::move(op), span(n)}, s);
+    return make(ast::PoolOp{std::move(pool), id, std::move(params), span(n)}, s);
+  }
+  template <class... P>
+  std::vector<ast::Cond> params(P&&... p) const {
+    std::vector<ast::Cond> v;
+    (v.push_back(std::forward<P>(p)), ...);
+    return v;
   }
 
   ExprPtr shorthand(ExprPtr pool, const Node n) const {
-    using ast::ExplodeMode;
     if (n.is_type<g::sh_compound>() || n.is_type<g::sh_penetrate>() || n.is_type<g::sh_explode>()) {
-      ast::Explode x;
-      x.mode = n.is_type<g::sh_compound>()    ? ExplodeMode::Compound
-               : n.is_type<g::sh_penetrate>() ? ExplodeMode::Penetrate
-                                              : ExplodeMode::Explode;
-      x.cond = opt_cond(n);
-      return pool_op(std::move(pool), std::move(x), n);
+      const PoolOpId id = n.is_type<g::sh_compound>()    ? PoolOpId::Compound
+                          : n.is_type<g::sh_penetrate>() ? PoolOpId::Penetrate
+                                                         : PoolOpId::Explode;
+      return pool_op(std::move(pool), id, params(cond_or_absent(opt_cond(n)), ast::Cond{}), n);
     }
     if (n.is_type<g::sh_kh>() || n.is_type<g::sh_kl>() || n.is_type<g::sh_dh>() || n.is_type<g::sh_dl>()) {
-      ast::Keep k;
-      k.drop = n.is_type<g::sh_dh>() || n.is_type<g::sh_dl>();
-      k.which = n.is_type<g::sh_kh>() || n.is_type<g::sh_dh>() ? ast::KeepWhich::Highest
-                                                               : ast::KeepWhich::Lowest;
-      k.count = opt_count(n);
-      return pool_op(std::move(pool), std::move(k), n);
+      const PoolOpId id = n.is_type<g::sh_kh>()   ? PoolOpId::KeepHighest
+                          : n.is_type<g::sh_kl>() ? PoolOpId::KeepLowest
+                          : n.is_type<g::sh_dh>() ? PoolOpId::DropHighest
+                                                  : PoolOpId::DropLowest;
+      return pool_op(std::move(pool), id, params(number(opt_count(n))), n);
     }
     if (n.is_type<g::sh_reroll_once>() || n.is_type<g::sh_reroll>()) {
-      return pool_op(std::move(pool), ast::Reroll{opt_cond(n), n.is_type<g::sh_reroll_once>()}, n);
+      const PoolOpId id = n.is_type<g::sh_reroll_once>() ? PoolOpId::RerollOnce : PoolOpId::Reroll;
+      return pool_op(std::move(pool), id, params(cond_or_absent(opt_cond(n))), n);
     }
     if (n.is_type<g::sh_success>()) {
-      ast::Count c{cond(n.children().at(0)), std::nullopt, std::nullopt};
-      if (n.children().size() > 1) c.fail = cond(n.children()[1].children().at(0));
-      return pool_op(std::move(pool), std::move(c), n);
+      ast::Cond fail;
+      if (n.children().size() > 1) fail = cond(n.children()[1].children().at(0));
+      return pool_op(std::move(pool), PoolOpId::Count,
+                     params(cond(n.children().at(0)), std::move(fail), ast::Cond{}), n);
     }
     if (n.is_type<g::sh_count>()) {
       ast::Cond success;
       success.op = cmp_op(n.children().at(0).string_view());
       success.value = arg(n.children().at(1));
       success.span = span(n.children()[0]).merge(span(n.children()[1]));
-      ast::Count c{std::move(success), std::nullopt, std::nullopt};
-      if (n.children().size() > 2) c.fail = cond(n.children()[2].children().at(0));
-      return pool_op(std::move(pool), std::move(c), n);
+      ast::Cond fail;
+      if (n.children().size() > 2) fail = cond(n.children()[2].children().at(0));
+      return pool_op(std::move(pool), PoolOpId::Count, params(std::move(success), std::move(fail), ast::Cond{}), n);
     }
     if (n.is_type<g::sh_min>() || n.is_type<g::sh_max>()) {
       const Node v = n.children().at(0);
-      ExprPtr bound = make(ast::IntLit{signed_value(v)}, span(v));
-      ast::Clamp c;
-      (n.is_type<g::sh_min>() ? c.low : c.high) = std::move(bound);
-      return pool_op(std::move(pool), std::move(c), n);
+      ast::Cond bound = number(make(ast::IntLit{signed_value(v)}, span(v)));
+      return pool_op(std::move(pool), PoolOpId::Clamp,
+                     n.is_type<g::sh_min>() ? params(std::move(bound), ast::Cond{})
+                                            : params(ast::Cond{}, std::move(bound)),
+                     n);
     }
-    if (n.is_type<g::sh_sort_desc>()) return pool_op(std::move(pool), ast::Sort{true}, n);
-    if (n.is_type<g::sh_sort>()) return pool_op(std::move(pool), ast::Sort{false}, n);
-    if (n.is_type<g::sh_unique>()) return pool_op(std::move(pool), ast::Unique{}, n);
+    if (n.is_type<g::sh_sort_desc>()) return pool_op(std::move(pool), PoolOpId::SortDesc, {}, n);
+    if (n.is_type<g::sh_sort>()) return pool_op(std::move(pool), PoolOpId::Sort, {}, n);
+    if (n.is_type<g::sh_unique>()) return pool_op(std::move(pool), PoolOpId::Unique, {}, n);
     fail(DiagCode::UnexpectedText, n, "unknown dice modifier");
   }
 
   ExprPtr word_mod(ExprPtr pool, const Node n) const {
     const auto ch = n.children();
     if (n.is_type<g::w_explode>()) {
-      ast::Explode x;
       const std::string_view kind = ch.at(0).string_view();
-      x.mode = kind == "compound"    ? ast::ExplodeMode::Compound
-               : kind == "penetrate" ? ast::ExplodeMode::Penetrate
-                                     : ast::ExplodeMode::Explode;
+      const PoolOpId id = kind == "compound"    ? PoolOpId::Compound
+                          : kind == "penetrate" ? PoolOpId::Penetrate
+                                                : PoolOpId::Explode;
+      ast::Cond c, limit;
       for (std::size_t i = 1; i < ch.size(); ++i) {
-        if (ch[i].is_type<g::word_cond>()) x.cond = cond(ch[i]);
-        else if (ch[i].is_type<g::limit_clause>()) x.limit = arg(ch[i].children().at(0));
+        if (ch[i].is_type<g::word_cond>()) c = cond(ch[i]);
+        else if (ch[i].is_type<g::limit_clause>()) limit = number(arg(ch[i].children().at(0)));
       }
-      return pool_op(std::move(pool), std::move(x), n);
+      return pool_op(std::move(pool), id, params(std::move(c), std::move(limit)), n);
     }
     if (n.is_type<g::w_reroll>()) {
-      ast::Reroll r;
-      for (const Node c : ch) {
-        if (c.is_type<g::word_cond>()) r.cond = cond(c);
-        else if (c.is_type<g::once_word>()) r.once = true;
+      ast::Cond c;
+      PoolOpId id = PoolOpId::Reroll;
+      for (const Node k : ch) {
+        if (k.is_type<g::word_cond>()) c = cond(k);
+        else if (k.is_type<g::once_word>()) id = PoolOpId::RerollOnce;
       }
-      return pool_op(std::move(pool), std::move(r), n);
+      return pool_op(std::move(pool), id, params(std::move(c)), n);
     }
     if (n.is_type<g::w_keep>()) {
-      ast::Keep k;
-      k.drop = ch.at(0).is_type<g::drop_word>();
+      const bool drop = ch.at(0).is_type<g::drop_word>();
       const Node what = ch.at(1);
       if (what.is_type<g::which_high>() || what.is_type<g::which_low>()) {
-        k.which = what.is_type<g::which_high>() ? ast::KeepWhich::Highest : ast::KeepWhich::Lowest;
-        if (ch.size() > 2) k.count = arg(ch[2]);
-      } else {
-        k.which = ast::KeepWhich::Matching;
-        k.cond = cond(what);
+        const bool high = what.is_type<g::which_high>();
+        const PoolOpId id = drop ? (high ? PoolOpId::DropHighest : PoolOpId::DropLowest)
+                                 : (high ? PoolOpId::KeepHighest : PoolOpId::KeepLowest);
+        return pool_op(std::move(pool), id, params(number(ch.size() > 2 ? arg(ch[2]) : nullptr)), n);
       }
-      return pool_op(std::move(pool), std::move(k), n);
+      return pool_op(std::move(pool), drop ? PoolOpId::DropMatching : PoolOpId::KeepMatching, params(cond(what)), n);
     }
     if (n.is_type<g::w_count>()) {
-      ast::Count c{cond(ch.at(0)), std::nullopt, std::nullopt};
+      ast::Cond fail, twice;
       for (std::size_t i = 1; i < ch.size(); ++i) {
-        (ch[i].is_type<g::fail_clause>() ? c.fail : c.twice) = cond(ch[i].children().at(0));
+        (ch[i].is_type<g::fail_clause>() ? fail : twice) = cond(ch[i].children().at(0));
       }
-      return pool_op(std::move(pool), std::move(c), n);
+      return pool_op(std::move(pool), PoolOpId::Count, params(cond(ch.at(0)), std::move(fail), std::move(twice)), n);
     }
     if (n.is_type<g::w_under>()) {
-      ast::Under u{arg(ch.at(0).children().at(0)), std::nullopt};
-      if (ch.size() > 1) u.except = cond(ch[1].children().at(0));
-      return pool_op(std::move(pool), std::move(u), n);
+      ast::Cond except;
+      if (ch.size() > 1) except = cond(ch[1].children().at(0));
+      return pool_op(std::move(pool), PoolOpId::Under, params(number(arg(ch.at(0).children().at(0))), std::move(except)), n);
     }
     if (n.is_type<g::w_cancel>()) {
-      ast::Cancel c{arg(ch.at(0)), cmp_op(ch.at(1).string_view()), false, std::nullopt};
-      for (std::size_t i = 2; i < ch.size(); ++i) {
-        if (ch[i].is_type<g::combine_word>()) c.combine = true;
-        else c.except = cond(ch[i].children().at(0));
-      }
-      return pool_op(std::move(pool), std::move(c), n);
+      ast::Cond by = number(arg(ch.at(0)));
+      by.op = cmp_op(ch.at(1).string_view());
+      if (ch.size() == 2) return pool_op(std::move(pool), PoolOpId::Cancel, params(std::move(by)), n);
+      ast::Cond except;  // ch[2] is `combine`
+      if (ch.size() > 3) except = cond(ch[3].children().at(0));
+      return pool_op(std::move(pool), PoolOpId::CancelCombine, params(std::move(by), std::move(except)), n);
     }
-    if (n.is_type<g::w_sort>()) return pool_op(std::move(pool), ast::Sort{!ch.empty()}, n);
-    if (n.is_type<g::w_unique>()) return pool_op(std::move(pool), ast::Unique{}, n);
+    if (n.is_type<g::w_sort>()) return pool_op(std::move(pool), ch.empty() ? PoolOpId::Sort : PoolOpId::SortDesc, {}, n);
+    if (n.is_type<g::w_unique>()) return pool_op(std::move(pool), PoolOpId::Unique, {}, n);
     if (n.is_type<g::w_clamp>()) {
-      ast::Clamp c;
-      for (const Node b : ch) (b.is_type<g::clamp_min>() ? c.low : c.high) = arg(b.children().at(0));
-      return pool_op(std::move(pool), std::move(c), n);
+      ast::Cond low, high;
+      for (const Node b : ch) (b.is_type<g::clamp_min>() ? low : high) = number(arg(b.children().at(0)));
+      return pool_op(std::move(pool), PoolOpId::Clamp, params(std::move(low), std::move(high)), n);
     }
     if (n.is_type<g::field_access>()) {
       const Span s = pool->span.merge(span(n));

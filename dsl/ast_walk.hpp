@@ -29,55 +29,20 @@ inline constexpr bool is_one_of = (std::is_same_v<T, Ts> || ...);
 // dice it looks at (the cancelling pool of `cancel`).
 enum class Operand { Number, Pool };
 
-// Calls f(expr, use) for each of a pool operation's own expressions (not the
-// pool it applies to), in the order the evaluator computes them. An optional
-// one that is absent is still passed, as a null `expr`, so that each operation
-// always has the same number of them. `Op` is PoolOpKind or const PoolOpKind;
-// `expr` is then an Expr* or a const Expr*.
+// Calls f(expr, use) for each of a pool operation's parameters (not the pool
+// it applies to), in the order the evaluator computes them: the order of its
+// row in dsl/pool_ops.def. One that was not written is still passed, as a null
+// `expr`, so that each operation always has the same number of them. `Op` is
+// PoolOp or const PoolOp; `expr` is then an Expr* or a const Expr*.
 template <class Op, class F>
 void for_each_operand(Op& op, F&& f) {
-  static_assert(std::is_same_v<std::remove_const_t<Op>, PoolOpKind>);
+  static_assert(std::is_same_v<std::remove_const_t<Op>, PoolOp>);
   using E = std::conditional_t<std::is_const_v<Op>, const Expr, Expr>;
-  auto one = [&](auto& e, Operand use = Operand::Number) { f(static_cast<E*>(e.get()), use); };
-  auto cond = [&](auto& c) { one(c.value); };
-  auto opt_cond = [&](auto& c) {
-    if (c) {
-      cond(*c);
-    } else {
-      f(static_cast<E*>(nullptr), Operand::Number);
-    }
-  };
-  std::visit(
-      [&](auto& o) {
-        using O = std::remove_cvref_t<decltype(o)>;
-        if constexpr (std::is_same_v<O, Explode>) {
-          opt_cond(o.cond);
-          one(o.limit);
-        } else if constexpr (std::is_same_v<O, Reroll>) {
-          opt_cond(o.cond);
-        } else if constexpr (std::is_same_v<O, Keep>) {
-          opt_cond(o.cond);  // Matching
-          one(o.count);      // Highest, Lowest
-        } else if constexpr (std::is_same_v<O, Count>) {
-          cond(o.success);
-          opt_cond(o.fail);
-          opt_cond(o.twice);
-        } else if constexpr (std::is_same_v<O, Under>) {
-          one(o.target);
-          opt_cond(o.except);
-        } else if constexpr (std::is_same_v<O, Cancel>) {
-          one(o.by, Operand::Pool);
-          opt_cond(o.except);
-        } else if constexpr (std::is_same_v<O, Clamp>) {
-          one(o.low);
-          one(o.high);
-        } else if constexpr (is_one_of<O, Sort, Unique>) {
-          // no expressions of their own
-        } else {
-          static_assert(dependent_false<O>, "for_each_operand: a pool operation without its operands");
-        }
-      },
-      op);
+  const PoolOpInfo& info = pool_op_info(op.id);
+  for (std::size_t i = 0; i < op.params.size(); ++i) {
+    f(static_cast<E*>(op.params[i].value.get()),
+      info.param(i).kind == PoolOpPart::Pool ? Operand::Pool : Operand::Number);
+  }
 }
 
 namespace detail {
@@ -100,7 +65,7 @@ void each_child(E& e, F& f) {
           one(k.sides);
         } else if constexpr (std::is_same_v<T, PoolOp>) {
           one(k.pool);
-          for_each_operand(k.op, [&](E* c, Operand) {
+          for_each_operand(k, [&](E* c, Operand) {
             if (c) f(*c);
           });
         } else if constexpr (std::is_same_v<T, Unary>) {

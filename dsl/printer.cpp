@@ -84,56 +84,30 @@ std::string arg(const ast::Expr& e) {
   return "(" + print(e) + ")";
 }
 
-std::string pool_op(const ast::PoolOpKind& op) {
-  return std::visit(
-      [](const auto& k) -> std::string {
-        using T = std::decay_t<decltype(k)>;
-        if constexpr (std::is_same_v<T, ast::Explode>) {
-          std::string s = k.mode == ast::ExplodeMode::Compound    ? "compound"
-                          : k.mode == ast::ExplodeMode::Penetrate ? "penetrate"
-                                                                  : "explode";
-          if (k.cond) s += " " + cond(*k.cond);
-          if (k.limit) s += " limit " + arg(*k.limit);
-          return s;
-        } else if constexpr (std::is_same_v<T, ast::Reroll>) {
-          std::string s = "reroll";
-          if (k.cond) s += " " + cond(*k.cond);
-          if (k.once) s += " once";
-          return s;
-        } else if constexpr (std::is_same_v<T, ast::Keep>) {
-          std::string s = k.drop ? "drop" : "keep";
-          if (k.which == ast::KeepWhich::Matching) return s + " " + cond(*k.cond);
-          s += k.which == ast::KeepWhich::Highest ? " highest" : " lowest";
-          if (k.count) s += " " + arg(*k.count);
-          return s;
-        } else if constexpr (std::is_same_v<T, ast::Count>) {
-          std::string s = "count " + cond(k.success);
-          if (k.fail) s += " fail " + cond(*k.fail);
-          if (k.twice) s += " double " + cond(*k.twice);
-          return s;
-        } else if constexpr (std::is_same_v<T, ast::Under>) {
-          std::string s = "under " + arg(*k.target);
-          if (k.except) s += " except " + cond(*k.except);
-          return s;
-        } else if constexpr (std::is_same_v<T, ast::Cancel>) {
-          std::string s = fmt::format("cancel {}{}", arg(*k.by), ast::spelling(k.op));
-          if (k.combine) s += " combine";
-          if (k.except) s += " except " + cond(*k.except);
-          return s;
-        } else if constexpr (std::is_same_v<T, ast::Sort>) {
-          return k.descending ? "sort desc" : "sort";
-        } else if constexpr (std::is_same_v<T, ast::Unique>) {
-          return "unique";
-        } else if constexpr (std::is_same_v<T, ast::Clamp>) {
-          std::string s = "clamp";
-          if (k.low) s += " min " + arg(*k.low);
-          if (k.high) s += " max " + arg(*k.high);
-          return s;
-        } else {
-          static_assert(ast::dependent_false<T>, "printer: a pool operation left out");
-        }
-      },
-      op);
+// Any operation, from its row of dsl/pool_ops.def.
+std::string pool_op(const ast::PoolOp& op) {
+  const PoolOpInfo& info = pool_op_info(op.id);
+  std::string s(info.written);
+  std::size_t i = 0;
+  for (const PoolOpPart& part : info.parts) {
+    if (part.kind == PoolOpPart::None) break;
+    if (part.kind == PoolOpPart::Word) {
+      s += fmt::format(" {}", part.text);
+      continue;
+    }
+    const ast::Cond& p = op.param(i++);
+    if (!p.value) continue;
+    s += ' ';
+    if (!part.text.empty()) s += fmt::format("{} ", part.text);
+    switch (part.kind) {
+      case PoolOpPart::Cond: s += cond(p); break;
+      case PoolOpPart::Number: s += arg(*p.value); break;
+      case PoolOpPart::Pool: s += fmt::format("{}{}", arg(*p.value), ast::spelling(p.op)); break;
+      case PoolOpPart::None:
+      case PoolOpPart::Word: break;
+    }
+  }
+  return s;
 }
 
 std::string tier_test(const ast::TierTest& t) {
@@ -185,7 +159,7 @@ std::string print(const ast::Expr& e) {
           }
           throw std::logic_error("unreachable: DieShape");
         } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
-          return "(" + print(*k.pool) + " " + pool_op(k.op) + ")";
+          return "(" + print(*k.pool) + " " + pool_op(k) + ")";
         } else if constexpr (std::is_same_v<T, ast::Unary>) {
           return k.op == ast::UnOp::Neg ? "(-" + print(*k.operand) + ")" : "(not " + print(*k.operand) + ")";
         } else if constexpr (std::is_same_v<T, ast::Binary>) {

@@ -325,23 +325,6 @@ class OrderScan {
     for (const auto& d : f->defaults) opt(d);
     opt(f->body);
   }
-  // Compounding adds one round's dice to different dice, so which die gets
-  // which face matters; the other operations see a pool as a multiset.
-  static bool sees_order(const ast::PoolOpKind& op) {
-    return std::visit(
-        [](const auto& o) -> bool {
-          using O = std::decay_t<decltype(o)>;
-          if constexpr (std::is_same_v<O, ast::Explode>) {
-            return o.mode == ast::ExplodeMode::Compound;
-          } else if constexpr (ast::is_one_of<O, ast::Reroll, ast::Keep, ast::Count, ast::Under, ast::Cancel,
-                                              ast::Sort, ast::Unique, ast::Clamp>) {
-            return false;
-          } else {
-            static_assert(ast::dependent_false<O>, "OrderScan::sees_order: a pool operation left out");
-          }
-        },
-        op);
-  }
   void expr(const ast::Expr& e) {
     if (found_) return;
     std::visit(
@@ -350,7 +333,7 @@ class OrderScan {
           if constexpr (std::is_same_v<T, ast::Name>) {
             if (k.constant) opt(k.constant->value);
           } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
-            if (sees_order(k.op)) found_ = true;
+            if (pool_op_info(k.id).sees_order) found_ = true;  // see dsl/pool_ops.def
           } else if constexpr (std::is_same_v<T, ast::Call>) {
             if (k.target == ast::CallTarget::Builtin && detail::builtin_caps(k.builtin).sees_order) found_ = true;
             if (k.target == ast::CallTarget::User) fn(k.fn);

@@ -2,12 +2,15 @@
 #include "interpreter/eval/evaluator.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "dsl/printer.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/eval/eval_context.hpp"
+#include "interpreter/ops/eval_support.hpp"
+#include "interpreter/ops/ops.hpp"
 
 namespace alea {
 namespace detail {
@@ -15,7 +18,6 @@ namespace detail {
 // Runtime nesting (expression depth plus calls) that keeps the C++ stack safe.
 constexpr std::int64_t max_eval_depth = 2'000;
 
-std::string_view pool_op_name(const ast::PoolOpKind& op);
 
 void fail(DiagCode code, Span span, std::string message) {
   throw EvalError{Diagnostic(code, span, std::move(message))};
@@ -178,7 +180,7 @@ Value Evaluator::node(const ast::PoolOp& k, const ast::Expr& e) {
   const PoolData* pool = v.as_pool();
   if (!pool) {
     fail(DiagCode::TypeMismatch, k.pool->span,
-         fmt::format("'{}' applies to a pool of dice, got {}", pool_op_name(k.op), describe(v)));
+         fmt::format("'{}' applies to a pool of dice, got {}", pool_op_info(k.id).name, describe(v)));
   }
   // The dice of these groups now show through this longer chain of operations.
   std::uint32_t last = UINT32_MAX;
@@ -192,6 +194,18 @@ Value Evaluator::node(const ast::PoolOp& k, const ast::Expr& e) {
     last = g;
   }
   return apply_pool_op(k, *pool);
+}
+
+// Each operation's meaning is in interpreter/ops/<family>.cpp.
+Value Evaluator::apply_pool_op(const ast::PoolOp& op, const PoolData& pool) {
+  ops::PoolEval ev(*this, op);
+  switch (op.id) {
+#define ALEA_POOL_OP(Id, family, ...) \
+  case PoolOpId::Id: return ops::family::eval(ev, op, pool);
+#include "dsl/pool_ops.def"
+#undef ALEA_POOL_OP
+  }
+  throw std::logic_error("unreachable: PoolOpId");
 }
 
 template <>

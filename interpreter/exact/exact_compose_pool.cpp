@@ -9,19 +9,9 @@
 
 #include "dsl/ast_walk.hpp"
 #include "interpreter/exact/exact_compose.hpp"
+#include "interpreter/ops/ops.hpp"
 
 namespace alea::compose {
-namespace {
-
-DieTest fixed_test(ast::CmpOp op, const Value& v) {
-  DieTest t;
-  t.fixed = true;
-  t.op = op;
-  t.value = to_int(v);
-  return t;
-}
-
-}  // namespace
 
 DieKind Composer::die_kind(const ast::Dice& k, const Value& sides) {
   DieKind kind = DieKind::sides(100);
@@ -44,80 +34,25 @@ DieKind Composer::die_kind(const ast::Dice& k, const Value& sides) {
   return kind;
 }
 
-// The distributions of an operation's own expressions, one per operand of
-// ast::for_each_operand (the order the evaluator computes them); an absent one
-// (and `except` of a cancel without `combine`, which the evaluator never reads) is none.
+// The distributions of an operation's own expressions, one per parameter (the
+// order the evaluator computes them); one not written is none.
 void Composer::op_params(const ast::PoolOp& op, std::vector<Dist>& out) {
-  const auto* cancel = std::get_if<ast::Cancel>(&op.op);
-  const ast::Expr* unread = cancel && !cancel->combine && cancel->except ? cancel->except->value.get() : nullptr;
-  ast::for_each_operand(op.op, [&](const ast::Expr* e, ast::Operand use) {
-    out.push_back(e && e != unread ? eval(*e, use == ast::Operand::Pool ? Demand::Full : Demand::Counted)
-                                   : Dist::point(NoneValue{}));
+  ast::for_each_operand(op, [&](const ast::Expr* e, ast::Operand use) {
+    out.push_back(e ? eval(*e, use == ast::Operand::Pool ? Demand::Full : Demand::Counted)
+                    : Dist::point(NoneValue{}));
   });
 }
 
+// Each operation's step is made in interpreter/ops/<family>.cpp.
 PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
   PoolStep s;
   s.span = op.op_span;
-  std::visit(
-      [&](const auto& o) {
-        using O = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<O, ast::Explode>) {
-          s.kind = PoolStep::Explode;
-          s.mode = o.mode;
-          if (o.cond) s.test = fixed_test(o.cond->op, p[0]);
-          s.explicit_limit = !p[1].is_none();
-          s.cap = s.explicit_limit ? to_int(p[1]) : limits_.max_explosion_depth;
-          if (s.cap < 0) not_composable("a negative explosion limit");
-        } else if constexpr (std::is_same_v<O, ast::Reroll>) {
-          s.kind = PoolStep::Reroll;
-          s.test.highest = false;
-          if (o.cond) s.test = fixed_test(o.cond->op, p[0]);
-          s.once = o.once;
-          s.cap = o.once ? 1 : limits_.max_rerolls;
-        } else if constexpr (std::is_same_v<O, ast::Keep>) {
-          s.drop = o.drop;
-          if (o.which == ast::KeepWhich::Matching) {
-            s.kind = PoolStep::KeepMatch;
-            if (o.cond) s.test = fixed_test(o.cond->op, p[0]);
-          } else {
-            s.kind = PoolStep::KeepEnd;
-            s.highest = o.which == ast::KeepWhich::Highest;
-            s.count = o.count ? to_int(p[1]) : 1;
-            if (s.count < 0) not_composable("keeping a negative number of dice");
-          }
-        } else if constexpr (std::is_same_v<O, ast::Count>) {
-          s.kind = PoolStep::Count;
-          s.test = fixed_test(o.success.op, p[0]);
-          if (o.fail) s.fail = fixed_test(o.fail->op, p[1]);
-          if (o.twice) s.twice = fixed_test(o.twice->op, p[2]);
-        } else if constexpr (std::is_same_v<O, ast::Under>) {
-          s.kind = PoolStep::Under;
-          s.target = to_int(p[0]);
-          if (o.except && !p[1].is_none()) s.fail = fixed_test(o.except->op, p[1]);
-        } else if constexpr (std::is_same_v<O, ast::Cancel>) {
-          s.kind = PoolStep::Cancel;
-          s.by = p[0];
-          s.cancel_op = o.op;
-          s.combine = o.combine;
-          if (o.combine && o.except && !p[1].is_none()) s.fail = fixed_test(o.except->op, p[1]);
-        } else if constexpr (std::is_same_v<O, ast::Sort>) {
-          s.kind = PoolStep::Sort;
-        } else if constexpr (std::is_same_v<O, ast::Unique>) {
-          s.kind = PoolStep::Unique;
-        } else if constexpr (std::is_same_v<O, ast::Clamp>) {
-          s.kind = PoolStep::Clamp;
-          if (!p[0].is_none()) s.low = to_int(p[0]);
-          if (!p[1].is_none()) s.high = to_int(p[1]);
-          if (o.low && p[0].is_none()) to_int(p[0]);  // `clamp min none` fails in the evaluator
-          if (o.high && p[1].is_none()) to_int(p[1]);
-          if (s.low && s.high && *s.low > *s.high)
-            not_composable("a clamp whose minimum is above its maximum");
-        } else {
-          static_assert(ast::dependent_false<O>, "Composer::make_step: a pool operation left out");
-        }
-      },
-      op.op);
+  switch (op.id) {
+#define ALEA_POOL_OP(Id, family, ...) \
+  case PoolOpId::Id: ops::family::exact(op, p, limits_, s); break;
+#include "dsl/pool_ops.def"
+#undef ALEA_POOL_OP
+  }
   return s;
 }
 

@@ -89,7 +89,7 @@ bool Demands::counted_only(std::int32_t slot, const ast::Expr& e, Demand d) {
         } else if constexpr (std::is_same_v<T, ast::PoolOp>) {
           // The operation sees the pool's dice, and an operand's only when it is a pool.
           bool ok = counted_only(slot, k.pool, F);
-          ast::for_each_operand(k.op, [&](const ast::Expr* o, ast::Operand use) {
+          ast::for_each_operand(k, [&](const ast::Expr* o, ast::Operand use) {
             ok = ok && (!o || counted_only(slot, *o, use == ast::Operand::Pool ? F : C));
           });
           return ok;

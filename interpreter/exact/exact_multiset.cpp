@@ -192,8 +192,8 @@ class StepOnPool {
   }
 
   Dist explode() {
-    const bool compound = s_.mode == ast::ExplodeMode::Compound;
-    const std::int64_t shift = s_.mode == ast::ExplodeMode::Penetrate ? -1 : 0;
+    const bool compound = s_.mode == ops::ExplodeMode::Compound;
+    const std::int64_t shift = s_.mode == ops::ExplodeMode::Penetrate ? -1 : 0;
     if (!s_.explicit_limit) {
       for (const auto& d : p_.dice) {
         if (s_.test.always(need_kind(kinds_, d))) not_composable("an explosion that never stops");

@@ -40,7 +40,7 @@ std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n, std::int64_t ma
     const wide cap = sat(s.cap);
     if (s.kind == PoolStep::Explode) {
       drawn = sat(drawn + size * cap);
-      if (s.mode != ast::ExplodeMode::Compound) size = sat(size * (1 + cap));
+      if (s.mode != ops::ExplodeMode::Compound) size = sat(size * (1 + cap));
     } else if (s.kind == PoolStep::Reroll) {
       drawn = sat(drawn + size * (s.once ? 1 : sat(max_rerolls)));
     } else if (s.kind == PoolStep::Unique) {
@@ -152,7 +152,7 @@ class Pipeline {
         return s.once ? fresh(k + 1) : reroll_chain(k, 0);
       case PoolStep::Explode:
         if (!s.test(kind_, face)) return from(k + 1, face);
-        if (s.mode == ast::ExplodeMode::Compound) return compound(k, 0, face);
+        if (s.mode == ops::ExplodeMode::Compound) return compound(k, 0, face);
         return convolve(budget_, extras(k, 0), from(k + 1, face));
       default:
         not_composable("an operation the per-die computation does not cover");
@@ -188,7 +188,7 @@ class Pipeline {
       std::vector<const IntDist*> parts;
       for (const auto& [f, w] : faces_) {
         std::int64_t shown = f;
-        if (s.mode == ast::ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &shown)) {
+        if (s.mode == ops::ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &shown)) {
           not_composable("a penetrating die would overflow");
         }
         if (s.test(kind_, f)) {
@@ -420,7 +420,7 @@ bool per_die(const PoolStep& s, bool adds_dice_ok) {
     case PoolStep::Reroll:
       return true;
     case PoolStep::Explode:
-      return adds_dice_ok || s.mode == ast::ExplodeMode::Compound;
+      return adds_dice_ok || s.mode == ops::ExplodeMode::Compound;
     default:
       return false;
   }

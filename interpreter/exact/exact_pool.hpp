@@ -23,6 +23,7 @@
 #include "interpreter/exact/exact_intdist.hpp"
 #include "interpreter/values/kernels.hpp"
 #include "interpreter/limits.hpp"
+#include "interpreter/ops/ops.hpp"
 
 namespace alea::compose {
 
@@ -43,7 +44,7 @@ struct PoolStep {
   } kind = Sort;
   Span span;  // the operation's text
   // Explode: mode, test, cap (extra dice per chain), explicit_limit.
-  ast::ExplodeMode mode = ast::ExplodeMode::Explode;
+  ops::ExplodeMode mode = ops::ExplodeMode::Explode;
   DieTest test;
   std::int64_t cap = 0;
   bool explicit_limit = false;

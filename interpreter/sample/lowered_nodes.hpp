@@ -164,6 +164,12 @@ struct PoolOpNode : Pool {
     if (check) check_total(run, p, span);
     return p;
   }
+  // This node used straight away as a number, when it can give its total
+  // without keeping the faces: a node that takes `self` (which holds this
+  // one); else null, and `self` is left alone.
+  virtual ScalarPtr as_total(PoolPtr& /*self*/) const {
+    return nullptr;
+  }
 };
 
 // `NdS`, `dF`, `d{…}`: count and sides as the evaluator computes and checks them.
@@ -199,62 +205,6 @@ struct DiceTotalNode final : Scalar {
   std::int64_t eval(Run& run) const override;
 };
 
-struct ExplodeNode final : PoolOpNode {
-  ast::ExplodeMode mode = ast::ExplodeMode::Explode;
-  std::unique_ptr<CondNode> cond;  // null: the die's highest face
-  ScalarPtr limit;                 // null: the engine's limit
-  bool limit_none = false;         // `limit` gives none: the engine's limit too
-  Span limit_span;
-  PoolRef eval(Run& run) const override;
-};
-struct RerollNode final : PoolOpNode {
-  std::unique_ptr<CondNode> cond;  // null: the die's lowest face
-  bool once = false;
-  PoolRef eval(Run& run) const override;
-};
-struct KeepNode final : PoolOpNode {
-  bool drop = false;
-  ast::KeepWhich which = ast::KeepWhich::Highest;
-  ScalarPtr count;  // Highest/Lowest; null: count_value
-  std::int64_t count_value = 1;
-  Span count_span;
-  std::unique_ptr<CondNode> cond;  // Matching
-  PoolRef eval(Run& run) const override;
-  // Highest/Lowest: the pool `in` with its n best dice kept (or dropped).
-  PoolRef apply(Run& run, const PoolRef& in, std::int64_t n) const;
-};
-// An explosion used straight away as a number: the total of the dice and of
-// every die added, counted as they are drawn (only counts of exploding dice
-// matter for which dice are drawn). Only when no total needs a check.
-struct ExplodeTotalNode final : Scalar {
-  std::unique_ptr<const ExplodeNode> explode;
-  const DiceNode* dice = nullptr;  // explode->pool, when a roll whose total needs no check
-  std::int64_t eval(Run& run) const override;
-};
-
-// `keep highest` (lowest, drop …) used straight away as a number: the total of
-// the dice that stay, without moving them. Only when that total needs no check.
-struct KeepTotalNode final : Scalar {
-  std::unique_ptr<const KeepNode> keep;  // Highest or Lowest
-  const DiceNode* dice = nullptr;        // keep->pool, when a roll whose total needs no check
-  std::int64_t eval(Run& run) const override;
-};
-struct UnderNode final : PoolOpNode {
-  ScalarPtr target;
-  std::unique_ptr<CondNode> except;  // null: no exception
-  bool except_none = false;          // its value is none: no exception either
-  PoolRef eval(Run& run) const override;
-};
-struct SortNode final : PoolOpNode {
-  bool descending = false;
-  PoolRef eval(Run& run) const override;
-};
-struct UniqueNode final : PoolOpNode {
-  PoolRef eval(Run& run) const override;
-};
-struct ClampNode final : PoolOpNode {
-  ScalarPtr low, high;  // either may be null
-  PoolRef eval(Run& run) const override;
-};
+// The nodes of the pool operations are in interpreter/ops/<family>.cpp.
 
 }  // namespace alea::lowered

@@ -1,6 +1,6 @@
-// interpreter/sample/lowered_scalar.cpp — arithmetic, counting, tiers, indexing and
-// builtins of a lowered program, as evaluator.cpp, eval_pool.cpp and
-// builtins.cpp compute and check them.
+// interpreter/sample/lowered_scalar.cpp — arithmetic, tiers, indexing and
+// builtins of a lowered program, as evaluator.cpp and builtins.cpp compute and
+// check them.
 #include "interpreter/sample/lowered_scalar.hpp"
 
 #include <algorithm>
@@ -28,62 +28,6 @@ std::int64_t BinaryNode::eval(Run& run) const {
     case Op::Ge: return x >= y;
   }
   return 0;
-}
-
-namespace {
-
-// What one die adds to a count: 1 for a success (2 if it also matches
-// `twice`), minus 1 if it matches `fail`.
-struct Counter {
-  Range success, fail, twice;
-  bool has_fail, has_twice;
-  std::int64_t operator()(std::int64_t f) const {
-    const std::int64_t s = success(f);
-    return s + (s & static_cast<std::int64_t>(has_twice && twice(f))) - static_cast<std::int64_t>(has_fail && fail(f));
-  }
-};
-
-}  // namespace
-
-std::int64_t CountNode::eval(Run& run) const {
-  if (dice) {
-    std::int32_t code = 0;
-    const auto m = static_cast<std::size_t>(dice->spec.prepare(run, code));
-    const Kind k = run.kind(code);
-    const Range s(success.op, success.fixed);
-    std::int64_t n = 0;
-    if (!fail && !twice) {
-      if (k.sides > 0) {
-        run.dice->each_below(static_cast<std::uint64_t>(k.sides), m,
-                             [&](std::size_t, std::uint64_t x) { n += s(static_cast<std::int64_t>(x) + 1); });
-      } else {
-        const std::int64_t* f = k.list->faces.data();
-        run.dice->each_below(k.list->faces.size(), m, [&](std::size_t, std::uint64_t x) { n += s(f[x]); });
-      }
-      return n;
-    }
-    const Counter c{s, Range(fail ? fail->op : ast::CmpOp::Eq, fail ? fail->fixed : 0),
-                    Range(twice ? twice->op : ast::CmpOp::Eq, twice ? twice->fixed : 0), fail != nullptr,
-                    twice != nullptr};
-    if (k.sides > 0) {
-      run.dice->each_below(static_cast<std::uint64_t>(k.sides), m,
-                           [&](std::size_t, std::uint64_t x) { n += c(static_cast<std::int64_t>(x) + 1); });
-    } else {
-      const std::int64_t* f = k.list->faces.data();
-      run.dice->each_below(k.list->faces.size(), m, [&](std::size_t, std::uint64_t x) { n += c(f[x]); });
-    }
-    return n;
-  }
-  const PoolRef p = pool->eval(run);
-  const std::int64_t sv = success.eval(run);
-  const std::int64_t fv = fail ? fail->eval(run) : 0;
-  const std::int64_t tv = twice ? twice->eval(run) : 0;
-  const std::int64_t* f = run.at(p.begin);
-  const Counter c{Range(success.op, sv), Range(fail ? fail->op : ast::CmpOp::Eq, fv),
-                  Range(twice ? twice->op : ast::CmpOp::Eq, tv), fail != nullptr, twice != nullptr};
-  std::int64_t n = 0;
-  for (std::uint32_t i = 0; i < p.size; ++i) n += c(f[i]);
-  return n;
 }
 
 const TierNode& TiersBase::pick(Run& run) const {

@@ -180,17 +180,6 @@ struct UnequalKindsNode final : Scalar {
   }
 };
 
-// `pool count C fail F double D`.
-struct CountNode final : Scalar {
-  PoolPtr pool;
-  CondNode success;
-  std::unique_ptr<CondNode> fail, twice;
-  // `pool`, when a roll whose total needs no check and every condition is a
-  // fixed number: the dice are counted as they are drawn, never stored.
-  const DiceNode* dice = nullptr;
-  std::int64_t eval(Run& run) const override;
-};
-
 struct TierNode {
   ast::TierTest::Kind kind = ast::TierTest::Else;
   ast::CmpOp op = ast::CmpOp::Eq;

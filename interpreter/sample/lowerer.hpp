@@ -29,6 +29,8 @@ struct LoweredProgram::Step {
 };
 
 class Lowerer {
+  friend class LowerOp;
+
  public:
   Lowerer(const Bindings& bindings, LoweredProgram& out) : bindings_(bindings), out_(out) {}
 
@@ -198,6 +200,57 @@ class Lowerer {
   Typed node(const ast::Repeat&, const ast::Expr&) { unsupported("'repeat'"); }
   Typed node(const ast::For&, const ast::Expr&) { unsupported("'for'"); }
   Typed node(const ast::Loop&, const ast::Expr&) { unsupported("'loop'"); }
+};
+
+// What a pool operation's lowering (ops::<family>::lower, interpreter/ops/) may
+// ask of the Lowerer, and where it leaves its node.
+class LowerOp {
+ public:
+  LowerOp(Lowerer& lowerer, const ast::PoolOp& op, Lowerer::Typed in)
+      : lowerer_(lowerer), op_(op), in_(std::move(in)) {}
+
+  // Parameter i as a number (a pool used as one: its total).
+  lowered::ScalarPtr number(std::size_t i) { return lowerer_.number(*op_.arg(i)); }
+  // Condition parameter i, or null when it was not written.
+  std::unique_ptr<lowered::CondNode> cond(std::size_t i) {
+    return op_.arg(i) ? lowerer_.cond(op_.param(i)) : nullptr;
+  }
+  // Parameter i when its value may be none, which means "not given"
+  // (`limit none`, `except none`): `none` tells, and the node then only draws
+  // what the expression draws.
+  lowered::ScalarPtr number_or_none(std::size_t i, bool& none) {
+    Lowerer::Typed v = lowerer_.any(*op_.arg(i));
+    none = v.type == Lowerer::Type::None;
+    return none ? std::move(v.scalar) : lowerer_.as_number(std::move(v));
+  }
+  [[noreturn]] void unsupported(std::string why) { Lowerer::unsupported(std::move(why)); }
+
+  // The largest face magnitude of the pool it applies to.
+  [[nodiscard]] std::uint64_t bound() const { return in_.bound; }
+  static std::uint64_t magnitude(std::int64_t v) { return Lowerer::magnitude(v); }
+  static std::uint64_t add_bounds(std::uint64_t a, std::uint64_t b) { return Lowerer::add_bounds(a, b); }
+
+  // The result, a pool operation's node: it is given the pool it applies to
+  // and the operation's text; its dice show at most `bound` in magnitude. A
+  // node whose pool's total is its input's or its size (`same_total`) needs no
+  // check of that total.
+  void give_pool(std::unique_ptr<lowered::PoolOpNode> node, std::uint64_t bound, bool same_total = false) {
+    node->pool = std::move(in_.pool);
+    node->span = op_.op_span;
+    node->check = same_total ? false : !lowerer_.safe(bound);
+    result_ = lowerer_.pool_of(std::move(node), bound);
+  }
+  // The result, a number; `take_pool` gives it the pool it applies to.
+  lowered::PoolPtr take_pool() { return std::move(in_.pool); }
+  void give_number(lowered::ScalarPtr node) { result_ = lowerer_.scalar(Lowerer::Type::Int, std::move(node)); }
+
+  Lowerer::Typed result() { return std::move(result_); }
+
+ private:
+  Lowerer& lowerer_;
+  const ast::PoolOp& op_;
+  Lowerer::Typed in_;
+  Lowerer::Typed result_;
 };
 
 }  // namespace alea

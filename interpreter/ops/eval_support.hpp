@@ -1,0 +1,78 @@
+// interpreter/ops/eval_support.hpp — internal: what a pool operation's `eval`
+// (interpreter/ops/<family>.cpp) uses of the tracing evaluator: its parameters'
+// values, the trace records of the dice, and drawing extra dice a round at a
+// time (all dice that go on together in one round are one pool drawn from the
+// DiceSource, grouped by kind).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interpreter/eval/eval_context.hpp"
+#include "interpreter/values/kernels.hpp"
+
+namespace alea::ops {
+
+using kernel::DieTest;
+
+// A die that goes on: its place in the output pool and the die whose face
+// decides whether its chain goes on.
+struct Active {
+  std::size_t pos;
+  std::uint32_t last_id;
+};
+
+class PoolEval {
+ public:
+  PoolEval(detail::Evaluator& ev, const ast::PoolOp& op) : ev_(ev), op_(op), span_(op.op_span) {}
+
+  detail::Evaluator& evaluator() { return ev_; }
+  [[nodiscard]] Span span() const { return span_; }
+  [[nodiscard]] std::string_view name() const { return pool_op_info(op_.id).name; }
+  [[nodiscard]] const Limits& limits() const { return ev_.limits(); }
+
+  // Parameter i as a number; `what` names it in a type error.
+  std::int64_t number(std::size_t i, std::string_view what) { return ev_.eval_int(*op_.arg(i), what); }
+  // Parameter i's value (it must have been written).
+  Value value(std::size_t i) { return ev_.eval(*op_.arg(i)); }
+  // The test of condition parameter i; without one, the die's highest (or lowest) face.
+  DieTest test(std::size_t i, bool highest);
+  // Condition parameter i, when written and its value is not none (`except none`).
+  std::optional<DieTest> optional_test(std::size_t i);
+  static std::string text(const DieTest& t);
+
+  DieRecord& rec(std::uint32_t id) { return ev_.trace().dice[id]; }
+  const DieKind& kind_of(std::uint32_t id) { return ev_.trace().kinds[rec(id).kind]; }
+  const DieKind& kind(std::uint32_t kind) { return ev_.trace().kinds[kind]; }
+  // The kinds of dice in a pool, each once.
+  std::vector<std::uint32_t> kinds_in(const PoolData& pool);
+  // Draws one die for each entry, grouped by kind so each kind is one pool.
+  std::vector<std::int64_t> draw_for(const std::vector<Active>& active);
+  // A new die in the trace, drawn by this operation.
+  std::uint32_t add_die(std::uint32_t parent, std::int64_t face, DieOrigin origin);
+  // Rerolls the dice at `which` (one pool per kind): each old die is marked
+  // rerolled and its new die takes its place. Returns the new dice.
+  std::vector<Active> reroll_all(PoolData& out, const std::vector<Active>& which);
+  // Marks the die as removed by this operation.
+  void remove(std::uint32_t id, DieFate fate) {
+    rec(id).fate = fate;
+    rec(id).fate_by = span_;
+  }
+  void charge(std::int64_t n) { ev_.charge(n, span_); }
+
+  [[noreturn]] void fail(DiagCode code, std::string message) { detail::fail(code, span_, std::move(message)); }
+  [[noreturn]] void fail_at(DiagCode code, std::size_t param, std::string message) {
+    detail::fail(code, op_.arg(param)->span, std::move(message));
+  }
+
+  // The pool this operation gives.
+  Value finish(PoolData p) { return ev_.make_pool(std::move(p), span_); }
+
+ private:
+  detail::Evaluator& ev_;
+  const ast::PoolOp& op_;
+  Span span_;
+};
+
+}  // namespace alea::ops

@@ -1,0 +1,264 @@
+// interpreter/ops/explode.cpp — explode, compound, penetrate (`!`, `!!`, `!p`).
+//
+// Each die that shows the condition's face (by default its highest) draws
+// another of its kind, and so on while the new die shows it too; all the dice
+// that explode together in one round are one pool drawn. `explode` adds the new
+// die to the pool, `penetrate` adds it one less, `compound` adds its face to the
+// die that exploded. Without a limit a chain may be at most the engine's
+// max_explosion_depth long (longer is an error); `limit N` cuts it at N extra
+// dice on purpose. A condition that every face of a die meets never stops, and
+// is refused unless there is a limit.
+#include <fmt/format.h>
+
+#include "interpreter/ops/eval_support.hpp"
+#include "interpreter/ops/exact_support.hpp"
+#include "interpreter/ops/ops.hpp"
+#include "interpreter/ops/sample_support.hpp"
+#include "interpreter/sample/lowerer.hpp"
+
+namespace alea::ops::explode {
+
+namespace P = param::Explode;  // the three rows list the same parameters
+static_assert(P::cond == param::Compound::cond && P::limit == param::Compound::limit &&
+              P::cond == param::Penetrate::cond && P::limit == param::Penetrate::limit);
+
+namespace {
+
+ExplodeMode mode_of(PoolOpId id) {
+  return id == PoolOpId::Compound ? ExplodeMode::Compound
+         : id == PoolOpId::Penetrate ? ExplodeMode::Penetrate
+                                     : ExplodeMode::Explode;
+}
+
+}  // namespace
+
+// --- the evaluator ------------------------------------------------------------
+
+Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
+  const ExplodeMode mode = mode_of(op.id);
+  const DieTest t = ev.test(P::cond, true);
+  // `limit none` is the same as no limit clause.
+  const Value limit_value = op.arg(P::limit) ? ev.value(P::limit) : Value(NoneValue{});
+  const bool explicit_limit = !limit_value.is_none();
+  const std::int64_t cap = explicit_limit
+                               ? ev.evaluator().to_int(limit_value, op.arg(P::limit)->span, "the explosion limit")
+                               : ev.limits().max_explosion_depth;
+  if (cap < 0) ev.fail_at(DiagCode::InvalidArgument, P::limit, fmt::format("an explosion limit cannot be negative, got {}", cap));
+  std::vector<Active> active;
+  for (std::size_t i = 0; i < out.dice.size(); ++i) {
+    const auto& d = out.dice[i];
+    if (t(ev.kind_of(d.id), d.face)) active.push_back({i, d.id});  // the face it shows now
+  }
+  const DieOrigin origin = mode == ExplodeMode::Compound    ? DieOrigin::Compounded
+                           : mode == ExplodeMode::Penetrate ? DieOrigin::Penetrated
+                                                            : DieOrigin::Exploded;
+  if (!explicit_limit) {
+    // Decided by the kinds of dice, not by the faces they happen to show.
+    for (const std::uint32_t kind : ev.kinds_in(out)) {
+      if (t.always(ev.kind(kind))) {
+        ev.fail(DiagCode::NeverStops,
+                fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
+                            "as in '{} limit 3'",
+                            ev.kind(kind).name(), PoolEval::text(t), ev.name()));
+      }
+    }
+  }
+  for (std::int64_t round = 0; !active.empty(); ++round) {
+    if (round == cap) {
+      if (explicit_limit) break;
+      ev.fail(DiagCode::ExplosionLimitExceeded,
+              fmt::format("a die exploded {} times in a row (max_explosion_depth); write 'limit N' to cap "
+                          "explosions on purpose",
+                          cap));
+    }
+    const auto faces = ev.draw_for(active);
+    std::vector<Active> next;
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      const Active a = active[i];
+      const std::int64_t f = faces[i];
+      ev.rec(a.last_id).marks |= MarkExploded;
+      const std::uint32_t id = ev.add_die(a.last_id, f, origin);
+      if (mode == ExplodeMode::Compound) {
+        ev.rec(id).fate = DieFate::Added;
+        PoolDie& parent = out.dice[a.pos];
+        if (__builtin_add_overflow(parent.face, f, &parent.face)) {
+          ev.fail(DiagCode::IntegerOverflow, "integer overflow while compounding");
+        }
+        ev.rec(parent.id).face = parent.face;
+        if (t(ev.kind_of(id), f)) next.push_back({a.pos, id});
+      } else {
+        std::int64_t face = f;
+        if (mode == ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &face)) {
+          ev.fail(DiagCode::IntegerOverflow, "integer overflow while penetrating");
+        }
+        ev.rec(id).face = face;
+        out.dice.push_back({face, id});
+        if (t(ev.kind_of(id), f)) next.push_back({out.dice.size() - 1, id});
+      }
+    }
+    active = std::move(next);
+  }
+  return ev.finish(std::move(out));
+}
+
+// --- the exact engine -----------------------------------------------------------
+
+void exact(const ast::PoolOp& op, const Value* p, const Limits& limits, compose::PoolStep& s) {
+  s.kind = compose::PoolStep::Explode;
+  s.mode = mode_of(op.id);
+  s.test = exact_test(op, P::cond, p, true);
+  s.explicit_limit = !p[P::limit].is_none();
+  s.cap = s.explicit_limit ? compose::to_int(p[P::limit]) : limits.max_explosion_depth;
+  if (s.cap < 0) compose::not_composable("a negative explosion limit");
+}
+
+// --- the sampler ----------------------------------------------------------------
+
+namespace {
+
+using namespace lowered;
+
+struct ExplodeNode final : PoolOpNode {
+  ExplodeMode mode = ExplodeMode::Explode;
+  std::unique_ptr<CondNode> cond;  // null: the die's highest face
+  ScalarPtr limit;                 // null: the engine's limit
+  bool limit_none = false;         // `limit` gives none: the engine's limit too
+  Span limit_span;
+  PoolRef eval(Run& run) const override;
+  ScalarPtr as_total(lowered::PoolPtr& self) const override;
+};
+
+// An explosion used straight away as a number: the total of the dice and of
+// every die added, counted as they are drawn (only counts of exploding dice
+// matter for which dice are drawn). Only when no total needs a check.
+struct ExplodeTotalNode final : Scalar {
+  std::unique_ptr<const ExplodeNode> explode;
+  const DiceNode* dice = nullptr;  // explode->pool, when a roll whose total needs no check
+  std::int64_t eval(Run& run) const override;
+};
+
+PoolRef ExplodeNode::eval(Run& run) const {
+  const PoolRef in = pool->eval(run);
+  const Kind kind = run.kind(in.kind);
+  const Test t = make_test(run, cond.get(), kind, true);
+  const std::int64_t limit_value = limit ? limit->eval(run) : 0;
+  const bool explicit_limit = limit && !limit_none;
+  const std::int64_t cap = explicit_limit ? limit_value : run.limits->max_explosion_depth;
+  if (cap < 0) fail(DiagCode::InvalidArgument, limit_span);
+  // At the top of the arena, so that new dice can follow it.
+  PoolRef out = pool->fresh && in.begin + in.size == run.top ? in : run.to_top(in, 0);
+  auto& active = run.active;
+  active.clear();
+  for (std::uint32_t i = 0; i < out.size; ++i) {
+    if (t(run.arena[out.begin + i])) active.push_back(i);
+  }
+  if (!explicit_limit && out.size > 0 && t.always(kind)) fail(DiagCode::NeverStops, span);
+  for (std::int64_t round = 0; !active.empty(); ++round) {
+    if (round == cap) {
+      if (explicit_limit) break;
+      fail(DiagCode::ExplosionLimitExceeded, span);
+    }
+    const std::size_t n = active.size();
+    run.count_dice(static_cast<std::int64_t>(n), span);
+    auto& next = run.next;
+    next.clear();
+    if (mode == ExplodeMode::Compound) {
+      run.drawn.resize(n);
+      run.draw(kind, n, run.drawn.data());
+      std::int64_t* faces = run.at(out.begin);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t f = run.drawn[i];
+        if (__builtin_add_overflow(faces[active[i]], f, &faces[active[i]])) fail(DiagCode::IntegerOverflow, span);
+        if (t(f)) next.push_back(active[i]);
+      }
+    } else {
+      // The new dice go at the end of the pool, in the order of the dice that exploded.
+      const std::uint32_t at = run.alloc(n) - out.begin;
+      std::int64_t* faces = run.at(out.begin);
+      run.draw(kind, n, faces + at);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const std::int64_t f = faces[at + i];
+        if (mode == ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &faces[at + i])) {
+          fail(DiagCode::IntegerOverflow, span);
+        }
+        if (t(f)) next.push_back(at + i);
+      }
+      out.size += static_cast<std::uint32_t>(n);
+    }
+    std::swap(active, next);
+  }
+  return finish(run, out);
+}
+
+ScalarPtr ExplodeNode::as_total(lowered::PoolPtr& self) const {
+  if (check) return nullptr;
+  auto total = std::make_unique<ExplodeTotalNode>();
+  total->explode.reset(static_cast<const ExplodeNode*>(self.release()));
+  const auto* d = dynamic_cast<const DiceNode*>(total->explode->pool.get());
+  if (d && !d->check) total->dice = d;
+  return total;
+}
+
+std::int64_t ExplodeTotalNode::eval(Run& run) const {
+  const ExplodeNode& x = *explode;
+  std::int64_t local[64];
+  PoolRef in;
+  const std::int64_t* f = faces_of(run, dice, *x.pool, local, in);
+  const Kind kind = run.kind(in.kind);
+  const Test t = make_test(run, x.cond.get(), kind, true);
+  const std::int64_t limit_value = x.limit ? x.limit->eval(run) : 0;
+  const bool explicit_limit = x.limit && !x.limit_none;
+  const std::int64_t cap = explicit_limit ? limit_value : run.limits->max_explosion_depth;
+  if (cap < 0) fail(DiagCode::InvalidArgument, x.limit_span);
+  if (f != local) f = run.at(in.begin);  // the condition and the limit may have grown the arena
+  std::int64_t sum = 0, active = 0, added = 0;
+  for (std::uint32_t i = 0; i < in.size; ++i) {
+    sum += f[i];
+    active += t(f[i]);
+  }
+  if (!explicit_limit && in.size > 0 && t.always(kind)) fail(DiagCode::NeverStops, x.span);
+  const std::int64_t less = x.mode == ExplodeMode::Penetrate ? 1 : 0;
+  for (std::int64_t round = 0; active > 0; ++round) {
+    if (round == cap) {
+      if (explicit_limit) break;
+      fail(DiagCode::ExplosionLimitExceeded, x.span);
+    }
+    run.count_dice(active, x.span);
+    std::int64_t next = 0;
+    const auto n = static_cast<std::size_t>(active);
+    if (kind.sides > 0) {
+      run.dice->each_below(static_cast<std::uint64_t>(kind.sides), n, [&](std::size_t, std::uint64_t r) {
+        const auto g = static_cast<std::int64_t>(r) + 1;
+        sum += g - less;
+        next += t(g);
+      });
+    } else {
+      const std::int64_t* lf = kind.list->faces.data();
+      run.dice->each_below(kind.list->faces.size(), n, [&](std::size_t, std::uint64_t r) {
+        sum += lf[r] - less;
+        next += t(lf[r]);
+      });
+    }
+    added += active;
+    active = next;
+  }
+  if (!in.successes) return sum;
+  // A success pool counts its dice: compounding adds none.
+  return in.size + (x.mode == ExplodeMode::Compound ? 0 : added);
+}
+
+}  // namespace
+
+void lower(LowerOp& cx, const ast::PoolOp& op) {
+  auto n = std::make_unique<ExplodeNode>();
+  n->mode = mode_of(op.id);
+  n->cond = cx.cond(P::cond);
+  if (op.arg(P::limit)) {
+    n->limit = cx.number_or_none(P::limit, n->limit_none);  // `limit none`: no limit
+    n->limit_span = op.arg(P::limit)->span;
+  }
+  const std::uint64_t bound = n->mode == ExplodeMode::Penetrate ? LowerOp::add_bounds(cx.bound(), 1) : cx.bound();
+  cx.give_pool(std::move(n), bound);
+}
+
+}  // namespace alea::ops::explode

@@ -1,0 +1,54 @@
+// interpreter/ops/ops.hpp — internal: what each family of pool operations gives
+// each engine. One file per family, interpreter/ops/<family>.cpp, defines all
+// three for its rows of dsl/pool_ops.def:
+//
+//   eval   the tracing evaluator: the operation on a pool, every die's fate
+//          marked in the trace (through ops::PoolEval, ops/eval_support.hpp);
+//   exact  the composed exact engine: the operation with its parameters'
+//          values, as the step that exact_pool.cpp (totals) and
+//          exact_multiset.cpp (multisets) apply;
+//   lower  the sampler: the lowered node (ops/sample_support.hpp), or why the
+//          operation is not lowered (LowerOp::unsupported).
+//
+// The declarations come from the registry, so a family that leaves one out, or
+// a row whose family has no file, does not link. Each engine dispatches with a
+// switch generated from the same rows (Evaluator::apply_pool_op,
+// Composer::make_step, Lowerer::node).
+#pragma once
+
+#include <cstdint>
+
+#include "dsl/ast.hpp"
+
+namespace alea {
+
+class Value;
+struct PoolData;
+struct Limits;
+class LowerOp;
+namespace compose {
+struct PoolStep;
+}
+
+namespace ops {
+
+class PoolEval;
+
+// explode, compound and penetrate: what happens to an exploding die's new die.
+enum class ExplodeMode : std::uint8_t {
+  Explode,    // it joins the pool
+  Compound,   // it is added to the die that exploded
+  Penetrate,  // it joins the pool, one less
+};
+
+#define ALEA_POOL_OP(Id, family, ...)                                                             \
+  namespace family {                                                                              \
+  Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData pool);                                 \
+  void exact(const ast::PoolOp& op, const Value* params, const Limits& limits, compose::PoolStep& step); \
+  void lower(LowerOp& cx, const ast::PoolOp& op);                                                 \
+  }
+#include "dsl/pool_ops.def"
+#undef ALEA_POOL_OP
+
+}  // namespace ops
+}  // namespace alea
