@@ -35,7 +35,7 @@ namespace param {
 #define ALEA_WORD(word)
 #define ALEA_POOL_OP(Id, family, word, written, shorthand, sees_order, ...) \
   namespace Id {                                               \
-  enum : std::uint8_t { __VA_ARGS__ };                         \
+  enum : std::uint8_t { __VA_ARGS__ size_ };  /* size_: how many */ \
   }
 #include "dsl/pool_ops.def"
 #undef ALEA_POOL_OP

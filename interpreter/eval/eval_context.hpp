@@ -1,5 +1,5 @@
 // interpreter/eval/eval_context.hpp — internal: the state of one evaluation, shared
-// by evaluator.cpp (expressions), eval_pool.cpp (dice) and builtins.cpp.
+// by evaluator.cpp (expressions), interpreter/ops/ (pool operations) and builtins.cpp.
 #pragma once
 
 #include <string>

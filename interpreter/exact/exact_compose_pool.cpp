@@ -101,7 +101,7 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       steps.reserve(ops.size());
       for (std::size_t i = 0; i < ops.size(); ++i)
         steps.push_back(make_step(*ops[i], &v[first[i]]));
-      const std::int64_t bound = dice_bound(n, limits_.max_rerolls, steps).first;
+      const std::int64_t bound = dice_bound(n, steps).first;
       if (bound > limits_.max_dice)
         not_composable("a roll that could need more than max_dice dice");
       Dist out;
@@ -129,7 +129,7 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
           if (!pool) not_composable("a pool operation on something else than a pool");
           const auto n = static_cast<std::int64_t>(pool->dice.size());
           Dist after = apply_step(budget_, kinds_, s, p);
-          after.dice = dice_bound(n, limits_.max_rerolls, {s}).first - n;
+          after.dice = dice_bound(n, {s}).first - n;
           return after;
         });
       }

@@ -1,11 +1,16 @@
 // interpreter/exact/exact_multiset.cpp — pool operations on multisets of dice, the
-// same decisions as eval_pool.cpp makes on the dice in the order rolled.
+// same decisions as interpreter/ops/ makes on the dice in the order rolled.
 #include "interpreter/exact/exact_multiset.hpp"
-#include "interpreter/eval/best_fit.hpp"
 
 #include <algorithm>
 #include <map>
 #include <optional>
+
+#include "interpreter/eval/best_fit.hpp"
+#include "interpreter/ops/clamp.hpp"
+#include "interpreter/ops/count.hpp"
+#include "interpreter/ops/keep.hpp"
+#include "interpreter/ops/under.hpp"
 
 namespace alea::compose {
 
@@ -80,30 +85,25 @@ class StepOnPool {
       : budget_(budget), kinds_(kinds), s_(s), p_(p) {}
 
   Dist run() {
+    if (s_.on_pools) return s_.on_pools(budget_, kinds_, s_, p_);
     switch (s_.kind) {
       case PoolStep::Sort:
         return Dist::point(make_sorted_pool(p_.dice, p_.successes));
       case PoolStep::Clamp: {
         std::vector<PoolDie> dice = p_.dice;
-        for (auto& d : dice) {
-          if (s_.low && d.face < *s_.low) d.face = *s_.low;
-          if (s_.high && d.face > *s_.high) d.face = *s_.high;
-        }
+        for (auto& d : dice) d.face = ops::clamp::face(d.face, s_.low, s_.high);
         return Dist::point(make_sorted_pool(std::move(dice), p_.successes));
       }
       case PoolStep::KeepMatch:
-        return filter([&](const PoolDie& d) { return test(s_.test, d) != s_.drop; }, p_.successes);
+        return filter([&](const PoolDie& d) { return ops::keep::stays(test(s_.test, d), s_.drop); }, p_.successes);
       case PoolStep::Under:
-        return filter(
-            [&](const PoolDie& d) {
-              return d.face <= s_.target && !(s_.fail && test(*s_.fail, d));
-            },
-            true);
+        return filter([&](const PoolDie& d) { return ops::under::succeeds(d.face, s_.target, s_.fail && test(*s_.fail, d)); },
+                      true);
       case PoolStep::Count: {
         std::int64_t n = 0;
         for (const auto& d : p_.dice) {
-          if (test(s_.test, d)) n += (s_.twice && test(*s_.twice, d)) ? 2 : 1;
-          if (s_.fail && test(*s_.fail, d)) --n;
+          const bool success = test(s_.test, d);
+          n += ops::count::score(success, success && s_.twice && test(*s_.twice, d), s_.fail && test(*s_.fail, d));
         }
         return Dist::point(Value(n));
       }

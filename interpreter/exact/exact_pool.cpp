@@ -8,13 +8,18 @@
 // counts the multisets of faces from the first face kept down.
 #include "interpreter/exact/exact_pool.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <deque>
 #include <limits>
 #include <map>
 #include <tuple>
+
+#include <fmt/format.h>
+
+#include "interpreter/ops/clamp.hpp"
+#include "interpreter/ops/count.hpp"
+#include "interpreter/ops/keep.hpp"
+#include "interpreter/ops/under.hpp"
 
 namespace alea::compose {
 
@@ -29,7 +34,7 @@ std::shared_ptr<const Diagnostic> reroll_limit_error(Span span, std::int64_t cap
       fmt::format("a die was rerolled {} times in a row (max_rerolls)", cap));
 }
 
-std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n, std::int64_t max_rerolls,
+std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n,
                                                  const std::vector<PoolStep>& steps) {
   // Saturating at 2^40, far above any limit on dice.
   __extension__ using wide = __int128;
@@ -41,10 +46,8 @@ std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n, std::int64_t ma
     if (s.kind == PoolStep::Explode) {
       drawn = sat(drawn + size * cap);
       if (s.mode != ops::ExplodeMode::Compound) size = sat(size * (1 + cap));
-    } else if (s.kind == PoolStep::Reroll) {
-      drawn = sat(drawn + size * (s.once ? 1 : sat(max_rerolls)));
-    } else if (s.kind == PoolStep::Unique) {
-      drawn = sat(drawn + size * sat(max_rerolls));
+    } else if (s.kind == PoolStep::Reroll || s.kind == PoolStep::Unique) {
+      drawn = sat(drawn + size * cap);
     }
   }
   return {static_cast<std::int64_t>(drawn), static_cast<std::int64_t>(size)};
@@ -97,10 +100,8 @@ class Pipeline {
   static std::int64_t count_value(const PoolStep& c, std::int64_t face) {
     // Count tests are always fixed, so the kind does not matter.
     static const DieKind any = DieKind::sides(1);
-    std::int64_t n = 0;
-    if (c.test(any, face)) n += (c.twice && (*c.twice)(any, face)) ? 2 : 1;
-    if (c.fail && (*c.fail)(any, face)) --n;
-    return n;
+    const bool success = c.test(any, face);
+    return ops::count::score(success, success && c.twice && (*c.twice)(any, face), c.fail && (*c.fail)(any, face));
   }
 
  private:
@@ -136,17 +137,13 @@ class Pipeline {
     switch (s.kind) {
       case PoolStep::Sort:
         return from(k + 1, face);
-      case PoolStep::Clamp: {
-        std::int64_t f = face;
-        if (s.low && f < *s.low) f = *s.low;
-        if (s.high && f > *s.high) f = *s.high;
-        return from(k + 1, f);
-      }
+      case PoolStep::Clamp:
+        return from(k + 1, ops::clamp::face(face, s.low, s.high));
       case PoolStep::KeepMatch:
-        return s.test(kind_, face) != s.drop ? from(k + 1, face) : removed();
+        return ops::keep::stays(s.test(kind_, face), s.drop) ? from(k + 1, face) : removed();
       case PoolStep::Under:
-        return face <= s.target && !(s.fail && (*s.fail)(kind_, face)) ? from(k + 1, face)
-                                                                       : removed();
+        return ops::under::succeeds(face, s.target, s.fail && (*s.fail)(kind_, face)) ? from(k + 1, face)
+                                                                                     : removed();
       case PoolStep::Reroll:
         if (!s.test(kind_, face)) return from(k + 1, face);
         return s.once ? fresh(k + 1) : reroll_chain(k, 0);
@@ -154,9 +151,13 @@ class Pipeline {
         if (!s.test(kind_, face)) return from(k + 1, face);
         if (s.mode == ops::ExplodeMode::Compound) return compound(k, 0, face);
         return convolve(budget_, extras(k, 0), from(k + 1, face));
-      default:
-        not_composable("an operation the per-die computation does not cover");
+      case PoolStep::KeepEnd:  // counted_total takes these before the dice are followed one by one
+      case PoolStep::Count:
+      case PoolStep::Cancel:
+      case PoolStep::Unique:
+        break;
     }
+    not_composable("an operation the per-die computation does not cover");
   }
 
   // A die rerolled at round r of step k, until it no longer matches.

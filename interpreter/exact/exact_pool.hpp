@@ -29,6 +29,13 @@ namespace alea::compose {
 
 using kernel::DieTest;
 
+struct Dist;
+class PoolKinds;
+struct PoolStep;
+// An operation's own step on multisets (interpreter/ops/<family>.cpp), for
+// what the cases of exact_multiset.cpp do not cover.
+using OnPools = Dist (*)(Budget& budget, PoolKinds& kinds, const PoolStep& step, const PoolData& pool);
+
 struct PoolStep {
   enum Kind {
     Explode,
@@ -48,7 +55,7 @@ struct PoolStep {
   DieTest test;
   std::int64_t cap = 0;
   bool explicit_limit = false;
-  // Reroll: test, once, cap (rerolls in a row).
+  // Reroll: test, once, cap (rerolls in a row). Unique: cap (rounds).
   bool once = false;
   // KeepEnd (keep/drop highest/lowest `count`), KeepMatch (keep/drop dice matching `test`).
   bool drop = false;
@@ -64,6 +71,8 @@ struct PoolStep {
   Value by;
   ast::CmpOp cancel_op = ast::CmpOp::Le;
   bool combine = false;
+  // When set, the step on multisets is this (and never per die).
+  OnPools on_pools = nullptr;
 };
 
 // Whether a pool made by these steps counts its dice (a success pool from `under`).
@@ -76,7 +85,7 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
 
 // The most dice one run may draw for `n` dice and these steps, and the most
 // dice the pool may then hold; both saturate.
-std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n, std::int64_t max_rerolls,
+std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n,
                                                  const std::vector<PoolStep>& steps);
 
 // The Diagnostic a die rerolled `cap` times in a row gives.

@@ -20,7 +20,7 @@
 namespace alea::ops::cancel {
 
 namespace P = param::CancelCombine;
-static_assert(P::by == param::Cancel::by);
+static_assert(+P::by == +param::Cancel::by);
 
 // --- the evaluator ------------------------------------------------------------
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/ops/clamp.hpp"
+
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
 #include "interpreter/ops/ops.hpp"
@@ -24,7 +26,7 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
     ev.fail(DiagCode::InvalidArgument, fmt::format("clamp's minimum {} is above its maximum {}", *low, *high));
   }
   for (auto& d : out.dice) {
-    const std::int64_t f = std::clamp(d.face, low.value_or(INT64_MIN), high.value_or(INT64_MAX));
+    const std::int64_t f = face(d.face, low, high);
     if (f != d.face) {
       d.face = f;
       DieRecord& r = ev.rec(d.id);
@@ -62,7 +64,7 @@ struct ClampNode final : PoolOpNode {
     if (lo > hi) fail(DiagCode::InvalidArgument, span);
     const PoolRef out = own(run, in);
     std::int64_t* f = run.at(out.begin);
-    for (std::uint32_t i = 0; i < out.size; ++i) f[i] = std::clamp(f[i], lo, hi);
+    for (std::uint32_t i = 0; i < out.size; ++i) f[i] = face(f[i], lo, hi);
     return finish(run, out);
   }
 };

@@ -4,6 +4,8 @@
 // 1, or 2 when it also meets `double`; each that meets `fail` takes 1 away
 // (whether or not it is a success). The trace marks which die did what; only
 // the last count of a chain decides the marks.
+#include "interpreter/ops/count.hpp"
+
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
 #include "interpreter/ops/ops.hpp"
@@ -13,16 +15,6 @@
 namespace alea::ops::count {
 
 namespace P = param::Count;
-
-namespace {
-
-// What one die adds to a count, the one definition all engines use.
-inline std::int64_t score(bool success, bool twice, bool fail) {
-  const auto s = static_cast<std::int64_t>(success);
-  return s + (s & static_cast<std::int64_t>(twice)) - static_cast<std::int64_t>(fail);
-}
-
-}  // namespace
 
 // --- the evaluator ------------------------------------------------------------
 

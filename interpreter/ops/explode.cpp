@@ -19,8 +19,8 @@
 namespace alea::ops::explode {
 
 namespace P = param::Explode;  // the three rows list the same parameters
-static_assert(P::cond == param::Compound::cond && P::limit == param::Compound::limit &&
-              P::cond == param::Penetrate::cond && P::limit == param::Penetrate::limit);
+static_assert(+P::cond == +param::Compound::cond && +P::limit == +param::Compound::limit &&
+              +P::cond == +param::Penetrate::cond && +P::limit == +param::Penetrate::limit);
 
 namespace {
 

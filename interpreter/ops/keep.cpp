@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/ops/keep.hpp"
+
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
 #include "interpreter/ops/ops.hpp"
@@ -37,8 +39,8 @@ Mode mode_of(PoolOpId id) {
 // The parameter of each shape: a count, or a condition; each the only one.
 constexpr std::size_t count_param = param::KeepHighest::count;
 constexpr std::size_t cond_param = param::KeepMatching::cond;
-static_assert(count_param == param::KeepLowest::count && count_param == param::DropHighest::count &&
-              count_param == param::DropLowest::count && cond_param == param::DropMatching::cond);
+static_assert(count_param == +param::KeepLowest::count && count_param == +param::DropHighest::count &&
+              count_param == +param::DropLowest::count && cond_param == +param::DropMatching::cond);
 
 }  // namespace
 
@@ -69,7 +71,7 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
   result.groups = out.groups;
   result.dice.reserve(out.dice.size());
   for (std::size_t i = 0; i < out.dice.size(); ++i) {
-    if (selected[i] != m.drop) {
+    if (stays(selected[i], m.drop)) {
       result.dice.push_back(out.dice[i]);
     } else {
       ev.remove(out.dice[i].id, DieFate::Dropped);
@@ -192,7 +194,7 @@ PoolRef KeepNode::eval(Run& run) const {
     std::int64_t* f = run.at(out.begin);
     std::uint32_t w = 0;
     for (std::uint32_t i = 0; i < out.size; ++i) {
-      if (t(f[i]) != drop) f[w++] = f[i];
+      if (stays(t(f[i]), drop)) f[w++] = f[i];
     }
     out.size = w;
     return finish(run, out);

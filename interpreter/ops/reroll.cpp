@@ -17,7 +17,7 @@
 namespace alea::ops::reroll {
 
 namespace P = param::Reroll;
-static_assert(P::cond == param::RerollOnce::cond);
+static_assert(+P::cond == +param::RerollOnce::cond);
 
 // --- the evaluator ------------------------------------------------------------
 

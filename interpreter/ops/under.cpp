@@ -4,6 +4,8 @@
 // fail and go. A die that meets `except` fails whatever the target (`except
 // none` is no exception). The result is a success pool: used as a number it
 // counts its dice.
+#include "interpreter/ops/under.hpp"
+
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
 #include "interpreter/ops/ops.hpp"
@@ -13,13 +15,6 @@
 namespace alea::ops::under {
 
 namespace P = param::Under;
-
-namespace {
-
-// Whether a die succeeds, the one definition all engines use.
-inline bool succeeds(std::int64_t face, std::int64_t target, bool excepted) { return face <= target && !excepted; }
-
-}  // namespace
 
 // --- the evaluator ------------------------------------------------------------
 

@@ -48,8 +48,10 @@ Value eval(PoolEval& ev, const ast::PoolOp&, PoolData out) {
 
 // --- the exact engine -----------------------------------------------------------
 
-void exact(const ast::PoolOp&, const Value*, const Limits&, compose::PoolStep& s) {
+// Not composed: the rounds are not followed (exact_multiset.cpp refuses it).
+void exact(const ast::PoolOp&, const Value*, const Limits& limits, compose::PoolStep& s) {
   s.kind = compose::PoolStep::Unique;
+  s.cap = limits.max_rerolls;
 }
 
 // --- the sampler ----------------------------------------------------------------

@@ -196,16 +196,33 @@ TEST(Parser, RefusesOversizedInputBeforeParsing) {
 // Every expression a pool operation holds is a child in ast::for_each_child, so
 // each pass sees it: the resolver binds the local `n` in all of them (none is
 // left a free name for the host to supply) and the depth counts the deepest.
-TEST(Parser, EveryOperandOfEveryPoolOperationIsAChild) {
-  const std::pair<std::string, int> ops[] = {
-      {"explode >=n limit n", 2},   {"reroll <n once", 1},      {"keep highest n", 1},
-      {"keep >=n", 1},              {"count >=n fail <n double n", 3}, {"under n except n", 2},
-      {"cancel n<= combine except n", 2}, {"clamp min n max n", 2}};
-  for (const auto& [op, uses] : ops) {
-    auto r = parse(*SourceFile::make("<input>", "let n = 2 in 4d6 " + op));
-    ASSERT_TRUE(r.ok()) << op << ": " << render_text(r.diagnostics);
-    ASSERT_TRUE(resolve(*r.program, ResolveContext{}).empty()) << op;
-    int names = 0, free = 0;
+// Every row of dsl/pool_ops.def, written out in full from the row itself with
+// every parameter given as the name `n`: it parses as that row, each parameter
+// is a child the resolver sees, the printer gives it back as written, and its
+// shorthand (if any) parses as the same row.
+TEST(Parser, EveryPoolOperationRowParsesAsWrittenInTheRegistry) {
+  for (const PoolOpInfo& row : kPoolOps) {
+    std::string text(row.written);
+    for (const PoolOpPart& part : row.parts) {
+      if (part.kind == PoolOpPart::None) break;
+      text += ' ';
+      if (part.kind == PoolOpPart::Word) {
+        text += part.text;
+        continue;
+      }
+      if (!part.text.empty()) text += std::string(part.text) + ' ';
+      text += part.kind == PoolOpPart::Cond ? ">=n" : part.kind == PoolOpPart::Pool ? "n<=" : "n";
+    }
+    SCOPED_TRACE(text);
+    auto r = parse(*SourceFile::make("<input>", "let n = 2 in 4d6 " + text));
+    ASSERT_TRUE(r.ok()) << render_text(r.diagnostics);
+    ASSERT_TRUE(resolve(*r.program, ResolveContext{}).empty());
+    const auto& let = std::get<ast::Let>(r.program->main->kind);
+    const auto* op = std::get_if<ast::PoolOp>(&let.body->kind);
+    ASSERT_NE(op, nullptr);
+    EXPECT_EQ(op->id, row.id) << row.name;
+    ASSERT_EQ(op->params.size(), row.param_count());
+    std::size_t names = 0, free = 0;
     std::function<void(const ast::Expr&)> walk = [&](const ast::Expr& e) {
       if (const auto* name = std::get_if<ast::Name>(&e.kind)) {
         ++names;
@@ -213,10 +230,28 @@ TEST(Parser, EveryOperandOfEveryPoolOperationIsAChild) {
       }
       ast::for_each_child(e, walk);
     };
-    walk(*r.program->main);
-    EXPECT_EQ(names, uses) << op;
-    EXPECT_EQ(free, 0) << op;
+    walk(*let.body);
+    EXPECT_EQ(names, row.param_count());
+    EXPECT_EQ(free, 0u);
+    EXPECT_EQ(print(*let.body), "((4)d(6) " + text + ")");
+
+    std::string shorthands(row.shorthand);
+    for (std::size_t at = 0; !shorthands.empty() && at != std::string::npos;) {
+      const std::size_t end = shorthands.find(' ', at);
+      const std::string sh = shorthands.substr(at, end == std::string::npos ? end : end - at);
+      at = end == std::string::npos ? end : end + 1;
+      auto bare = parse(*SourceFile::make("<input>", "4d6" + sh));
+      auto given = parse(*SourceFile::make("<input>", "4d6" + sh + "5"));
+      auto& got = bare.ok() ? bare : given;
+      ASSERT_TRUE(got.ok()) << "4d6" << sh << ": " << render_text(given.diagnostics);
+      const auto* sop = std::get_if<ast::PoolOp>(&got.program->main->kind);
+      ASSERT_NE(sop, nullptr) << sh;
+      EXPECT_EQ(sop->id, row.id) << "4d6" << sh;
+    }
   }
+}
+
+TEST(Parser, APoolOperationsParametersCountTowardTheDepth) {
   // `4d6` is two levels deep and the condition's value four.
   auto deep = parse(*SourceFile::make("<input>", "4d6 under 1 except (1 + (1 + (1 + 1)))"));
   ASSERT_TRUE(deep.ok()) << render_text(deep.diagnostics);
