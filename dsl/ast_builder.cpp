@@ -286,6 +286,7 @@ class Builder {
     if (n.is_type<g::sh_sort_desc>()) return pool_op(std::move(pool), PoolOpId::SortDesc, {}, n);
     if (n.is_type<g::sh_sort>()) return pool_op(std::move(pool), PoolOpId::Sort, {}, n);
     if (n.is_type<g::sh_unique>()) return pool_op(std::move(pool), PoolOpId::Unique, {}, n);
+    if (n.is_type<g::sh_unique_once>()) return pool_op(std::move(pool), PoolOpId::UniqueOnce, {}, n);
     fail(DiagCode::UnexpectedText, n, "unknown dice modifier");
   }
 
@@ -344,7 +345,7 @@ class Builder {
       return pool_op(std::move(pool), PoolOpId::CancelCombine, params(std::move(by), std::move(except)), n);
     }
     if (n.is_type<g::w_sort>()) return pool_op(std::move(pool), ch.empty() ? PoolOpId::Sort : PoolOpId::SortDesc, {}, n);
-    if (n.is_type<g::w_unique>()) return pool_op(std::move(pool), PoolOpId::Unique, {}, n);
+    if (n.is_type<g::w_unique>()) return pool_op(std::move(pool), ch.empty() ? PoolOpId::Unique : PoolOpId::UniqueOnce, {}, n);
     if (n.is_type<g::w_clamp>()) {
       ast::Cond low, high;
       for (const Node b : ch) (b.is_type<g::clamp_min>() ? low : high) = number(arg(b.children().at(0)));

@@ -172,10 +172,11 @@ struct sh_min       : seq<string<'m', 'i', 'n'>, signed_int> {};
 struct sh_max       : seq<string<'m', 'a', 'x'>, signed_int> {};
 struct sh_sort_desc : string<'s', 'd'> {};
 struct sh_sort      : seq<one<'s'>, opt<one<'a'>>> {};
+struct sh_unique_once : string<'u', 'o'> {};
 struct sh_unique    : one<'u'> {};
 struct shorthand    : sor<sh_compound, sh_penetrate, sh_explode, sh_kl, sh_kh, sh_dh, sh_dl,
                           sh_reroll_once, sh_reroll, sh_success, sh_min, sh_max, sh_sort_desc,
-                          sh_sort, sh_unique, sh_count> {};
+                          sh_sort, sh_unique_once, sh_unique, sh_count> {};
 struct no_letters   : not_at<ident_other> {};   // `4d6kx` is an unknown modifier, not `4d6k` + `x`
 struct dice_suffix  : seq<star<shorthand>, must<no_letters>> {};
 // Each form commits after its first token, so nothing is parsed twice (a
@@ -213,7 +214,7 @@ struct cancel_head  : if_must<kw_cancel, ws, arg, ws, cancel_op> {};
 struct w_cancel     : seq<cancel_head, opt<ws, combine_word, opt<ws, except_clause>>> {};
 struct sort_desc    : kw_desc {};
 struct w_sort       : seq<kw_sort, opt<ws, sor<kw_asc, sort_desc>>> {};
-struct w_unique     : kw_unique {};
+struct w_unique     : seq<kw_unique, opt<ws, once_word>> {};
 struct clamp_min    : if_must<kw_min, ws, arg> {};
 struct clamp_max    : if_must<kw_max, ws, arg> {};
 struct clamp_bounds : sor<seq<clamp_min, opt<ws, clamp_max>>, clamp_max> {};

@@ -46,7 +46,7 @@ using kept_rules = rule_list<
     percent, fudge, faces, face_range, sides, arg, cond, word_cond, cmp_op,
     counted_dice, named_dice, single_dice, paren_group,
     sh_compound, sh_penetrate, sh_explode, sh_kh, sh_kl, sh_dh, sh_dl, sh_reroll_once,
-    sh_reroll, sh_success, sh_count, sh_fail, sh_min, sh_max, sh_sort_desc, sh_sort, sh_unique,
+    sh_reroll, sh_success, sh_count, sh_fail, sh_min, sh_max, sh_sort_desc, sh_sort, sh_unique_once, sh_unique,
     w_explode, explode_kind, limit_clause, w_reroll, once_word, w_keep, keep_word, drop_word,
     which_high, which_low, keep_cond, w_count, fail_clause, double_clause, w_under, w_cancel, cancel_op,
     combine_word, except_clause, under_head, opposed_word, rule_name, by_clause, vs_clause,

@@ -1,7 +1,10 @@
-// interpreter/ops/unique.cpp — unique (`u`): every die that shows the face of
-// a die before it is rerolled, a round at a time, until all faces differ. Fails
-// at once when one kind has more dice than different faces; other impossible
-// mixes end at max_rerolls rounds.
+// interpreter/ops/unique.cpp — unique (`u`), unique once (`uo`).
+//
+// Every die that shows the face of a die before it is rerolled, all of them
+// together in one round. `unique` goes on a round at a time until all faces
+// differ: it fails at once when one kind has more dice than different faces,
+// and other impossible mixes end at max_rerolls rounds. `unique once` rerolls
+// the repeated dice once and keeps what they show, repeats and all.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -16,8 +19,9 @@ namespace alea::ops::unique {
 
 // --- the evaluator ------------------------------------------------------------
 
-Value eval(PoolEval& ev, const ast::PoolOp&, PoolData out) {
-  for (std::int64_t round = 0;; ++round) {
+Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
+  const bool once = op.id == PoolOpId::UniqueOnce;
+  for (std::int64_t round = 0; !(once && round == 1); ++round) {
     std::vector<Active> dupes;
     for (std::size_t i = 0; i < out.dice.size(); ++i) {
       for (std::size_t j = 0; j < i; ++j) {
@@ -28,7 +32,7 @@ Value eval(PoolEval& ev, const ast::PoolOp&, PoolData out) {
       }
     }
     if (dupes.empty()) break;
-    for (const std::uint32_t kind : ev.kinds_in(out)) {
+    for (const std::uint32_t kind : once ? std::vector<std::uint32_t>{} : ev.kinds_in(out)) {
       const DieKind& k = ev.kind(kind);
       const auto n = static_cast<std::int64_t>(std::count_if(
           out.dice.begin(), out.dice.end(), [&](const PoolDie& d) { return ev.rec(d.id).kind == kind; }));
@@ -37,7 +41,7 @@ Value eval(PoolEval& ev, const ast::PoolOp&, PoolData out) {
                                                   k.name(), k.distinct_faces()));
       }
     }
-    if (round == ev.limits().max_rerolls) {
+    if (!once && round == ev.limits().max_rerolls) {
       ev.fail(DiagCode::RerollLimitExceeded,
               fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", round));
     }
@@ -48,10 +52,40 @@ Value eval(PoolEval& ev, const ast::PoolOp&, PoolData out) {
 
 // --- the exact engine -----------------------------------------------------------
 
-// Not composed: the rounds are not followed (exact_multiset.cpp refuses it).
-void exact(const ast::PoolOp&, const Value*, const Limits& limits, compose::PoolStep& s) {
+namespace {
+
+// `unique once` on one multiset of dice of one kind: one die of each face
+// stays, the others are rolled again as one pool.
+compose::Dist once_on_pools(compose::Budget& budget, compose::PoolKinds& kinds, const compose::PoolStep&, const PoolData& p) {
+  std::vector<PoolDie> firsts;
+  std::int64_t repeats = 0;
+  for (const PoolDie& d : p.dice) {  // ascending
+    if (d.id != p.dice.front().id) compose::not_composable("'unique once' on a pool of several kinds of dice");
+    if (!firsts.empty() && firsts.back().face == d.face) {
+      ++repeats;
+    } else {
+      firsts.push_back(d);
+    }
+  }
+  if (repeats == 0) return compose::Dist::point(compose::make_sorted_pool(p.dice, p.successes));
+  const DieKind* kind = kinds.kind_of(p.dice.front());
+  if (!kind) compose::not_composable("'unique once' on a pool given by the host");
+  return compose::map(budget, compose::roll_pools(budget, kinds, *kind, repeats), [&](const Value& v) {
+    std::vector<PoolDie> dice = firsts;
+    dice.insert(dice.end(), v.as_pool()->dice.begin(), v.as_pool()->dice.end());
+    return compose::make_sorted_pool(std::move(dice), p.successes);
+  });
+}
+
+}  // namespace
+
+// `unique` until all differ is not composed (its rounds are not followed);
+// `unique once` is, on the multisets.
+void exact(const ast::PoolOp& op, const Value*, const Limits& limits, compose::PoolStep& s) {
   s.kind = compose::PoolStep::Unique;
-  s.cap = limits.max_rerolls;
+  s.once = op.id == PoolOpId::UniqueOnce;
+  s.cap = s.once ? 1 : limits.max_rerolls;
+  if (s.once) s.on_pools = &once_on_pools;
 }
 
 // --- the sampler ----------------------------------------------------------------
@@ -61,19 +95,20 @@ namespace {
 using namespace lowered;
 
 struct UniqueNode final : PoolOpNode {
+  bool once = false;
   PoolRef eval(Run& run) const override {
     const PoolRef in = pool->eval(run);
     const PoolRef out = own(run, in);
     auto& dupes = run.active;
-    for (std::int64_t round = 0;; ++round) {
+    for (std::int64_t round = 0; !(once && round == 1); ++round) {
       const std::int64_t* f = run.at(out.begin);
       dupes.clear();
       for (std::uint32_t i = 0; i < out.size; ++i) {
         if (std::find(f, f + i, f[i]) != f + i) dupes.push_back(i);
       }
       if (dupes.empty()) break;
-      if (static_cast<std::int64_t>(out.size) > run.kind(out.kind).distinct()) fail(DiagCode::NeverStops, span);
-      if (round == run.limits->max_rerolls) fail(DiagCode::RerollLimitExceeded, span);
+      if (!once && static_cast<std::int64_t>(out.size) > run.kind(out.kind).distinct()) fail(DiagCode::NeverStops, span);
+      if (!once && round == run.limits->max_rerolls) fail(DiagCode::RerollLimitExceeded, span);
       const std::size_t n = dupes.size();
       run.count_dice(static_cast<std::int64_t>(n), span);
       run.drawn.resize(n);
@@ -87,6 +122,10 @@ struct UniqueNode final : PoolOpNode {
 
 }  // namespace
 
-void lower(LowerOp& cx, const ast::PoolOp&) { cx.give_pool(std::make_unique<UniqueNode>(), cx.bound()); }
+void lower(LowerOp& cx, const ast::PoolOp& op) {
+  auto n = std::make_unique<UniqueNode>();
+  n->once = op.id == PoolOpId::UniqueOnce;
+  cx.give_pool(std::move(n), cx.bound());
+}
 
 }  // namespace alea::ops::unique
