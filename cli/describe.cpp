@@ -11,6 +11,7 @@
 
 #include "cli/ruleset_commands.hpp"
 #include "dsl/resolver.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 
 namespace alea::cli {
 

@@ -38,8 +38,11 @@
 #include <string_view>
 #include <vector>
 
+#include "dsl/parser.hpp"
 #include "interpreter/api.hpp"
 #include "interpreter/eval/builtins.hpp"
+#include "interpreter/program.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 #include "interpreter/stats.hpp"
 
 namespace alea::cli {

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "dsl/resolver.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 
 namespace alea::cli {
 

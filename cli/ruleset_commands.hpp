@@ -11,6 +11,11 @@
 #include "cli/ruleset_path.hpp"
 #include "interpreter/api.hpp"
 
+namespace alea {
+struct MechanicInfo;  // interpreter/rulesets/ruleset.hpp
+struct ParamInfo;
+}  // namespace alea
+
 namespace alea::cli {
 
 // `alea rulesets [--json]`: every ruleset of the path. Exit 0 even when some

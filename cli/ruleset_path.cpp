@@ -6,6 +6,8 @@
 #include <map>
 #include <system_error>
 
+#include "interpreter/rulesets/ruleset.hpp"
+
 namespace alea::cli {
 
 namespace fs = std::filesystem;

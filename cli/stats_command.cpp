@@ -12,6 +12,7 @@
 #include "cli/state_file.hpp"
 #include "cli/stats_render.hpp"
 #include "interpreter/api.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 #include "interpreter/stats.hpp"
 
 namespace alea::cli {

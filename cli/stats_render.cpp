@@ -20,6 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "interpreter/rulesets/ruleset.hpp"
+
 namespace alea::cli {
 
 namespace {

@@ -14,6 +14,10 @@
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
 
+namespace alea {
+struct MechanicInfo;  // interpreter/rulesets/ruleset.hpp
+}  // namespace alea
+
 namespace alea::cli {
 
 // What the renderers need besides the Stats: what was asked and how.

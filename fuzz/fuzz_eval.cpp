@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "interpreter/api.hpp"
+#include "interpreter/program.hpp"
 
 namespace {
 const alea::Engine& engine() {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "interpreter/api.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16384) return 0;

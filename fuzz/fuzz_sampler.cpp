@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "interpreter/api.hpp"
+#include "interpreter/eval/evaluator.hpp"
 #include "interpreter/sample/lowered.hpp"
 #include "interpreter/stats.hpp"
 

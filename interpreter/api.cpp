@@ -8,14 +8,27 @@
 
 #include <fmt/format.h>
 
+#include "dsl/parser.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/eval/builtins.hpp"
+#include "interpreter/eval/evaluator.hpp"
+#include "interpreter/program.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 #include "interpreter/rulesets/ruleset_loader.hpp"
 #include "interpreter/rulesets/stdlib.hpp"
 
 namespace alea {
 
 namespace {
+
+// EngineOptions::parse is the parser's ParseOptions under another name, so
+// that api.hpp need not include the parser; the two must not drift apart.
+static_assert(ParseLimits{}.max_input_bytes == ParseOptions{}.max_input_bytes &&
+              ParseLimits{}.max_nesting == ParseOptions{}.max_nesting);
+static_assert(sizeof(ParseLimits) == sizeof(ParseOptions), "ParseOptions has a field ParseLimits lacks");
+ParseOptions parse_options(const ParseLimits& limits) {
+  return ParseOptions{.max_input_bytes = limits.max_input_bytes, .max_nesting = limits.max_nesting};
+}
 
 void add_functions(const CompiledProgram& prog, std::vector<ImportedFn>& out, std::string_view prefix = {}) {
   for (const auto& st : prog.ast->statements) {
@@ -65,7 +78,7 @@ const std::vector<StdlibFunction>& Engine::stdlib_functions() const { return sha
 Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,
                                       std::optional<std::string> expected_name, SourceOrigin origin) {
   RulesetLoadOptions opts;
-  opts.parse = options_.parse;
+  opts.parse = parse_options(options_.parse);
   for (const auto& p : shared_stdlib().programs) add_functions(*p, opts.imports);
   opts.import_programs = shared_stdlib().programs;
   opts.expected_name = std::move(expected_name);
@@ -94,6 +107,30 @@ Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::st
   std::ostringstream text;
   text << in.rdbuf();
   return load_ruleset_text(text.str(), std::move(shown_as), file.stem().string(), origin);
+}
+
+RulesetSummary ruleset_summary(const Ruleset& ruleset) {
+  RulesetSummary out{.name = ruleset.name,
+                     .ident = ruleset.ident,
+                     .title = ruleset.title,
+                     .doc = ruleset.doc,
+                     .file = ruleset.file,
+                     .mechanics = {},
+                     .parameters = {},
+                     .state = {},
+                     .choices = {}};
+  for (const MechanicInfo& m : ruleset.mechanics) {
+    RulesetSummary::Mechanic& s = out.mechanics.emplace_back();
+    s.name = m.name;
+    s.doc = m.doc;
+    s.group = m.group;
+    for (const ParamInfo& p : m.params) s.params.push_back(p.name);
+    for (const FieldInfo& f : m.result) s.result.push_back(f.name);
+  }
+  for (const ParamInfo& p : ruleset.parameters) out.parameters.push_back(p.name);
+  for (const StateInfo& c : ruleset.state) out.state.push_back(c.name);
+  for (const ChoiceInfo& c : ruleset.choices) out.choices.push_back(c.name);
+  return out;
 }
 
 const Ruleset* Engine::find_ruleset(std::string_view name) const {
@@ -129,7 +166,7 @@ Compiled Engine::compile_with(std::string_view source, std::string name, Imports
                               SourceOrigin origin) const {
   Compiled out;
   auto file = SourceFile::make(std::move(name), std::string(source), origin);
-  ParseResult parsed = parse(*file, options_.parse);
+  ParseResult parsed = parse(*file, parse_options(options_.parse));
   if (!parsed.ok()) {
     out.diagnostics = std::move(parsed.diagnostics);
     return out;

@@ -1,5 +1,6 @@
-// interpreter/api.hpp — the public C++ API of alea. The command line, the REPL,
-// the examples and the fuzzers use nothing else.
+// interpreter/api.hpp — the public C++ API of alea. The examples use nothing
+// else; the command line, the REPL and the fuzzers use it too, and include the
+// interpreter's own headers explicitly where they need more.
 //
 //   alea::Engine engine;                       // default limits
 //   alea::Outcome o = engine.roll("4d6kh3", 42);   // compile + run with seed 42
@@ -8,6 +9,12 @@
 // An Engine is immutable once built: compile() and run() are const and may be
 // called from many threads at once. A compiled program is shared and immutable;
 // everything that changes during a run (dice, trace, budget) belongs to the run.
+//
+// This header shows no syntax tree: a compiled program and a loaded ruleset are
+// opaque here (their definitions, interpreter/program.hpp and
+// interpreter/rulesets/ruleset.hpp, are the interpreter's own), so that code
+// using only the API is not rebuilt when the language's internals change. The
+// test api.header_check keeps it so (tests/api_header_check.cmake).
 #pragma once
 
 #include <cstdint>
@@ -20,23 +27,32 @@
 #include <vector>
 
 #include "dsl/diagnostic.hpp"
-#include "dsl/parser.hpp"
-#include "interpreter/values/bindings.hpp"
-#include "interpreter/eval/builtins.hpp"
 #include "interpreter/compile_cache.hpp"
-#include "interpreter/values/dice.hpp"
-#include "interpreter/eval/evaluator.hpp"
 #include "interpreter/limits.hpp"
-#include "interpreter/program.hpp"
-#include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/outcome.hpp"
 #include "interpreter/rulesets/state.hpp"
+#include "interpreter/values/bindings.hpp"
+#include "interpreter/values/dice.hpp"
+#include "interpreter/values/trace.hpp"
 #include "interpreter/values/value.hpp"
 
 namespace alea {
 
+// A program parsed and resolved, ready to run; shared and immutable. Opaque:
+// held by std::shared_ptr<const CompiledProgram> and passed back to run().
+struct CompiledProgram;
+// A ruleset loaded into an Engine; opaque: ruleset_summary() describes it.
+struct Ruleset;
+
+// The parser's ceilings (the parser's own ParseOptions, without its header).
+struct ParseLimits {
+  std::size_t max_input_bytes = 100'000;  // longer input is refused before parsing
+  std::size_t max_nesting = 200;          // brackets, prefix operators and nested forms
+};
+
 struct EngineOptions {
   Limits limits;
-  ParseOptions parse;
+  ParseLimits parse;
   // How many compiled programs compile() keeps by source text, for hosts that
   // compile the same expressions again and again (CompileCache); 0: none.
   std::size_t compile_cache = 256;
@@ -58,6 +74,27 @@ struct StdlibFunction {
   std::string file;  // "pools.alea"
 };
 
+// What a host may read of a loaded ruleset: what to call and what to show.
+struct RulesetSummary {
+  struct Mechanic {
+    std::string name;                 // "check", called as `my_game.check(…)`
+    std::string doc;
+    std::string group;                // "" when it has none
+    std::vector<std::string> params;  // its own, in the order of the call
+    std::vector<std::string> result;  // a record result's fields, in order; empty for a plain result
+  };
+  std::string name;   // as in the file, in State and in Choices: "my-game"
+  std::string ident;  // as in the language: "my_game"
+  std::string title;
+  std::string doc;
+  std::string file;   // as shown in diagnostics
+  std::vector<Mechanic> mechanics;
+  std::vector<std::string> parameters;  // ruleset-wide options, which every mechanic call may name
+  std::vector<std::string> state;       // the counters it keeps in a State
+  std::vector<std::string> choices;     // the decisions a Choices may hold for it
+};
+[[nodiscard]] RulesetSummary ruleset_summary(const Ruleset& ruleset);
+
 class Engine {
  public:
   Engine() = default;
@@ -78,7 +115,7 @@ class Engine {
   [[nodiscard]] Diagnostics load_ruleset_text(std::string_view yaml, std::string shown_as,
                                               std::optional<std::string> expected_name = std::nullopt,
                                               SourceOrigin origin = SourceOrigin::User);
-  // A loaded ruleset by name ("my-game" or "my_game"), or null.
+  // A loaded ruleset by name ("my-game" or "my_game"), or null; see ruleset_summary.
   [[nodiscard]] const Ruleset* find_ruleset(std::string_view name) const;
   [[nodiscard]] std::vector<const Ruleset*> rulesets() const;
   [[nodiscard]] const std::vector<StdlibFunction>& stdlib_functions() const;

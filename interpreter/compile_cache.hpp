@@ -16,9 +16,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "interpreter/program.hpp"
-
 namespace alea {
+
+struct CompiledProgram;  // interpreter/program.hpp: the cache only holds and hands out pointers
 
 class CompileCache {
  public:

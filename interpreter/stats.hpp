@@ -26,12 +26,12 @@
 
 #include "dsl/diagnostic.hpp"
 #include "interpreter/values/bindings.hpp"
-#include "interpreter/program.hpp"
 #include "interpreter/values/value.hpp"
 
 namespace alea {
 
 class Engine;
+struct CompiledProgram;  // interpreter/program.hpp (internal)
 
 enum class StatsMethod { Exact, Sampled };
 // What ran the samples: the program lowered to a trace-free form (lowered.hpp),

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/api.hpp"
+#include "interpreter/program.hpp"
 
 namespace alea {
 namespace {

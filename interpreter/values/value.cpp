@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "dsl/ast.hpp"
+
 namespace alea {
 
 std::optional<std::int64_t> pool_total(const PoolData& pool) {

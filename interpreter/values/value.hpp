@@ -12,9 +12,11 @@
 #include <variant>
 #include <vector>
 
-#include "dsl/ast.hpp"
-
 namespace alea {
+
+namespace ast {
+struct TypeSpec;  // dsl/ast.hpp: values do not need the syntax tree, only type_admits names it
+}  // namespace ast
 
 // One die in a pool: its current face and its record in the Trace.
 struct PoolDie {

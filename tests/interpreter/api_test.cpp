@@ -2,6 +2,7 @@
 // compile once and run many times, bindings, sessions, threads, limits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -110,6 +111,52 @@ TEST(Engine, ValuesNestOnlySoDeep) {
   Outcome o = Engine().roll("loop x = [] until len(str(x)) > 1000 { [x] }", 1);
   ASSERT_FALSE(o.ok());
   EXPECT_EQ(o.error->message, "values nest more than 100 levels deep (max_value_depth)");
+}
+
+TEST(Engine, ParseLimitsAreConfigurable) {
+  EngineOptions options;
+  options.parse.max_input_bytes = 10;
+  Outcome o = Engine(options).roll("1 + 2 + 3 + 4", 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::InputTooLong);
+  options.parse = {};
+  options.parse.max_nesting = 3;
+  o = Engine(options).roll("((((1))))", 1);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::NestingTooDeep);
+}
+
+// A loaded ruleset is opaque in the API; its summary names what a host calls and shows.
+TEST(Engine, SummarisesALoadedRuleset) {
+  Engine engine;
+  const Diagnostics loaded = engine.load_ruleset_file(std::string(ALEA_SOURCE_DIR) + "/rulesets/pbta-superiority.yaml",
+                                                      "rulesets/pbta-superiority.yaml");
+  ASSERT_TRUE(loaded.empty()) << render_text(loaded);
+  ASSERT_EQ(engine.rulesets().size(), 1u);
+  const Ruleset* r = engine.find_ruleset("pbta_superiority");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r, engine.rulesets().front());
+  const RulesetSummary s = ruleset_summary(*r);
+  EXPECT_EQ(s.name, "pbta-superiority");
+  EXPECT_EQ(s.ident, "pbta_superiority");
+  EXPECT_EQ(s.title, "PbtA with the superiority die");
+  EXPECT_EQ(s.file, "rulesets/pbta-superiority.yaml");
+  EXPECT_EQ(s.parameters, std::vector<std::string>{"policy"});
+  EXPECT_EQ(s.state, std::vector<std::string>{"superiority"});
+  EXPECT_EQ(s.choices, std::vector<std::string>{"use_superiority"});
+  const auto move = std::find_if(s.mechanics.begin(), s.mechanics.end(),
+                                 [](const RulesetSummary::Mechanic& m) { return m.name == "move"; });
+  ASSERT_NE(move, s.mechanics.end());
+  EXPECT_EQ(move->group, "moves");
+  EXPECT_EQ(move->params, std::vector<std::string>{"stat"});
+  EXPECT_EQ(move->result, (std::vector<std::string>{"dice", "final_dice", "replaced", "total", "tier", "success",
+                                                    "gm_move", "superiority_used", "superiority_after"}));
+  EXPECT_FALSE(move->doc.empty());
+  // What the summary names is what a program calls.
+  ScriptedDice dice({1, 3});
+  const Outcome o = engine.roll(s.ident + "." + move->name + "(1)", dice);
+  ASSERT_TRUE(o.ok()) << render_text(*o.error);
+  EXPECT_EQ(to_display(*o.value->field(move->result[3])), "5");
 }
 
 TEST(Session, KeepsVariablesAndFunctionsBetweenInputs) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/api.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 
 namespace alea {
 namespace {

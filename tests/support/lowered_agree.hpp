@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/api.hpp"
+#include "interpreter/eval/evaluator.hpp"
 #include "interpreter/sample/lowered.hpp"
 
 namespace alea::testing {
