@@ -8,14 +8,10 @@
 
 #include "dsl/ast.hpp"
 #include "dsl/diagnostic.hpp"
+#include "dsl/parse_options.hpp"
 #include "dsl/source.hpp"
 
 namespace alea {
-
-struct ParseOptions {
-  std::size_t max_input_bytes = 100'000;  // longer input is refused before parsing
-  std::size_t max_nesting = 200;          // brackets, prefix operators and nested forms
-};
 
 struct ParseResult {
   std::unique_ptr<ast::Program> program;  // null when parsing failed

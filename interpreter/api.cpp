@@ -21,15 +21,6 @@ namespace alea {
 
 namespace {
 
-// EngineOptions::parse is the parser's ParseOptions under another name, so
-// that api.hpp need not include the parser; the two must not drift apart.
-static_assert(ParseLimits{}.max_input_bytes == ParseOptions{}.max_input_bytes &&
-              ParseLimits{}.max_nesting == ParseOptions{}.max_nesting);
-static_assert(sizeof(ParseLimits) == sizeof(ParseOptions), "ParseOptions has a field ParseLimits lacks");
-ParseOptions parse_options(const ParseLimits& limits) {
-  return ParseOptions{.max_input_bytes = limits.max_input_bytes, .max_nesting = limits.max_nesting};
-}
-
 void add_functions(const CompiledProgram& prog, std::vector<ImportedFn>& out, std::string_view prefix = {}) {
   for (const auto& st : prog.ast->statements) {
     if (const auto* fn = std::get_if<ast::FnDef>(&st)) {
@@ -78,7 +69,7 @@ const std::vector<StdlibFunction>& Engine::stdlib_functions() const { return sha
 Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,
                                       std::optional<std::string> expected_name, SourceOrigin origin) {
   RulesetLoadOptions opts;
-  opts.parse = parse_options(options_.parse);
+  opts.parse = options_.parse;
   for (const auto& p : shared_stdlib().programs) add_functions(*p, opts.imports);
   opts.import_programs = shared_stdlib().programs;
   opts.expected_name = std::move(expected_name);
@@ -166,7 +157,7 @@ Compiled Engine::compile_with(std::string_view source, std::string name, Imports
                               SourceOrigin origin) const {
   Compiled out;
   auto file = SourceFile::make(std::move(name), std::string(source), origin);
-  ParseResult parsed = parse(*file, parse_options(options_.parse));
+  ParseResult parsed = parse(*file, options_.parse);
   if (!parsed.ok()) {
     out.diagnostics = std::move(parsed.diagnostics);
     return out;

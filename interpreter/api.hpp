@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "dsl/diagnostic.hpp"
+#include "dsl/parse_options.hpp"
 #include "interpreter/compile_cache.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/outcome.hpp"
@@ -44,15 +45,9 @@ struct CompiledProgram;
 // A ruleset loaded into an Engine; opaque: ruleset_summary() describes it.
 struct Ruleset;
 
-// The parser's ceilings (the parser's own ParseOptions, without its header).
-struct ParseLimits {
-  std::size_t max_input_bytes = 100'000;  // longer input is refused before parsing
-  std::size_t max_nesting = 200;          // brackets, prefix operators and nested forms
-};
-
 struct EngineOptions {
   Limits limits;
-  ParseLimits parse;
+  ParseOptions parse;
   // How many compiled programs compile() keeps by source text, for hosts that
   // compile the same expressions again and again (CompileCache); 0: none.
   std::size_t compile_cache = 256;
