@@ -118,6 +118,15 @@ class Resolver {
     return -1;
   }
 
+  // The locals a name may be a typo of: not the hidden ones of a `vs`, which cannot be written.
+  std::vector<std::string> visible_locals() const {
+    std::vector<std::string> names;
+    for (const auto& entry : scope_) {
+      if (entry.first != "$first" && entry.first != "$second") names.push_back(entry.first);
+    }
+    return names;
+  }
+
   int builtin_index(std::string_view name) const {
     if (!ctx_.builtins) return -1;
     for (std::size_t i = 0; i < ctx_.builtins->size(); ++i) {
@@ -269,8 +278,7 @@ class Resolver {
               }
             }
             if (k.slot < 0 && ctx_.free_names_are_errors) {
-              std::vector<std::string> known;
-              for (const auto& entry : scope_) known.push_back(entry.first);
+              std::vector<std::string> known = visible_locals();
               for (const auto& [name, c] : constants_) known.push_back(name);
               auto& d = out_.emplace_back(DiagCode::UnknownName, e.span, fmt::format("unknown name '{}'", k.name));
               if (auto near = closest_name(k.name, known); !near.empty()) {
@@ -280,9 +288,7 @@ class Resolver {
             }
             if (k.slot < 0 && !scope_.empty()) {
               // A free name is looked up at run time; if that fails, this is the hint.
-              std::vector<std::string> locals;
-              for (const auto& entry : scope_) locals.push_back(entry.first);
-              k.near_local = closest_name(k.name, locals);
+              k.near_local = closest_name(k.name, visible_locals());
             }
           } else if constexpr (std::is_same_v<T, ast::Let>) {
             expr(*k.value);
