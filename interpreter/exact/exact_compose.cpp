@@ -413,8 +413,8 @@ Dist Composer::node(const ast::Tiers& k, const ast::Expr&, Demand d) {
 }
 
 template <>
-Dist Composer::node(const ast::Versus& k, const ast::Expr&, Demand d) {
-  return versus(k, d);
+Dist Composer::node(const ast::Opposed& k, const ast::Expr&, Demand d) {
+  return opposed(k, d);
 }
 
 template <>

@@ -115,7 +115,7 @@ class Composer {
   Dist call_user(const ast::Call& c, const ast::Expr& e, Demand d);
   Dist call_frame(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
   Dist call_builtin(const ast::Call& c, const ast::Expr& e, Demand d);
-  Dist versus(const ast::Versus& k, Demand d);
+  Dist opposed(const ast::Opposed& k, Demand d);
   // Pool operations: exact_compose_pool.cpp.
   Dist pool_chain(const ast::Expr& e, Demand d);
   // Appends the distribution of each of op's parameters to `out`.
