@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -83,6 +84,7 @@ struct Let {
   std::string name;
   std::int32_t slot = -1;
   ExprPtr value, body;
+  bool vs = false;  // the `let $first` of a desugared `vs` (see Opposed), printed back as written
 };
 
 enum class CallTarget { Unresolved, Builtin, User };
@@ -125,16 +127,17 @@ struct Tiers {
   std::vector<Tier> tiers;
 };
 
-// `A vs B by f(x)`: A, then B, then f(A, B, x); `E vs opposed by f(x)`: E for
-// the first side of the enclosing function, then E again with its side fields
-// bound to the second side. `rule` is a Call whose first two arguments are the
-// hidden names `$first` and `$second`; without `by` it calls `contest`.
-struct Versus {
-  ExprPtr first;
-  ExprPtr second;  // null for `vs opposed`
-  ExprPtr rule;
-  std::int32_t first_slot = -1, second_slot = -1;  // where the rule's arguments are kept
-  // `vs opposed`: the slots of the side fields and of the second side's record.
+// The names a desugared `vs` binds; no identifier can be written with a '$'.
+inline constexpr std::string_view vs_first = "$first", vs_second = "$second";
+
+// `A vs B by f(x…)` is built as `let $first = A in let $second = B in
+// f($first, $second, x…)` (`contest` without `by`), the outer let marked `vs`;
+// the call's span is the `by` clause's (or the whole `vs …` clause's). `E vs
+// opposed by f(x…)` is the same with this node for B: E again, with the side
+// fields of the enclosing opposed mechanic bound to its second side. `side` is
+// E, owned by the `let $first` this node sits in; the resolver fills the slots.
+struct Opposed {
+  const Expr* side = nullptr;
   std::vector<std::int32_t> field_slots;
   std::vector<std::string> field_names;
   std::int32_t other_side_slot = -1;
@@ -156,7 +159,7 @@ struct Loop {
 
 struct Expr {
   using Kind = std::variant<IntLit, BoolLit, StrLit, NoneLit, Name, Dice, PoolOp, Unary, Binary, If, Let,
-                            Call, ListLit, RecordLit, Index, Field, Tiers, Versus, Repeat, For, Loop>;
+                            Call, ListLit, RecordLit, Index, Field, Tiers, Opposed, Repeat, For, Loop>;
   Kind kind;
   Span span;
   std::uint32_t depth = 1;  // levels of nodes from here down, leaves being 1

@@ -72,12 +72,14 @@ class Builder {
     throw detail::BuildError{Diagnostic(code, span(n), std::move(message))};
   }
 
+  // `depth`: 0 to count it from the children; a desugared node gives the
+  // depth of the node that was written.
   template <class T>
-  ExprPtr make(T kind, Span s) const {
+  ExprPtr make(T kind, Span s, std::uint32_t depth = 0) const {
     // Long chains (`1+1+…`, `.a.a.a`, `3d6!!!!…`) nest the tree as deeply as
     // brackets do; every pass recurses over it, so its depth is bounded too.
     auto e = std::make_unique<ast::Expr>(ast::Expr{std::move(kind), s});
-    const std::uint32_t depth = child_depth(*e) + 1;
+    if (depth == 0) depth = child_depth(*e) + 1;
     if (depth > max_depth_) {
       throw detail::BuildError{Diagnostic(
           DiagCode::NestingTooDeep, s,
@@ -506,14 +508,17 @@ class Builder {
     fail(DiagCode::UnexpectedText, n, "unexpected text");
   }
 
-  // `A vs B [by f(args)]` and `E vs opposed [by f(args)]`.
+  // `A vs B [by f(args)]` and `E vs opposed [by f(args)]`, desugared:
+  // `let $first = A in let $second = B in f($first, $second, args)`, B being
+  // an Opposed node for `opposed` (ast.hpp). The call and the hidden names
+  // have the span of the `by` clause (of the whole `vs …` clause without it),
+  // where an error inside f is reported; the lets have the span of the whole.
   ExprPtr versus(const Node n) const {
     const Span s = span(n);
     const Node clause = n.children().at(1);
-    ast::Versus v;
-    v.first = expr(n.children().at(0));
+    ExprPtr first = expr(n.children().at(0));
     const Node rhs = clause.children().at(0);
-    if (!rhs.is_type<g::opposed_word>()) v.second = expr(rhs);
+    ExprPtr second = rhs.is_type<g::opposed_word>() ? nullptr : expr(rhs);
     ast::Call call;
     call.name = "contest";
     call.name_span = span(clause);
@@ -536,14 +541,20 @@ class Builder {
         }
       }
     }
-    // The two results come first, as the hidden names $first and $second.
-    for (const char* hidden : {"$second", "$first"}) {
-      call.args.insert(call.args.begin(), make(ast::Name{hidden, -1, {}}, rule_span));
+    // The two results come first, as the hidden names.
+    for (const std::string_view hidden : {ast::vs_second, ast::vs_first}) {
+      call.args.insert(call.args.begin(), make(ast::Name{std::string(hidden), -1, {}}, rule_span));
       call.arg_names.insert(call.arg_names.begin(), std::string());
       call.arg_name_spans.insert(call.arg_name_spans.begin(), Span{});
     }
-    v.rule = make(std::move(call), rule_span);
-    return make(std::move(v), s);
+    ExprPtr rule = make(std::move(call), rule_span);
+    // Both lets count as the one level that was written, for the limit on nesting.
+    const std::uint32_t depth = std::max({first->depth, second ? second->depth : 0u, rule->depth}) + 1;
+    if (!second) second = make(ast::Opposed{first.get(), {}, {}, -1}, s);
+    ExprPtr inner = make(ast::Let{std::string(ast::vs_second), -1, std::move(second), std::move(rule)}, s, depth);
+    ast::Let outer{std::string(ast::vs_first), -1, std::move(first), std::move(inner)};
+    outer.vs = true;
+    return make(std::move(outer), s, depth);
   }
 
   static std::string unescape(std::string_view raw) {

@@ -58,8 +58,9 @@ void each_child(E& e, F& f) {
   std::visit(
       [&](auto& k) {
         using T = std::remove_cvref_t<decltype(k)>;
-        if constexpr (is_one_of<T, IntLit, BoolLit, StrLit, NoneLit, Name>) {
-          // leaves (a ruleset constant's value is shared, not a child)
+        if constexpr (is_one_of<T, IntLit, BoolLit, StrLit, NoneLit, Name, Opposed>) {
+          // leaves (a ruleset constant's value is shared, not a child; an
+          // Opposed node's side is the child of the `let $first` around it)
         } else if constexpr (std::is_same_v<T, Dice>) {
           one(k.count);
           one(k.sides);
@@ -98,10 +99,6 @@ void each_child(E& e, F& f) {
             one(t.test.high);
             one(t.result);
           }
-        } else if constexpr (std::is_same_v<T, Versus>) {
-          one(k.first);
-          one(k.second);
-          one(k.rule);
         } else if constexpr (std::is_same_v<T, Repeat>) {
           one(k.count);
           one(k.body);

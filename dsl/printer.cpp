@@ -129,6 +129,28 @@ std::string join(const Items& items) {
   return s;
 }
 
+// A desugared `vs` (ast.hpp, Opposed) as it was written: `(A vs B by f(x))`,
+// `(E vs opposed)`; without `by` when it calls `contest` with the two alone.
+std::string versus(const ast::Let& first) {
+  const auto& second = std::get<ast::Let>(first.body->kind);
+  const auto& rule = std::get<ast::Call>(second.body->kind);
+  const bool opposed = std::holds_alternative<ast::Opposed>(second.value->kind);
+  std::string s = "(" + print(*first.value) + " vs " + (opposed ? "opposed" : print(*second.value));
+  if (rule.name != "contest" || rule.args.size() != 2) {
+    s += " by " + rule.name;
+    if (rule.args.size() > 2) {
+      std::string args;
+      for (std::size_t i = 2; i < rule.args.size(); ++i) {
+        if (i > 2) args += ", ";
+        if (!rule.arg_names[i].empty()) args += rule.arg_names[i] + ": ";
+        args += print(*rule.args[i]);
+      }
+      s += "(" + args + ")";
+    }
+  }
+  return s + ")";
+}
+
 }  // namespace
 
 std::string print(const ast::Expr& e) {
@@ -167,6 +189,7 @@ std::string print(const ast::Expr& e) {
         } else if constexpr (std::is_same_v<T, ast::If>) {
           return fmt::format("(if {} then {} else {})", print(*k.cond), print(*k.then_), print(*k.else_));
         } else if constexpr (std::is_same_v<T, ast::Let>) {
+          if (k.vs) return versus(k);
           return fmt::format("(let {} = {} in {})", k.name, print(*k.value), print(*k.body));
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           std::string args;
@@ -188,23 +211,8 @@ std::string print(const ast::Expr& e) {
           return fmt::format("{}[{}]", print(*k.object), print(*k.index));
         } else if constexpr (std::is_same_v<T, ast::Field>) {
           return fmt::format("{}.{}", print(*k.object), k.name);
-        } else if constexpr (std::is_same_v<T, ast::Versus>) {
-          const auto& rule = std::get<ast::Call>(k.rule->kind);
-          std::string s = "(" + print(*k.first) + " vs " + (k.second ? print(*k.second) : std::string("opposed"));
-          const bool plain = rule.name == "contest" && rule.args.size() == 2;
-          if (!plain) {
-            s += " by " + rule.name;
-            if (rule.args.size() > 2) {
-              std::string args;
-              for (std::size_t i = 2; i < rule.args.size(); ++i) {
-                if (i > 2) args += ", ";
-                if (!rule.arg_names[i].empty()) args += rule.arg_names[i] + ": ";
-                args += print(*rule.args[i]);
-              }
-              s += "(" + args + ")";
-            }
-          }
-          return s + ")";
+        } else if constexpr (std::is_same_v<T, ast::Opposed>) {
+          return "opposed";  // printed within its `vs`
         } else if constexpr (std::is_same_v<T, ast::Tiers>) {
           std::string s;
           for (const auto& t : k.tiers) {

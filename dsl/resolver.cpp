@@ -118,6 +118,15 @@ class Resolver {
     return -1;
   }
 
+  // The locals a name may be a typo of: not the hidden ones of a `vs`, which cannot be written.
+  std::vector<std::string> visible_locals() const {
+    std::vector<std::string> names;
+    for (const auto& entry : scope_) {
+      if (entry.first != ast::vs_first && entry.first != ast::vs_second) names.push_back(entry.first);
+    }
+    return names;
+  }
+
   int builtin_index(std::string_view name) const {
     if (!ctx_.builtins) return -1;
     for (std::size_t i = 0; i < ctx_.builtins->size(); ++i) {
@@ -269,8 +278,7 @@ class Resolver {
               }
             }
             if (k.slot < 0 && ctx_.free_names_are_errors) {
-              std::vector<std::string> known;
-              for (const auto& entry : scope_) known.push_back(entry.first);
+              std::vector<std::string> known = visible_locals();
               for (const auto& [name, c] : constants_) known.push_back(name);
               auto& d = out_.emplace_back(DiagCode::UnknownName, e.span, fmt::format("unknown name '{}'", k.name));
               if (auto near = closest_name(k.name, known); !near.empty()) {
@@ -280,9 +288,7 @@ class Resolver {
             }
             if (k.slot < 0 && !scope_.empty()) {
               // A free name is looked up at run time; if that fails, this is the hint.
-              std::vector<std::string> locals;
-              for (const auto& entry : scope_) locals.push_back(entry.first);
-              k.near_local = closest_name(k.name, locals);
+              k.near_local = closest_name(k.name, visible_locals());
             }
           } else if constexpr (std::is_same_v<T, ast::Let>) {
             expr(*k.value);
@@ -292,8 +298,8 @@ class Resolver {
             scope_.resize(mark);
           } else if constexpr (std::is_same_v<T, ast::Call>) {
             call(k, e.span);
-          } else if constexpr (std::is_same_v<T, ast::Versus>) {
-            versus(k, e);
+          } else if constexpr (std::is_same_v<T, ast::Opposed>) {
+            opposed(k, e);
           } else if constexpr (std::is_same_v<T, ast::For>) {
             expr(*k.list);
             const auto mark = scope_.size();
@@ -319,24 +325,16 @@ class Resolver {
         e.kind);
   }
 
-  void versus(ast::Versus& v, const ast::Expr& e) {
-    expr(*v.first);
-    if (v.second) {
-      expr(*v.second);
-    } else if (!current_fn_ || current_fn_->side_count < 2) {
+  // `E vs opposed`: E itself was resolved as the value of the `let $first` around.
+  void opposed(ast::Opposed& o, const ast::Expr& e) {
+    if (!current_fn_ || current_fn_->side_count < 2) {
       out_.emplace_back(DiagCode::OpposedWithoutSides, e.span,
                         "'vs opposed' rolls the same dice for the other side, so it belongs in a mechanic with 'sides'");
-    } else {
-      v.field_slots = current_fn_->side_field_slots;
-      v.field_names = current_fn_->side_fields;
-      v.other_side_slot = 1;  // the sides are the first parameters
+      return;
     }
-    // The rule sees the two results as the hidden names $first and $second.
-    const auto mark = scope_.size();
-    v.first_slot = bind("$first");
-    v.second_slot = bind("$second");
-    expr(*v.rule);
-    scope_.resize(mark);
+    o.field_slots = current_fn_->side_field_slots;
+    o.field_names = current_fn_->side_fields;
+    o.other_side_slot = 1;  // the sides are the first parameters
   }
 };
 

@@ -343,7 +343,7 @@ class OrderScan {
             found_ = true;
           } else if constexpr (ast::is_one_of<T, ast::IntLit, ast::BoolLit, ast::StrLit, ast::NoneLit, ast::Dice,
                                               ast::Unary, ast::Binary, ast::If, ast::Let, ast::ListLit,
-                                              ast::RecordLit, ast::Field, ast::Tiers, ast::Versus, ast::Repeat,
+                                              ast::RecordLit, ast::Field, ast::Tiers, ast::Opposed, ast::Repeat,
                                               ast::Loop>) {
             // blind to the order by themselves
           } else {

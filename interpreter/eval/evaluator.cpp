@@ -497,36 +497,27 @@ Value Evaluator::node(const ast::Tiers& k, const ast::Expr& e) {
        fmt::format("no tier matches the value {} (add 'else: …' to catch the rest)", x));
 }
 
+// `E vs opposed`: E again, the other side's fields in place of this side's.
 template <>
-Value Evaluator::node(const ast::Versus& k, const ast::Expr&) {
-  Value first = eval(*k.first);
-  Value second;
-  if (k.second) {
-    second = eval(*k.second);
-  } else {
-    // The same expression for the other side: its fields in place of this side's.
-    const Value other = stack_[base_ + static_cast<std::size_t>(k.other_side_slot)];
-    std::vector<Value> saved;
-    for (std::size_t f = 0; f < k.field_slots.size(); ++f) {
-      Value& slot = stack_[base_ + static_cast<std::size_t>(k.field_slots[f])];
-      saved.push_back(slot);
-      slot = *other.field(k.field_names[f]);  // checked when the mechanic was called
-    }
-    struct Restore {
-      Evaluator& ev;
-      const ast::Versus& v;
-      std::vector<Value>& saved;
-      ~Restore() {
-        for (std::size_t f = 0; f < v.field_slots.size(); ++f) {
-          ev.stack_[ev.base_ + static_cast<std::size_t>(v.field_slots[f])] = std::move(saved[f]);
-        }
-      }
-    } restore{*this, k, saved};
-    second = eval(*k.first);
+Value Evaluator::node(const ast::Opposed& k, const ast::Expr&) {
+  const Value other = stack_[base_ + static_cast<std::size_t>(k.other_side_slot)];
+  std::vector<Value> saved;
+  for (std::size_t f = 0; f < k.field_slots.size(); ++f) {
+    Value& slot = stack_[base_ + static_cast<std::size_t>(k.field_slots[f])];
+    saved.push_back(slot);
+    slot = *other.field(k.field_names[f]);  // checked when the mechanic was called
   }
-  stack_[base_ + static_cast<std::size_t>(k.first_slot)] = std::move(first);
-  stack_[base_ + static_cast<std::size_t>(k.second_slot)] = std::move(second);
-  return eval(*k.rule);
+  struct Restore {
+    Evaluator& ev;
+    const ast::Opposed& o;
+    std::vector<Value>& saved;
+    ~Restore() {
+      for (std::size_t f = 0; f < o.field_slots.size(); ++f) {
+        ev.stack_[ev.base_ + static_cast<std::size_t>(o.field_slots[f])] = std::move(saved[f]);
+      }
+    }
+  } restore{*this, k, saved};
+  return eval(*k.side);
 }
 
 template <>

@@ -267,11 +267,20 @@ Dist Composer::memo_eval(const ast::Expr& e, Demand d) {
 
 template <>
 Dist Composer::node(const ast::Let& k, const ast::Expr&, Demand d) {
-  const Dist v = eval(k.value, demands_.slot(k.slot, *k.body, d));
+  // In the body of a let shared among its values, a value that does not read
+  // that let's name (B in `let x = A in let y = B in …`) is computed once,
+  // not once for each value of x.
+  const Demand value_demand = demands_.slot(k.slot, *k.body, d);
+  const Dist v = sharing_ == frame_ ? memo_eval(*k.value, value_demand) : eval(k.value, value_demand);
   // With one value there is nothing to share.
   const bool share = v.entries.size() > 1;
   return bind(budget_, v, [&](const Value& x) {
-    return with_slot(k.slot, x, [&] { return share ? memo_eval(*k.body, d) : eval(k.body, d); });
+    if (!share) return with_slot(k.slot, x, [&] { return eval(k.body, d); });
+    const std::uint64_t saved = sharing_;
+    sharing_ = frame_;
+    Dist r = with_slot(k.slot, x, [&] { return memo_eval(*k.body, d); });
+    sharing_ = saved;
+    return r;
   });
 }
 
@@ -404,8 +413,8 @@ Dist Composer::node(const ast::Tiers& k, const ast::Expr&, Demand d) {
 }
 
 template <>
-Dist Composer::node(const ast::Versus& k, const ast::Expr&, Demand d) {
-  return versus(k, d);
+Dist Composer::node(const ast::Opposed& k, const ast::Expr&, Demand d) {
+  return opposed(k, d);
 }
 
 template <>

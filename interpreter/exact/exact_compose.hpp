@@ -75,6 +75,8 @@ class Composer {
   };
   std::unordered_map<MemoKey, Dist, MemoHash, MemoEq> memo_;
   std::uint64_t frame_ = 0, frames_ = 0;
+  // The frame whose let is being shared among its values (node(Let)); none at first.
+  std::uint64_t sharing_ = UINT64_MAX;
   Dist memo_eval(const ast::Expr& e, Demand d);
 
   Dist statements_from(const ast::Program& program, std::size_t i, const Value* last);
@@ -113,7 +115,7 @@ class Composer {
   Dist call_user(const ast::Call& c, const ast::Expr& e, Demand d);
   Dist call_frame(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
   Dist call_builtin(const ast::Call& c, const ast::Expr& e, Demand d);
-  Dist versus(const ast::Versus& k, Demand d);
+  Dist opposed(const ast::Opposed& k, Demand d);
   // Pool operations: exact_compose_pool.cpp.
   Dist pool_chain(const ast::Expr& e, Demand d);
   // Appends the distribution of each of op's parameters to `out`.

@@ -244,33 +244,19 @@ Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
   });
 }
 
-Dist Composer::versus(const ast::Versus& k, Demand d) {
-  const Demand first = demands_.slot(k.first_slot, *k.rule, d);
-  const Demand second = demands_.slot(k.second_slot, *k.rule, d);
-  Dist a, b;
-  if (k.second) {
-    a = eval(k.first, first);
-    b = eval(k.second, second);
-  } else {
-    // `vs opposed`: the same expression again, with the other side's fields.
-    const Demand both = std::min(first, second);
-    a = eval(k.first, both);
-    const Value other = slot(k.other_side_slot);
-    std::vector<Value> saved;
-    for (std::size_t f = 0; f < k.field_slots.size(); ++f) {
-      const Value* v = other.field(k.field_names[f]);
-      if (!v) not_composable("a side without its fields");
-      saved.push_back(slot(k.field_slots[f]));
-      slot(k.field_slots[f]) = *v;
-    }
-    b = eval(k.first, both);
-    for (std::size_t f = 0; f < k.field_slots.size(); ++f) slot(k.field_slots[f]) = saved[f];
+// `E vs opposed`: E again, with the other side's fields.
+Dist Composer::opposed(const ast::Opposed& k, Demand d) {
+  const Value other = slot(k.other_side_slot);
+  std::vector<Value> saved;
+  for (std::size_t f = 0; f < k.field_slots.size(); ++f) {
+    const Value* v = other.field(k.field_names[f]);
+    if (!v) not_composable("a side without its fields");
+    saved.push_back(slot(k.field_slots[f]));
+    slot(k.field_slots[f]) = *v;
   }
-  return bind_many(budget_, {a, b}, [&](const std::vector<Value>& p) {
-    return with_slot(k.first_slot, p[0], [&] {
-      return with_slot(k.second_slot, p[1], [&] { return eval(k.rule, d); });
-    });
-  });
+  Dist r = eval(*k.side, d);
+  for (std::size_t f = 0; f < k.field_slots.size(); ++f) slot(k.field_slots[f]) = saved[f];
+  return r;
 }
 
 }  // namespace alea::compose

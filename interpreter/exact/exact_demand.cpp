@@ -123,13 +123,8 @@ bool Demands::counted_only(std::int32_t slot, const ast::Expr& e, Demand d) {
             }
           }
           return true;
-        } else if constexpr (std::is_same_v<T, ast::Versus>) {
-          const Demand first = k.rule ? this->slot(k.first_slot, *k.rule, d) : F;
-          const Demand second = k.rule ? this->slot(k.second_slot, *k.rule, d) : F;
-          if (!counted_only(slot, k.first, k.second ? first : std::min(first, second)))
-            return false;
-          if (!counted_only(slot, k.second, second)) return false;
-          return k.first_slot == slot || k.second_slot == slot || counted_only(slot, k.rule, d);
+        } else if constexpr (std::is_same_v<T, ast::Opposed>) {
+          return counted_only(slot, *k.side, d);  // its side again, needed as the node is
         } else if constexpr (std::is_same_v<T, ast::Repeat>) {
           return counted_only(slot, k.count, C) && counted_only(slot, k.body, d);
         } else if constexpr (std::is_same_v<T, ast::For>) {
@@ -179,14 +174,11 @@ const std::vector<std::int32_t>& Demands::free_slots(const ast::Expr& e) {
           add_all(out, of(k.init));
           add_all(out, of(k.cond), {k.slot});
           add_all(out, of(k.next), {k.slot});
-        } else if constexpr (std::is_same_v<T, ast::Versus>) {
-          add_all(out, of(k.first));
-          add_all(out, of(k.second));
-          add_all(out, of(k.rule), {k.first_slot, k.second_slot});
-          if (!k.second) {
-            out.push_back(k.other_side_slot);
-            add_all(out, k.field_slots);
-          }
+        } else if constexpr (std::is_same_v<T, ast::Opposed>) {
+          // Its side again, with the fields read from the other side's record.
+          add_all(out, free_slots(*k.side));
+          out.push_back(k.other_side_slot);
+          add_all(out, k.field_slots);
         } else if constexpr (ast::is_one_of<T, ast::IntLit, ast::BoolLit, ast::StrLit, ast::NoneLit, ast::Dice,
                                             ast::PoolOp, ast::Unary, ast::Binary, ast::If, ast::Call, ast::ListLit,
                                             ast::RecordLit, ast::Index, ast::Field, ast::Tiers, ast::Repeat>) {

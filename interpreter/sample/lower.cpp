@@ -49,7 +49,7 @@ Lowerer::Typed Lowerer::any(const ast::Expr& e) {
 Lowerer::Typed Lowerer::node(const ast::Name& k, const ast::Expr&) {
   if (k.slot >= 0) {
     const auto i = static_cast<std::size_t>(k.slot);
-    if (i >= frame_.size() || !frame_[i]) unsupported(fmt::format("the name '{}' (bound by a loop or 'vs')", k.name));
+    if (i >= frame_.size() || !frame_[i]) unsupported(fmt::format("the name '{}' (bound by a loop)", k.name));
     return slot_value(*frame_[i]);
   }
   if (k.constant) {

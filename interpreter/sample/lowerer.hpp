@@ -196,7 +196,7 @@ class Lowerer {
   Typed node(const ast::ListLit&, const ast::Expr&) { unsupported("lists"); }
   Typed node(const ast::RecordLit&, const ast::Expr&) { unsupported("records"); }
   Typed node(const ast::Field&, const ast::Expr&) { unsupported("records"); }
-  Typed node(const ast::Versus&, const ast::Expr&) { unsupported("'vs'"); }
+  Typed node(const ast::Opposed&, const ast::Expr&) { unsupported("'vs opposed'"); }
   Typed node(const ast::Repeat&, const ast::Expr&) { unsupported("'repeat'"); }
   Typed node(const ast::For&, const ast::Expr&) { unsupported("'for'"); }
   Typed node(const ast::Loop&, const ast::Expr&) { unsupported("'loop'"); }

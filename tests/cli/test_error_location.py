@@ -78,6 +78,35 @@ rc, out, err = run(["roll", "fn f(x) = x / 0; f(1)"])
 check("user code: unchanged", headline(err) == "<input>:1:15: error: division by zero [DivisionByZero]"
       and note_lines(err) == ["<input>:1:18: note: in a call to 'f'"], err)
 
+# ---- the function a `vs` calls ----------------------------------------------------------
+# `A vs B by f(x)` is built as lets and a call of f: its errors are where they were. One in
+# the user's f is in f, the call at the `by` clause; the stdlib's `contest` (no `by`) is
+# library code, reported at the `vs` clause that called it.
+rc, out, err = run(["roll", "fn f(a, b) = a / (b - b); d6 vs d6 by f()", "--dice", "2,3"])
+check("vs: an error in the user's f is in f", rc == 1 and err.splitlines()[:3] == [
+    "<input>:1:18: error: division by zero [DivisionByZero]",
+    " 1 | fn f(a, b) = a / (b - b); d6 vs d6 by f()",
+    "   |                  ^~~~~~~"], err)
+check("vs: the call is the `by` clause", note_lines(err) == ["<input>:1:36: note: in a call to 'f'"], err)
+rc, out, err = run(["roll", 'd6 vs "x"', "--dice", "2"])
+check("vs: an error in contest is at the `vs` clause", rc == 1 and err.splitlines()[:3] == [
+    "<input>:1:4: error: 'contest' failed: the right side of '>' must be a number, got the string \"x\" "
+    "[TypeMismatch]",
+    ' 1 | d6 vs "x"',
+    "   |    ^~~~~~"], err)
+check("vs: then contest's calls", note_lines(err) == [
+    "stdlib/tiers.alea:45:29: note: 'contest' calls 'higher' here",
+    "stdlib/tiers.alea:35:26: note: the error is here, in 'higher'"], err)
+rc, out, err = run(["roll", "d6 vs d6 by nope"])
+check("vs: an unknown `by` function is at its name", rc == 1 and err.splitlines() == [
+    "<input>:1:13: error: unknown function 'nope' [UnknownFunction]",
+    " 1 | d6 vs d6 by nope",
+    "   |             ^~~~",
+    "note: did you mean 'note'?"], err)
+rc, out, err = run(["roll", "fn f(a) = a; d6 vs d6 by f(1)"])
+check("vs: a `by` function taking too few is counted with the two results",
+      rc == 1 and headline(err) == "<input>:1:23: error: 'f' takes 1 argument, got 3 [WrongArgumentCount]", err)
+
 # ---- alea run: the program file is the user's code ---------------------------------------
 program = tmp / "prog.alea"
 program.write_text('let rows = [{a: 1}]\nsum_field(rows, "b")\n')

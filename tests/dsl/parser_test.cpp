@@ -165,6 +165,13 @@ INSTANTIATE_TEST_SUITE_P(CallsAndRulesets, ParserTest, ::testing::Values(
     ParseCase{"d20 vs d20 by beats(5, margin: 2)", "(d(20) vs d(20) by beats(5, margin: 2))", ""},
     ParseCase{"pool d12 under ST except 12 vs opposed by melee", "(((pool)d(12) under ST except =12) vs opposed by melee)", ""},
     ParseCase{"a vs b by contest", "(a vs b)", ""},
+    // `vs` is built as lets and a call (ast.hpp, Opposed) and prints back as written.
+    ParseCase{"d20 vs d20 by f(x)", "(d(20) vs d(20) by f(x))", ""},
+    ParseCase{"(a vs b by f(1)) vs (c vs d)", "((a vs b by f(1)) vs (c vs d))", ""},
+    ParseCase{"a vs b by f(c vs d by g)", "(a vs b by f((c vs d by g)))", ""},
+    ParseCase{"let first = 1 in first vs 2", "(let first = 1 in (first vs 2))", ""},
+    ParseCase{"fn f(a, b) = a vs b; f(1, 2)", "fn f(a, b) = (a vs b)\nf(1, 2)", ""},
+    ParseCase{"d20 vs d20 by f($first)", "", "<input>:1:17: error: expected ')', found '$' [UnclosedDelimiter]"},
     ParseCase{"1 vs", "", "<input>:1:5: error: expected 'opposed' or the other roll after 'vs', found end of input [ExpectedExpression]"},
     ParseCase{"1 vs 2 by", "", "<input>:1:10: error: expected the name of the function that compares the rolls after 'by', found end of input [ExpectedToken]"},
     ParseCase{"3d6 cancel red<= combine except", "", "<input>:1:32: error: expected a condition such as '6' or '>=5', found end of input [ExpectedToken]"}));
@@ -256,6 +263,65 @@ TEST(Parser, APoolOperationsParametersCountTowardTheDepth) {
   auto deep = parse(*SourceFile::make("<input>", "4d6 under 1 except (1 + (1 + (1 + 1)))"));
   ASSERT_TRUE(deep.ok()) << render_text(deep.diagnostics);
   EXPECT_EQ(deep.program->main->depth, 5u);
+}
+
+// `A vs B by f(x)` is `let $first = A in let $second = B in f($first,
+// $second, x)`: no engine sees a `vs`. The names cannot be written, so x's
+// `first` is the user's; the lets count as one level of nesting, as written.
+TEST(Parser, VsIsBuiltAsLetsAndACall) {
+  const auto file = SourceFile::make("<input>", "fn f(a, b, c) = c; let first = 1 in d20 vs d20 by f(first)");
+  auto r = parse(*file);
+  ASSERT_TRUE(r.ok()) << render_text(r.diagnostics);
+  const auto& user = std::get<ast::Let>(r.program->main->kind);
+  EXPECT_FALSE(user.vs);
+  const ast::Expr& e = *user.body;
+  const auto* outer = std::get_if<ast::Let>(&e.kind);
+  ASSERT_NE(outer, nullptr);
+  EXPECT_TRUE(outer->vs);
+  EXPECT_EQ(outer->name, ast::vs_first);
+  const auto* inner = std::get_if<ast::Let>(&outer->body->kind);
+  ASSERT_NE(inner, nullptr);
+  EXPECT_FALSE(inner->vs);
+  EXPECT_EQ(inner->name, ast::vs_second);
+  const auto* call = std::get_if<ast::Call>(&inner->body->kind);
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->name, "f");
+  ASSERT_EQ(call->args.size(), 3u);
+  EXPECT_EQ(std::get<ast::Name>(call->args[0]->kind).name, ast::vs_first);
+  EXPECT_EQ(std::get<ast::Name>(call->args[1]->kind).name, ast::vs_second);
+  // The lets span the whole `vs`; the call, where an error inside f is reported, its `by` clause.
+  auto slice = [](Span s) { return s.file->slice(s); };
+  EXPECT_EQ(slice(e.span), "d20 vs d20 by f(first)");
+  EXPECT_EQ(slice(outer->body->span), "d20 vs d20 by f(first)");
+  EXPECT_EQ(slice(inner->body->span), "by f(first)");
+  EXPECT_EQ(e.depth, 3u);  // max(d20, d20, f(…)) + 1: the call's depth 2, counted once
+  EXPECT_EQ(outer->body->depth, 3u);
+
+  ASSERT_TRUE(resolve(*r.program, ResolveContext{}).empty());
+  EXPECT_EQ(std::get<ast::Name>(call->args[2]->kind).slot, user.slot);  // the user's `first`
+  EXPECT_EQ(std::get<ast::Name>(call->args[0]->kind).slot, outer->slot);
+  EXPECT_EQ(std::get<ast::Name>(call->args[1]->kind).slot, inner->slot);
+}
+
+// `E vs opposed`: the second side is an Opposed node that evaluates E again;
+// E itself is the child of the `let $first` alone.
+TEST(Parser, VsOpposedIsAnOpposedNodeForTheSecondSide) {
+  const auto file = SourceFile::make("<input>", "fn melee(a, b) = a; pool d12 vs opposed by melee");
+  auto r = parse(*file);
+  ASSERT_TRUE(r.ok()) << render_text(r.diagnostics);
+  const auto& outer = std::get<ast::Let>(r.program->main->kind);
+  const auto& inner = std::get<ast::Let>(outer.body->kind);
+  const auto* opposed = std::get_if<ast::Opposed>(&inner.value->kind);
+  ASSERT_NE(opposed, nullptr);
+  EXPECT_EQ(opposed->side, outer.value.get());
+  int children = 0;
+  ast::for_each_child(*inner.value, [&](const ast::Expr&) { ++children; });
+  EXPECT_EQ(children, 0);
+  // Outside a mechanic with sides it is an error, at the whole `vs`.
+  const auto d = resolve(*r.program, ResolveContext{});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, DiagCode::OpposedWithoutSides);
+  EXPECT_EQ(d[0].span.file->slice(d[0].span), "pool d12 vs opposed by melee");
 }
 
 }  // namespace

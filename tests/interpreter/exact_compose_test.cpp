@@ -105,6 +105,19 @@ TEST(ComposedExact, BenchmarkCasesAreComposed) {
   }
 }
 
+// `let x = A in let y = B in …` with B not reading x (what `A vs B` is built
+// as): B is composed once, not once for each value of x, and stays within the
+// default budget.
+TEST(ComposedExact, AnInnerLetsValueIsComposedOnceForEveryValueOfTheOuter) {
+  for (const char* e : {"let x = 20d6 in let y = 20d6 in x - y", "fn f(a, b) = a - b; 20d6 vs 20d6 by f"}) {
+    const Stats s = stats_of(e, true);
+    EXPECT_EQ(s.method, StatsMethod::Exact) << e;
+    EXPECT_EQ(s.exact_method, "composed") << e << ": " << s.not_composed;
+    EXPECT_EQ(s.value.exact_mean, "0/1") << e;
+    EXPECT_EQ(table(s.value).size(), 201u) << e;  // -100 … 100
+  }
+}
+
 mpq_class binomial_p(unsigned n, unsigned k, const mpq_class& p) {
   mpz_class c;
   mpz_bin_uiui(c.get_mpz_t(), n, k);

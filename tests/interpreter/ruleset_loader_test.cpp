@@ -12,6 +12,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/stats.hpp"
 
 namespace alea {
 namespace {
@@ -255,6 +256,46 @@ TEST(RulesetLoader, RunsAnOpposedMechanicForEachSide) {
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->mechanics.at(0).sides, (std::vector<std::string>{"attacker", "defender"}));
   EXPECT_EQ(r->mechanics.at(0).params.size(), 3u);
+}
+
+// The exact engine composes `E vs opposed` (E again with the other side's
+// fields) to what the enumeration of every run gives.
+TEST(RulesetLoader, ComposesAnOpposedMechanicExactly) {
+  constexpr std::string_view yaml = R"(schema: 1
+name: duel
+title: An opposed roll
+source: a test
+functions: |
+  fn diff(mine, theirs) = mine - theirs
+mechanics:
+  clash:
+    doc: each side rolls its pool plus its skill; the rule takes the difference
+    sides:
+      names: [attacker, defender]
+      fields:
+        pool: {type: int, min: 0, doc: dice}
+        skill: {type: int, doc: the bonus}
+    body: pool d6 + skill vs opposed by diff
+    returns: {type: int, doc: how far the attacker is ahead}
+)";
+  Engine engine;
+  const Diagnostics d = engine.load_ruleset_text(yaml, "rulesets/duel.yaml", "duel");
+  ASSERT_TRUE(d.empty()) << render_text(d);
+  const Compiled c = engine.compile("duel.clash({pool: 2, skill: 1}, {pool: 1, skill: 3})");
+  ASSERT_TRUE(c.ok()) << render_text(c.diagnostics);
+  StatsOptions o;
+  o.exact_only = true;
+  const Stats composed = compute_stats(engine, c.program, {}, o);
+  o.compose = false;
+  const Stats enumerated = compute_stats(engine, c.program, {}, o);
+  EXPECT_EQ(composed.exact_method, "composed") << composed.not_composed;
+  EXPECT_EQ(composed.value.exact_mean, "3/2");  // (7 + 1) - (3.5 + 3)
+  ASSERT_EQ(composed.value.entries.size(), enumerated.value.entries.size());
+  ASSERT_EQ(composed.value.entries.size(), 16u);  // -7 … 8
+  for (std::size_t i = 0; i < composed.value.entries.size(); ++i) {
+    EXPECT_EQ(composed.value.entries[i].value, enumerated.value.entries[i].value) << i;
+    EXPECT_EQ(composed.value.entries[i].probability.exact(), enumerated.value.entries[i].probability.exact()) << i;
+  }
 }
 
 TEST(RulesetLoader, ReadsAMechanicsOddsAndRefusesOtherWords) {

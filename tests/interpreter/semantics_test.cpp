@@ -36,6 +36,18 @@ TEST(Errors, SuggestANameInScopeForATypo) {
   EXPECT_EQ(o.error->notes[0].message, "did you mean 'strength'?");
 }
 
+// The names a `vs` gives its two results cannot be written, so no typo is one of them.
+TEST(Errors, NeverSuggestTheHiddenNamesOfVs) {
+  const Outcome o = roll("fn f(a, b, c) = c; d20 vs d20 by f(firs)", {3, 4});
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->message, "unknown name 'firs'");
+  EXPECT_TRUE(o.error->notes.empty()) << o.error->notes[0].message;
+  const Outcome local = roll("fn f(a, b, c) = c; let first = 1 in d20 vs d20 by f(firts)", {3, 4});
+  ASSERT_FALSE(local.ok());
+  ASSERT_EQ(local.error->notes.size(), 1u);
+  EXPECT_EQ(local.error->notes[0].message, "did you mean 'first'?");
+}
+
 TEST(Limits, RerollingForeverEndsAtTheRerollLimit) {
   ExtremeDice lowest(ExtremeDice::End::Min);  // every reroll shows 1 again
   const Outcome o = Engine().roll("2d6 reroll <=5", lowest);
