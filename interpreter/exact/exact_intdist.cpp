@@ -138,10 +138,15 @@ IntDist sparse_convolve(Budget& budget, const IntDist& a, const IntDist& b) {
 IntDist convolve(Budget& budget, const IntDist& a, const IntDist& b) {
   IntDist out;
   if (!a.entries.empty() && !b.entries.empty()) {
-    const std::int64_t lo = a.entries.front().first + b.entries.front().first;
-    const std::int64_t wa = a.entries.back().first - a.entries.front().first + 1;
-    const std::int64_t wb = b.entries.back().first - b.entries.front().first + 1;
-    if (wa + wb - 1 <= max_dense_width && wa > 0 && wb > 0) {
+    // Dense when both ranges and their sum's are narrow; the spans are checked
+    // first, since faces as far apart as d{-2^63, 2^63-1} overflow them.
+    std::int64_t da = 0, db = 0, dsum = 0, lo = 0;
+    const bool dense = !__builtin_sub_overflow(a.entries.back().first, a.entries.front().first, &da) &&
+                       !__builtin_sub_overflow(b.entries.back().first, b.entries.front().first, &db) &&
+                       !__builtin_add_overflow(da, db, &dsum) && dsum < max_dense_width &&
+                       !__builtin_add_overflow(a.entries.front().first, b.entries.front().first, &lo);
+    const std::int64_t wa = da + 1, wb = db + 1;
+    if (dense) {
       const Weight bound = a.total * b.total;
       switch (width_class(bound)) {
         case 0:
