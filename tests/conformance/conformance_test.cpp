@@ -67,6 +67,7 @@
 #include "interpreter/stats.hpp"
 #include "tests/support/lowered_agree.hpp"
 #include "tests/support/roll.hpp"
+#include "tests/support/same_stats.hpp"
 
 namespace alea {
 namespace {
@@ -346,42 +347,11 @@ std::optional<Stats> stats_of(const Case& c, bool compose) {
   return compute_stats(engine, compiled.program, bindings_for(c), o);
 }
 
-// value (kind and display) → exact probability
-std::map<std::string, std::string> table(const Distribution& d) {
-  std::map<std::string, std::string> t;
-  for (const auto& e : d.entries)
-    t[fmt::format("{}:{}", static_cast<int>(e.value.kind()), to_display(e.value))] = e.probability.exact();
-  return t;
-}
-
 void expect_same(const Stats& fast, const Stats& slow, std::string_view what) {
   ASSERT_EQ(slow.method, StatsMethod::Exact) << what << ": " << (slow.first_error ? slow.first_error->message : "");
-  EXPECT_EQ(table(fast.value), table(slow.value)) << what;
-  EXPECT_EQ(fast.value.exact_mean, slow.value.exact_mean) << what;
-  EXPECT_EQ(fast.value.sd, slow.value.sd) << what;
-  ASSERT_EQ(fast.fields.size(), slow.fields.size()) << what;
-  for (std::size_t i = 0; i < fast.fields.size(); ++i) {
-    EXPECT_EQ(fast.fields[i].name, slow.fields[i].name) << what;
-    EXPECT_EQ(table(fast.fields[i]), table(slow.fields[i])) << what << " ." << fast.fields[i].name;
-    EXPECT_EQ(fast.fields[i].exact_mean, slow.fields[i].exact_mean) << what << " ." << fast.fields[i].name;
-  }
-  EXPECT_EQ(fast.cut_off.exact(), slow.cut_off.exact()) << what;
-  EXPECT_EQ(fast.errors.exact(), slow.errors.exact()) << what;
-  EXPECT_EQ(fast.unresolved.exact(), slow.unresolved.exact()) << what;
-  EXPECT_EQ(fast.first_error.has_value(), slow.first_error.has_value()) << what;
-  if (fast.first_error && slow.first_error) {
-    EXPECT_EQ(fast.first_error->code, slow.first_error->code) << what;
-    EXPECT_EQ(fast.first_error->message, slow.first_error->message) << what;
-    EXPECT_EQ(fast.first_error->notes.size(), slow.first_error->notes.size()) << what;
-  }
-  // Numbers ascending, as the enumeration orders them.
-  for (std::size_t i = 1; i < fast.value.entries.size(); ++i) {
-    const Value& a = fast.value.entries[i - 1].value;
-    const Value& b = fast.value.entries[i].value;
-    if (a.as_int() && b.as_int()) {
-      EXPECT_LT(*a.as_int(), *b.as_int()) << what;
-    }
-  }
+  std::string diff;
+  for (const std::string& d : testing::stats_differences(fast, slow)) diff += "\n  " + d;
+  EXPECT_TRUE(diff.empty()) << what << ": the composed and the enumerated distributions differ:" << diff;
 }
 
 // --- the tests ----------------------------------------------------------------
