@@ -4,6 +4,11 @@
 // the first error's code, message and number of notes, all exactly; and the
 // composed numbers in ascending order, as the enumeration orders them.
 //
+// compose_only asks the composed engine alone whether it answers a program,
+// and why not: compute_stats, when composing does not apply, goes on to
+// enumerate (seconds, for some programs), and when that fails too under
+// exact_only it reports only the enumeration's reason.
+//
 // Used by the conformance driver (tests/conformance/conformance_test.cpp) and
 // by the fuzz harness fuzz/fuzz_exact.cpp, so it depends on neither GoogleTest
 // nor libFuzzer: it returns the differences as text, one line each.
@@ -11,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -19,8 +25,19 @@
 
 #include "interpreter/stats.hpp"
 #include "interpreter/api.hpp"
+#include "interpreter/exact/exact.hpp"
 
 namespace alea::testing {
+
+// The composed engine alone, as compute_stats tries it first (stats.cpp): at
+// the engine's limits with explosions cut at options.explosion_depth, within
+// options.max_branches. Never enumerates.
+inline compose::Composed compose_only(const Engine& engine, const CompiledProgram& program,
+                                      const Bindings& bindings, const StatsOptions& options) {
+  Limits cut = engine.options().limits;
+  cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
+  return compose::compose_stats(program, bindings, cut, options);
+}
 
 // value (kind and display) → exact probability ("kind:display" → "a/b")
 inline std::map<std::string, std::string> exact_table(const Distribution& d) {
