@@ -12,8 +12,9 @@
 //
 // The input is a program, in one of two forms:
 //   - bytes that start with a NUL: the rest drives a generator of programs from a small grammar
-//     (dice with every pool operation, arithmetic, comparisons, `if`, `let` over numbers and
-//     pools, tiers, `repeat`, records, a function called with a pool);
+//     (dice with every pool operation of dsl/pool_ops.def, written from its row, arithmetic,
+//     comparisons, `if`, `let` over numbers and pools, tiers, `repeat`, records, a function
+//     called with a pool);
 //   - anything else: the bytes are the source (the seeds in corpus/exact/ are conformance cases
 //     that compose, and gen-* seeds for the generator; dsl.dict supplies the language's tokens).
 // Why both, measured under ASan for 90 s each when this harness was written: as source alone, 93%
@@ -33,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dsl/pool_ops.hpp"
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
 #include "tests/support/same_stats.hpp"
@@ -113,24 +115,35 @@ class Generator {
     } else {
       p = (pick(4) == 0 ? "(" + small() + ")" : num(0, 4)) + "d" + sides();
     }
-    for (unsigned m = pick(3); m > 0; --m) {
-      const unsigned op = pick(14);
-      if (op == 8 || op == 9 || op == 12) m = 1;  // a count is a number: no pool operation after it
-      switch (op) {
-        case 0: p += " keep highest " + num(0, 3); break;
-        case 1: p += " keep lowest " + num(0, 3); break;
-        case 2: p += " drop lowest " + num(0, 2); break;
-        case 3: p += " keep " + cmp() + num(1, 6); break;
-        case 4: p += " explode " + cmp() + num(1, 6) + " limit " + num(0, 2); break;
-        case 5: p += " compound " + num(1, 6) + " limit " + num(0, 2); break;
-        case 6: p += " penetrate " + num(1, 6) + " limit 1"; break;
-        case 7: p += " reroll " + cmp() + num(1, 6) + " once"; break;
-        case 8: p += " count " + cmp() + num(1, 6); break;
-        case 9: p += " under " + num(1, 8); break;
-        case 10: p += " clamp min " + num(1, 3) + " max " + num(3, 6); break;
-        case 11: p += " sort"; break;
-        case 12: p += " count " + cmp() + num(1, 6) + " fail " + num(1, 2); break;
-        default: p += " cancel (" + pool() + ")<="; break;
+    for (unsigned m = pick(3); m > 0; --m) p += pool_op(m);
+    return p;
+  }
+  // Any row of dsl/pool_ops.def, written out from the row (so a new operation is
+  // fuzzed as soon as it has a row): every part in order, an optional-looking
+  // one (not the first) left out now and then, conditions with a comparison,
+  // numbers small, a pool in brackets. A count gives a number: nothing follows it.
+  std::string pool_op(unsigned& m) {
+    const alea::PoolOpInfo& row = alea::kPoolOps[pick(static_cast<unsigned>(alea::kPoolOpCount))];
+    if (row.name == "count") m = 1;
+    std::string p = " " + std::string(row.written);
+    bool first = true;
+    for (const alea::PoolOpPart& part : row.parts) {
+      if (part.kind == alea::PoolOpPart::None) break;
+      if (part.kind == alea::PoolOpPart::Word) {
+        p += " " + std::string(part.text);
+        continue;
+      }
+      const bool skip = !first && pick(3) == 0;
+      first = false;
+      if (skip) continue;
+      p += " ";
+      if (!part.text.empty()) p += std::string(part.text) + " ";
+      switch (part.kind) {
+        case alea::PoolOpPart::Cond: p += cmp() + num(1, 6); break;
+        case alea::PoolOpPart::Number: p += num(0, 3); break;
+        case alea::PoolOpPart::Pool: p += "(" + pool() + ")<="; break;
+        case alea::PoolOpPart::None:
+        case alea::PoolOpPart::Word: break;
       }
     }
     return p;
