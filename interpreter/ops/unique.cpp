@@ -32,18 +32,20 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
       }
     }
     if (dupes.empty()) break;
-    for (const std::uint32_t kind : once ? std::vector<std::uint32_t>{} : ev.kinds_in(out)) {
-      const DieKind& k = ev.kind(kind);
-      const auto n = static_cast<std::int64_t>(std::count_if(
-          out.dice.begin(), out.dice.end(), [&](const PoolDie& d) { return ev.rec(d.id).kind == kind; }));
-      if (n > k.distinct_faces()) {
-        ev.fail(DiagCode::NeverStops, fmt::format("{} dice cannot all differ: a {} has only {} different faces", n,
-                                                  k.name(), k.distinct_faces()));
+    if (!once) {  // `once` leaves repeats be: it can neither fail nor go on
+      for (const std::uint32_t kind : ev.kinds_in(out)) {
+        const DieKind& k = ev.kind(kind);
+        const auto n = static_cast<std::int64_t>(std::count_if(
+            out.dice.begin(), out.dice.end(), [&](const PoolDie& d) { return ev.rec(d.id).kind == kind; }));
+        if (n > k.distinct_faces()) {
+          ev.fail(DiagCode::NeverStops, fmt::format("{} dice cannot all differ: a {} has only {} different faces", n,
+                                                    k.name(), k.distinct_faces()));
+        }
       }
-    }
-    if (!once && round == ev.limits().max_rerolls) {
-      ev.fail(DiagCode::RerollLimitExceeded,
-              fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", round));
+      if (round == ev.limits().max_rerolls) {
+        ev.fail(DiagCode::RerollLimitExceeded,
+                fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", round));
+      }
     }
     ev.reroll_all(out, dupes);
   }
