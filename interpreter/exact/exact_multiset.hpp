@@ -38,7 +38,49 @@ Value make_sorted_pool(std::vector<PoolDie> dice, bool successes);
 // Every multiset of n dice of `kind`, as pools.
 Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int64_t n);
 
-// What one step makes of one pool: pools, or numbers for Count.
+// What one step makes of one pool: pools, or numbers for a step that scores.
 Dist apply_step(Budget& budget, PoolKinds& kinds, const PoolStep& step, const Value& pool);
+
+// One step on one multiset of dice (sorted by face), for a family's `on_pools`
+// (interpreter/ops/<family>.cpp), with what such steps share.
+class StepOnPool {
+ public:
+  StepOnPool(Budget& b, PoolKinds& k, const PoolStep& s, const PoolData& p) : budget(b), kinds(k), step(s), pool(p) {}
+
+  Budget& budget;
+  PoolKinds& kinds;
+  const PoolStep& step;
+  const PoolData& pool;
+
+  // The kind of a die; refused for a die of a pool given by the host.
+  const DieKind& need_kind(const PoolDie& d) const;
+  // Whether every die of the pool is of one kind.
+  [[nodiscard]] bool one_kind() const;
+  // Whether die d passes test t (a fixed test needs no kind).
+  bool passes(const DieTest& t, const PoolDie& d) const;
+  // A die of `kind` drawn anew, as a one-die pool.
+  Dist fresh(const DieKind& kind);
+  // The dice of two pools as one.
+  static Value join(const Value& a, const Value& b);
+  // The pool with each die that passes `t` replaced by the pool `chain(die)` gives.
+  template <class Chain>
+  Dist per_die(const DieTest& t, Chain chain) {
+    std::vector<PoolDie> still;
+    Dist result = Dist::point(make_sorted_pool({}, false));
+    for (const auto& d : pool.dice) {
+      if (!passes(t, d)) {
+        still.push_back(d);
+        continue;
+      }
+      result = product(budget, result, chain(d), join);
+    }
+    return map(budget, result, [&, base = make_sorted_pool(std::move(still), false)](const Value& v) {
+      return join_as(v, base, pool.successes);
+    });
+  }
+
+ private:
+  static Value join_as(const Value& a, const Value& b, bool successes);
+};
 
 }  // namespace alea::compose

@@ -1,37 +1,22 @@
 // interpreter/exact/exact_pool.cpp — a pool's total without listing its dice.
 //
-// Each die goes through the operations on its own: a Pipeline gives the
-// distribution of what one die adds to the total (its own face and those of
-// the dice its explosions add, each through the later operations), and the
-// pool's total is the n-fold convolution. With one keep/drop highest or
-// lowest, the Pipeline gives each die's face before the keep, and KeepDp
-// counts the multisets of faces from the first face kept down.
+// Each die goes through the operations on its own: DieSteps (exact_die.hpp)
+// gives the distribution of what one die adds to the total (its own face and
+// those of the dice its explosions add, each through the later operations),
+// and the pool's total is the n-fold convolution. With one keep of an end (the
+// highest or lowest dice), DieSteps gives each die's face before the keep, and
+// keep_dp counts the multisets of faces from the first face kept down.
 #include "interpreter/exact/exact_pool.hpp"
 
 #include <algorithm>
-#include <deque>
-#include <limits>
 #include <map>
-#include <tuple>
 
-#include <fmt/format.h>
-
-#include "interpreter/ops/clamp.hpp"
-#include "interpreter/ops/count.hpp"
-#include "interpreter/ops/keep.hpp"
-#include "interpreter/ops/under.hpp"
+#include "interpreter/exact/exact_die.hpp"
 
 namespace alea::compose {
 
 bool counts_dice(const std::vector<PoolStep>& steps) {
-  return std::any_of(steps.begin(), steps.end(),
-                     [](const PoolStep& s) { return s.kind == PoolStep::Under; });
-}
-
-std::shared_ptr<const Diagnostic> reroll_limit_error(Span span, std::int64_t cap) {
-  return std::make_shared<const Diagnostic>(
-      DiagCode::RerollLimitExceeded, span,
-      fmt::format("a die was rerolled {} times in a row (max_rerolls)", cap));
+  return std::any_of(steps.begin(), steps.end(), [](const PoolStep& s) { return s.successes; });
 }
 
 std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n,
@@ -43,188 +28,63 @@ std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n,
   wide drawn = sat(n), size = sat(n);
   for (const auto& s : steps) {
     const wide cap = sat(s.cap);
-    if (s.kind == PoolStep::Explode) {
+    if (s.draws) {
       drawn = sat(drawn + size * cap);
-      if (s.mode != ops::ExplodeMode::Compound) size = sat(size * (1 + cap));
-    } else if (s.kind == PoolStep::Reroll || s.kind == PoolStep::Unique) {
-      drawn = sat(drawn + size * cap);
+      if (s.adds_dice) size = sat(size * (1 + cap));
     }
   }
   return {static_cast<std::int64_t>(drawn), static_cast<std::int64_t>(size)};
 }
 
+DieSteps::DieSteps(Budget& budget, const DieKind& kind, const std::vector<PoolStep>& steps, std::size_t end,
+                   Mode mode)
+    : budget_(budget), kind_(kind), steps_(steps), end_(end), mode_(mode) {
+  std::map<std::int64_t, std::uint64_t> m;
+  for (std::int64_t i = 0; i < kind.face_count(); ++i) ++m[kind.face(i)];
+  for (const auto& [v, w] : m) faces_.emplace_back(v, Weight(w));
+  counts_ = counts_dice(steps);
+  if (end < steps.size() && steps[end].score) terminal_score_ = &steps[end];
+}
+
+const IntDist& DieSteps::fresh(std::size_t k) {
+  if (auto it = fresh_.find(k); it != fresh_.end()) return it->second;
+  std::vector<const IntDist*> parts;
+  parts.reserve(faces_.size());
+  for (const auto& [f, w] : faces_) parts.push_back(&from(k, f));
+  return fresh_.emplace(k, mixture(parts)).first->second;
+}
+
+const IntDist& DieSteps::from(std::size_t k, std::int64_t face) {
+  const auto key = std::make_pair(k, face);
+  if (auto it = from_.find(key); it != from_.end()) return it->second;
+  IntDist d = compute(k, face);
+  return from_.emplace(key, std::move(d)).first->second;
+}
+
+IntDist DieSteps::mixture(const std::vector<const IntDist*>& parts) {
+  std::vector<std::pair<Weight, const IntDist*>> p;
+  p.reserve(parts.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) p.emplace_back(faces_[i].second, parts[i]);
+  return mix(budget_, p);
+}
+
+IntDist DieSteps::compute(std::size_t k, std::int64_t face) {
+  if (k == end_) {
+    if (mode_ == Mode::Face) return IntDist::point(face);
+    return IntDist::point(terminal_score_ ? terminal_score_->score(*terminal_score_, face) : counts_ ? 1 : face);
+  }
+  const PoolStep& s = steps_[k];
+  if (s.face) {
+    const std::optional<std::int64_t> f = s.face(s, &kind_, face);
+    if (!f) return IntDist::point(mode_ == Mode::Face ? absent_face : 0);
+    if (mode_ == Mode::Face && *f == absent_face) not_composable("a face that marks a removed die");
+    return from(k + 1, *f);
+  }
+  if (s.on_die) return s.on_die(*this, k, face);
+  not_composable("an operation the per-die computation does not cover");
+}
+
 namespace {
-
-constexpr std::int64_t absent = std::numeric_limits<std::int64_t>::min();
-
-// What one die (and the dice it adds) becomes through steps [0, end).
-class Pipeline {
- public:
-  // Contribution: each die ends as what it adds to the total; Face: as its face
-  // (or `absent` when an operation removed it), for a keep that follows.
-  enum class Mode { Contribution, Face };
-
-  Pipeline(Budget& budget, const DieKind& kind, const std::vector<PoolStep>& steps, std::size_t end,
-           Mode mode)
-      : budget_(budget), kind_(kind), steps_(steps), end_(end), mode_(mode) {
-    std::map<std::int64_t, std::uint64_t> m;
-    for (std::int64_t i = 0; i < kind.face_count(); ++i) ++m[kind.face(i)];
-    for (const auto& [v, w] : m) faces_.emplace_back(v, Weight(w));
-    counts_ = counts_dice(steps);
-    if (end < steps.size() && steps[end].kind == PoolStep::Count) terminal_count_ = &steps[end];
-  }
-
-  // A die just drawn, entering step k.
-  const IntDist& fresh(std::size_t k) {
-    if (auto it = fresh_.find(k); it != fresh_.end()) return it->second;
-    std::vector<const IntDist*> parts;
-    parts.reserve(faces_.size());
-    for (const auto& [f, w] : faces_) parts.push_back(&from(k, f));
-    return fresh_.emplace(k, mixture(parts)).first->second;
-  }
-
-  // A die showing `face`, entering step k.
-  const IntDist& from(std::size_t k, std::int64_t face) {
-    const auto key = std::make_pair(k, face);
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-    IntDist d = compute(k, face);
-    return memo_.emplace(key, std::move(d)).first->second;
-  }
-
-  // What a die showing `face` adds to the total at the end.
-  std::int64_t value_at_end(std::int64_t face) const {
-    if (terminal_count_) return count_value(*terminal_count_, face);
-    return counts_ ? 1 : face;
-  }
-
-  static std::int64_t count_value(const PoolStep& c, std::int64_t face) {
-    // Count tests are always fixed, so the kind does not matter.
-    static const DieKind any = DieKind::sides(1);
-    const bool success = c.test(any, face);
-    return ops::count::score(success, success && c.twice && (*c.twice)(any, face), c.fail && (*c.fail)(any, face));
-  }
-
- private:
-  Budget& budget_;
-  const DieKind& kind_;
-  const std::vector<PoolStep>& steps_;
-  std::size_t end_;
-  Mode mode_;
-  std::vector<std::pair<std::int64_t, Weight>> faces_;  // distinct faces, how many sides show each
-  bool counts_ = false;
-  const PoolStep* terminal_count_ = nullptr;
-  std::map<std::pair<std::size_t, std::int64_t>, IntDist> memo_;
-  std::map<std::size_t, IntDist> fresh_;
-  std::map<std::pair<std::size_t, std::int64_t>, IntDist>
-      chains_;  // explode, reroll: (step, round)
-  std::map<std::tuple<std::size_t, std::int64_t, std::int64_t>, IntDist>
-      sums_;  // compound: (step, round, face)
-
-  std::deque<IntDist> scratch_;  // sums made on the way, kept while parts point at them
-
-  IntDist mixture(const std::vector<const IntDist*>& parts) {
-    std::vector<std::pair<Weight, const IntDist*>> p;
-    p.reserve(parts.size());
-    for (std::size_t i = 0; i < parts.size(); ++i) p.emplace_back(faces_[i].second, parts[i]);
-    return mix(budget_, p);
-  }
-
-  IntDist removed() const { return IntDist::point(mode_ == Mode::Face ? absent : 0); }
-
-  IntDist compute(std::size_t k, std::int64_t face) {
-    if (k == end_) return IntDist::point(mode_ == Mode::Face ? face : value_at_end(face));
-    const PoolStep& s = steps_[k];
-    switch (s.kind) {
-      case PoolStep::Sort:
-        return from(k + 1, face);
-      case PoolStep::Clamp:
-        return from(k + 1, ops::clamp::face(face, s.low, s.high));
-      case PoolStep::KeepMatch:
-        return ops::keep::stays(s.test(kind_, face), s.drop) ? from(k + 1, face) : removed();
-      case PoolStep::Under:
-        return ops::under::succeeds(face, s.target, s.fail && (*s.fail)(kind_, face)) ? from(k + 1, face)
-                                                                                     : removed();
-      case PoolStep::Reroll:
-        if (!s.test(kind_, face)) return from(k + 1, face);
-        return s.once ? fresh(k + 1) : reroll_chain(k, 0);
-      case PoolStep::Explode:
-        if (!s.test(kind_, face)) return from(k + 1, face);
-        if (s.mode == ops::ExplodeMode::Compound) return compound(k, 0, face);
-        return convolve(budget_, extras(k, 0), from(k + 1, face));
-      case PoolStep::KeepEnd:  // counted_total takes these before the dice are followed one by one
-      case PoolStep::Count:
-      case PoolStep::Cancel:
-      case PoolStep::Unique:
-        break;
-    }
-    not_composable("an operation the per-die computation does not cover");
-  }
-
-  // A die rerolled at round r of step k, until it no longer matches.
-  const IntDist& reroll_chain(std::size_t k, std::int64_t r) {
-    const auto key = std::make_pair(k, r);
-    if (auto it = chains_.find(key); it != chains_.end()) return it->second;
-    const PoolStep& s = steps_[k];
-    IntDist d;
-    if (r == s.cap) {
-      d = IntDist::failed(false, reroll_limit_error(s.span, s.cap));
-    } else {
-      std::vector<const IntDist*> parts;
-      for (const auto& [f, w] : faces_)
-        parts.push_back(s.test(kind_, f) ? &reroll_chain(k, r + 1) : &from(k + 1, f));
-      d = mixture(parts);
-    }
-    return chains_.emplace(key, std::move(d)).first->second;
-  }
-
-  // The extra dice of one chain of step k from round r on.
-  const IntDist& extras(std::size_t k, std::int64_t r) {
-    const auto key = std::make_pair(k, r);
-    if (auto it = chains_.find(key); it != chains_.end()) return it->second;
-    const PoolStep& s = steps_[k];
-    IntDist d;
-    if (r == s.cap) {
-      d = s.explicit_limit ? IntDist::point(0) : IntDist::failed(true);
-    } else {
-      std::vector<const IntDist*> parts;
-      for (const auto& [f, w] : faces_) {
-        std::int64_t shown = f;
-        if (s.mode == ops::ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &shown)) {
-          not_composable("a penetrating die would overflow");
-        }
-        if (s.test(kind_, f)) {
-          scratch_.push_back(convolve(budget_, extras(k, r + 1), from(k + 1, shown)));
-          parts.push_back(&scratch_.back());
-        } else {
-          parts.push_back(&from(k + 1, shown));
-        }
-      }
-      d = mixture(parts);
-    }
-    return chains_.emplace(key, std::move(d)).first->second;
-  }
-
-  // A compounding die showing `sum` at round r of step k.
-  const IntDist& compound(std::size_t k, std::int64_t r, std::int64_t sum) {
-    const auto key = std::make_tuple(k, r, sum);
-    if (auto it = sums_.find(key); it != sums_.end()) return it->second;
-    const PoolStep& s = steps_[k];
-    IntDist d;
-    if (r == s.cap) {
-      d = s.explicit_limit ? from(k + 1, sum) : IntDist::failed(true);
-    } else {
-      std::vector<const IntDist*> parts;
-      for (const auto& [f, w] : faces_) {
-        std::int64_t next;
-        if (__builtin_add_overflow(sum, f, &next))
-          not_composable("a compounding die would overflow");
-        parts.push_back(s.test(kind_, f) ? &compound(k, r + 1, next) : &from(k + 1, next));
-      }
-      d = mixture(parts);
-    }
-    return sums_.emplace(key, std::move(d)).first->second;
-  }
-};
 
 // Binomial coefficients C(m, c) for m <= n, row m starting at m(m+1)/2.
 template <class W>
@@ -385,71 +245,46 @@ std::optional<IntDist> run_keep(Budget& budget, std::int64_t n,
   return d;
 }
 
-// What a kept die showing `face` adds, through the steps after the keep.
+// What a kept die showing `face` adds, through the steps after the keep (each
+// decides by the face alone, the last may score).
 std::int64_t after_keep(const DieKind& kind, const std::vector<PoolStep>& steps, std::size_t from,
                         bool counts, std::int64_t face) {
   for (std::size_t i = from; i < steps.size(); ++i) {
     const PoolStep& s = steps[i];
-    switch (s.kind) {
-      case PoolStep::Sort:
-        break;
-      case PoolStep::Clamp:
-        if (s.low && face < *s.low) face = *s.low;
-        if (s.high && face > *s.high) face = *s.high;
-        break;
-      case PoolStep::KeepMatch:
-        if (s.test(kind, face) == s.drop) return 0;
-        break;
-      case PoolStep::Under:
-        if (face > s.target || (s.fail && (*s.fail)(kind, face))) return 0;
-        break;
-      case PoolStep::Count:
-        return Pipeline::count_value(s, face);
-      default:
-        return 0;  // not reached: checked by the caller
-    }
+    if (s.score) return s.score(s, face);
+    const std::optional<std::int64_t> f = s.face(s, &kind, face);
+    if (!f) return 0;
+    face = *f;
   }
   return counts ? 1 : face;
 }
 
+// Whether a step decides each die alone by its face, or ends the pool with a number.
+bool by_face(const PoolStep& s) { return s.face || s.score; }
+
+// Whether a step can be followed one die at a time; one that adds dice to the
+// pool only when no keep follows.
 bool per_die(const PoolStep& s, bool adds_dice_ok) {
-  switch (s.kind) {
-    case PoolStep::Sort:
-    case PoolStep::Clamp:
-    case PoolStep::KeepMatch:
-    case PoolStep::Under:
-    case PoolStep::Reroll:
-      return true;
-    case PoolStep::Explode:
-      return adds_dice_ok || s.mode == ops::ExplodeMode::Compound;
-    default:
-      return false;
-  }
+  return s.face || (s.on_die && (adds_dice_ok || !s.adds_dice));
 }
 
 }  // namespace
 
 std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::int64_t n,
                                      const std::vector<PoolStep>& steps) {
-  if (kind.min_face() == absent) return std::nullopt;
+  if (kind.min_face() == absent_face) return std::nullopt;
   std::optional<std::size_t> keep_at;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const PoolStep& s = steps[i];
-    if (s.kind == PoolStep::Count && i + 1 != steps.size()) return std::nullopt;
-    if (s.kind == PoolStep::KeepEnd) {
+    if (s.score && i + 1 != steps.size()) return std::nullopt;
+    if (s.keep_end) {
       if (keep_at) return std::nullopt;
       keep_at = i;
     }
-    if (s.kind == PoolStep::Clamp && ((s.low && *s.low == absent) || (s.high && *s.high == absent)))
-      return std::nullopt;
-    if ((s.kind == PoolStep::Explode && !s.explicit_limit) ||
-        (s.kind == PoolStep::Reroll && !s.once)) {
-      if (s.test.always(kind))
-        not_composable("every face would explode or be rerolled: the evaluator stops it");
-    }
+    if (s.endless_if_always && s.test.always(kind))
+      not_composable("every face would explode or be rerolled: the evaluator stops it");
   }
-  const std::size_t count_end =
-      !steps.empty() && steps.back().kind == PoolStep::Count ? steps.size() - 1 : steps.size();
+  const std::size_t score_end = !steps.empty() && steps.back().score ? steps.size() - 1 : steps.size();
   const bool counts = counts_dice(steps);
   if (steps.empty() && kind.is_plain()) {
     // A plain roll: faces 1..F, each once.
@@ -458,12 +293,7 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
     for (std::int64_t f = 1; f <= kind.max_face(); ++f) die.entries.emplace_back(f, Weight(1));
     return power(budget, die, static_cast<std::uint64_t>(n));
   }
-  const bool certain = std::all_of(steps.begin(), steps.end(), [](const PoolStep& st) {
-    return st.kind == PoolStep::Sort || st.kind == PoolStep::Clamp ||
-           st.kind == PoolStep::KeepMatch || st.kind == PoolStep::Under ||
-           st.kind == PoolStep::Count;
-  });
-  if (!keep_at && certain) {
+  if (!keep_at && std::all_of(steps.begin(), steps.end(), by_face)) {
     // Each face becomes one number, whatever the other dice show.
     std::map<std::int64_t, std::uint64_t> m;
     for (std::int64_t i = 0; i < kind.face_count(); ++i)
@@ -474,23 +304,18 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
     return power(budget, die, static_cast<std::uint64_t>(n));
   }
   if (!keep_at) {
-    for (std::size_t i = 0; i < count_end; ++i) {
+    for (std::size_t i = 0; i < score_end; ++i) {
       if (!per_die(steps[i], true)) return std::nullopt;
     }
-    Pipeline p(budget, kind, steps, count_end, Pipeline::Mode::Contribution);
+    DieSteps p(budget, kind, steps, score_end, DieSteps::Mode::Contribution);
     return power(budget, p.fresh(0), static_cast<std::uint64_t>(n));
   }
   for (std::size_t i = 0; i < *keep_at; ++i) {
     if (!per_die(steps[i], false)) return std::nullopt;
   }
-  for (std::size_t i = *keep_at + 1; i < steps.size(); ++i) {
-    const auto k = steps[i].kind;
-    if (k != PoolStep::Sort && k != PoolStep::Clamp && k != PoolStep::KeepMatch &&
-        k != PoolStep::Under && k != PoolStep::Count) {
-      return std::nullopt;
-    }
-  }
-  const PoolStep& keep = steps[*keep_at];
+  if (!std::all_of(steps.begin() + static_cast<std::ptrdiff_t>(*keep_at) + 1, steps.end(), by_face))
+    return std::nullopt;
+  const PoolStep::KeepEnd& keep = *steps[*keep_at].keep_end;
   IntDist die;
   if (*keep_at == 0) {
     // Kept straight from the roll: each distinct face with the sides showing it.
@@ -503,7 +328,7 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
       for (const auto& [v, w] : m) die.entries.emplace_back(v, Weight(w));
     }
   } else {
-    Pipeline p(budget, kind, steps, *keep_at, Pipeline::Mode::Face);
+    DieSteps p(budget, kind, steps, *keep_at, DieSteps::Mode::Face);
     die = p.fresh(0);  // a copy: p goes
   }
   if (!die.fail.cut.is_zero() && !die.fail.err.is_zero()) {
@@ -512,7 +337,7 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
   Weight gone = 0;
   std::vector<std::pair<Weight, std::int64_t>> cats;
   for (const auto& [face, w] : die.entries) {
-    if (face == absent)
+    if (face == absent_face)
       gone = w;
     else
       cats.emplace_back(w, after_keep(kind, steps, *keep_at + 1, counts, face));

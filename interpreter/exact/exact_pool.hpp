@@ -1,14 +1,15 @@
 // interpreter/exact/exact_pool.hpp — internal: the pool operations of the composed
 // exact engine, with their parameters already evaluated.
 //
-// Two ways to compute a roll followed by operations:
+// Two ways to compute a roll followed by operations, both driven by the hooks
+// each operation's family sets on its PoolStep (interpreter/ops/<family>.cpp):
 // - counted_total: the distribution of the pool's total (or count) without
 //   listing its dice, icepool-style. Operations that treat each die on its own
-//   (explode, reroll, clamp, keep/drop by value, under, count) make each die's
-//   contribution a small distribution, and the pool's total is its n-fold
-//   convolution. One keep/drop highest or lowest is computed over the distinct
-//   faces from the highest down, with binomial counts and a small state (dice
-//   seen, dice kept, their sum).
+//   (by its face, or drawing more for it) make each die's contribution a small
+//   distribution (exact_die.hpp), and the pool's total is its n-fold
+//   convolution. One keep of an end (the highest or lowest dice) is computed
+//   over the distinct faces from the highest down, with binomial counts and a
+//   small state (dice seen, dice kept, their sum).
 // - the pools themselves (exact_multiset.cpp): every multiset of faces, as the
 //   evaluator would build it, for values that something downstream inspects.
 #pragma once
@@ -23,6 +24,7 @@
 #include "interpreter/exact/exact_intdist.hpp"
 #include "interpreter/values/kernels.hpp"
 #include "interpreter/limits.hpp"
+#include "dsl/pool_ops.hpp"
 #include "interpreter/ops/ops.hpp"
 
 namespace alea::compose {
@@ -30,49 +32,56 @@ namespace alea::compose {
 using kernel::DieTest;
 
 struct Dist;
-class PoolKinds;
 struct PoolStep;
-// An operation's own step on multisets (interpreter/ops/<family>.cpp), for
-// what the cases of exact_multiset.cpp do not cover.
-using OnPools = Dist (*)(Budget& budget, PoolKinds& kinds, const PoolStep& step, const PoolData& pool);
+class DieSteps;
+class StepOnPool;
 
+// One pool operation with its parameters' values, as the exact engine applies
+// it. Its family's `exact` (interpreter/ops/<family>.cpp) fills the fields it
+// uses and the hooks that say how it is applied; nothing here names an
+// operation.
 struct PoolStep {
-  enum Kind {
-    Explode,
-    Reroll,
-    KeepEnd,
-    KeepMatch,
-    Count,
-    Under,
-    Clamp,
-    Sort,
-    Unique,
-    Cancel
-  } kind = Sort;
+  PoolOpId id{};
   Span span;  // the operation's text
-  // Explode: mode, test, cap (extra dice per chain), explicit_limit.
-  ops::ExplodeMode mode = ops::ExplodeMode::Explode;
-  DieTest test;
-  std::int64_t cap = 0;
-  bool explicit_limit = false;
-  // Reroll: test, once, cap (rerolls in a row). Unique: cap (rounds).
+
+  // --- its parameters' values, which only its family's hooks read ---
+  DieTest test;                          // its condition
+  std::optional<DieTest> fail, twice;    // `fail`/`except`, `double`
+  std::int64_t cap = 0;                  // the most dice drawn in a row for one die
+  bool explicit_limit = false;           // `limit N`: a chain cut at `cap` on purpose
   bool once = false;
-  // KeepEnd (keep/drop highest/lowest `count`), KeepMatch (keep/drop dice matching `test`).
+  ops::ExplodeMode mode = ops::ExplodeMode::Explode;
   bool drop = false;
-  bool highest = true;
-  std::int64_t count = 0;
-  // Count: success (in test), fail, twice.
-  std::optional<DieTest> fail, twice;
-  // Under: target, except (in `fail`).
   std::int64_t target = 0;
-  // Clamp.
   std::optional<std::int64_t> low, high;
-  // Cancel: the cancelling pool, the comparison, combine, except (in `fail`).
-  Value by;
-  ast::CmpOp cancel_op = ast::CmpOp::Le;
+  Value by;                              // a second pool, and how its dice compare
+  ast::CmpOp cmp = ast::CmpOp::Le;
   bool combine = false;
-  // When set, the step on multisets is this (and never per die).
-  OnPools on_pools = nullptr;
+
+  // --- how the engine applies it ---
+  // Decides each die alone by its face, drawing nothing: the face the die ends
+  // with, or nullopt when the operation removes it. `kind` is null for a die of
+  // a pool given by the host. Applied per die for totals and to every die of a
+  // multiset.
+  std::optional<std::int64_t> (*face)(const PoolStep& s, const DieKind* kind, std::int64_t face) = nullptr;
+  // Ends the pool with a number: what a die showing `face` adds to it.
+  std::int64_t (*score)(const PoolStep& s, std::int64_t face) = nullptr;
+  // Draws dice for one die (explode, reroll): what a die showing `face`
+  // entering step k becomes through this and the later steps (exact_die.hpp).
+  IntDist (*on_die)(DieSteps& dice, std::size_t k, std::int64_t face) = nullptr;
+  // The step on one multiset of dice, when `face` and `score` do not say it.
+  Dist (*on_pools)(StepOnPool& cx) = nullptr;
+  // Keeps (or drops) `count` dice from one end of the pool: the highest or the lowest.
+  struct KeepEnd {
+    std::int64_t count = 0;
+    bool highest = true, drop = false;
+  };
+  std::optional<KeepEnd> keep_end;
+  bool successes = false;   // the pool it leaves counts its dice
+  bool adds_dice = false;   // on_die may add dice to the pool (an explosion's)
+  bool draws = false;       // each die may draw `cap` more
+  // Never stops when `test` passes on every face of a die: refused then.
+  bool endless_if_always = false;
 };
 
 // Whether a pool made by these steps counts its dice (a success pool from `under`).
@@ -87,8 +96,5 @@ std::optional<IntDist> counted_total(Budget& budget, const DieKind& kind, std::i
 // dice the pool may then hold; both saturate.
 std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n,
                                                  const std::vector<PoolStep>& steps);
-
-// The Diagnostic a die rerolled `cap` times in a row gives.
-std::shared_ptr<const Diagnostic> reroll_limit_error(Span span, std::int64_t cap);
 
 }  // namespace alea::compose

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "interpreter/eval/best_fit.hpp"
+#include "interpreter/ops/cancel.hpp"
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
 #include "interpreter/ops/ops.hpp"
@@ -26,43 +26,41 @@ static_assert(+P::by == +param::Cancel::by);
 
 namespace {
 
-// The second pass of `cancel … combine`.
-void combine(PoolEval& ev, ast::CmpOp op, const PoolData& pool, std::vector<bool>& gone,
-             std::vector<PoolDie> leftover) {
-  if (op != ast::CmpOp::Le && op != ast::CmpOp::Lt) {
-    ev.fail(DiagCode::InvalidArgument, "'combine' works with <= or < (cancellers add up to reach a die)");
+// Each decision of cancel_dice, marked in the trace.
+struct Marks {
+  PoolEval& ev;
+  const PoolData& pool;
+  ast::CmpOp cmp;
+  std::optional<DieTest> except;
+  std::int64_t visited = 0;
+
+  void cancelled(std::size_t i, const PoolDie& r) {
+    ev.remove(pool.dice[i].id, DieFate::Cancelled);
+    ev.rec(pool.dice[i].id).partner = static_cast<std::int32_t>(r.id);
+    ev.rec(r.id).marks |= MarkCancelling;
+    ev.rec(r.id).partner = static_cast<std::int32_t>(pool.dice[i].id);
   }
-  const std::optional<DieTest> except = ev.optional_test(P::except);
-  while (!leftover.empty()) {
-    std::int64_t total = 0;
-    for (const auto& r : leftover) total += r.face;  // faces are at most 10^6, dice at most 10^4
-    std::optional<std::size_t> target;
-    for (std::size_t i = 0; i < pool.dice.size(); ++i) {
-      const std::int64_t f = pool.dice[i].face;
-      if (gone[i] || (except && (*except)(ev.kind_of(pool.dice[i].id), f))) continue;
-      if (!kernel::compare(op, f, total)) continue;  // `<=` or `<`
-      if (!target || f > pool.dice[*target].face) target = i;
+  void begin_combine() {
+    if (!combines_with(cmp)) {
+      ev.fail(DiagCode::InvalidArgument, "'combine' works with <= or < (cancellers add up to reach a die)");
     }
-    if (!target) return;
-    const std::int64_t need = pool.dice[*target].face + (op == ast::CmpOp::Lt ? 1 : 0);
-    // Every node the search visits counts as a step.
-    std::int64_t visited = 0;
-    const std::vector<std::size_t> used = best_fit(leftover, need, [&] {
-      if (++visited % 1024 == 0) ev.charge(1024);
-    });
-    gone[*target] = true;
-    const std::uint32_t victim_id = pool.dice[*target].id;
-    ev.remove(victim_id, DieFate::Cancelled);
-    ev.rec(victim_id).partner = static_cast<std::int32_t>(leftover[used.front()].id);
+    except = ev.optional_test(P::except);
+  }
+  bool excepted(std::size_t i) { return except && (*except)(ev.kind_of(pool.dice[i].id), pool.dice[i].face); }
+  void combined(std::size_t i, const std::vector<PoolDie>& leftover, const std::vector<std::size_t>& used) {
+    const std::uint32_t victim = pool.dice[i].id;
+    ev.remove(victim, DieFate::Cancelled);
+    ev.rec(victim).partner = static_cast<std::int32_t>(leftover[used.front()].id);
     for (std::size_t u : used) {
       ev.rec(leftover[u].id).marks |= MarkCancelling;
-      ev.rec(leftover[u].id).partner = static_cast<std::int32_t>(victim_id);
-    }
-    for (auto it = used.rbegin(); it != used.rend(); ++it) {
-      leftover.erase(leftover.begin() + static_cast<std::ptrdiff_t>(*it));
+      ev.rec(leftover[u].id).partner = static_cast<std::int32_t>(victim);
     }
   }
-}
+  // Every node the search visits counts as a step.
+  void visit() {
+    if (++visited % 1024 == 0) ev.charge(1024);
+  }
+};
 
 }  // namespace
 
@@ -77,30 +75,8 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData pool) {
     ev.fail_at(DiagCode::TypeMismatch, P::by,
                fmt::format("'cancel' needs a pool of dice to cancel with, got {}", describe(by_value)));
   }
-  std::vector<PoolDie> cancellers = by->dice;
-  std::stable_sort(cancellers.begin(), cancellers.end(), [](const PoolDie& a, const PoolDie& b) { return a.face > b.face; });
-  std::vector<bool> gone(pool.dice.size(), false);
-  std::vector<PoolDie> leftover;  // cancellers that found nothing alone, highest first
-  const bool take_highest = cmp == ast::CmpOp::Le || cmp == ast::CmpOp::Lt || cmp == ast::CmpOp::Eq;
-  for (const PoolDie& r : cancellers) {
-    std::optional<std::size_t> best;
-    for (std::size_t i = 0; i < pool.dice.size(); ++i) {
-      if (gone[i] || !kernel::compare(cmp, pool.dice[i].face, r.face)) continue;
-      if (!best || (take_highest ? pool.dice[i].face > pool.dice[*best].face : pool.dice[i].face < pool.dice[*best].face)) {
-        best = i;
-      }
-    }
-    if (!best) {
-      leftover.push_back(r);
-      continue;
-    }
-    gone[*best] = true;
-    ev.remove(pool.dice[*best].id, DieFate::Cancelled);
-    ev.rec(pool.dice[*best].id).partner = static_cast<std::int32_t>(r.id);
-    ev.rec(r.id).marks |= MarkCancelling;
-    ev.rec(r.id).partner = static_cast<std::int32_t>(pool.dice[*best].id);
-  }
-  if (op.id == PoolOpId::CancelCombine) combine(ev, cmp, pool, gone, leftover);
+  Marks marks{ev, pool, cmp, std::nullopt};
+  const std::vector<bool> gone = cancel_dice(cmp, op.id == PoolOpId::CancelCombine, pool.dice, by->dice, marks);
   PoolData result;
   result.successes = pool.successes;
   result.groups = pool.groups;
@@ -112,12 +88,46 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData pool) {
 
 // --- the exact engine -----------------------------------------------------------
 
+namespace {
+
+// Each decision of cancel_dice on a multiset: only what may stop it matters.
+struct Refusals {
+  compose::StepOnPool& cx;
+  std::int64_t visited = 0;
+
+  void cancelled(std::size_t, const PoolDie&) {}
+  void begin_combine() {
+    if (!combines_with(cx.step.cmp)) compose::not_composable("a cancel that fails");
+  }
+  bool excepted(std::size_t i) { return cx.step.fail && cx.passes(*cx.step.fail, cx.pool.dice[i]); }
+  void combined(std::size_t, const std::vector<PoolDie>&, const std::vector<std::size_t>&) {}
+  // The evaluator counts these visits as steps; far fewer than its limit are allowed here.
+  void visit() {
+    if (++visited > 65536) compose::not_composable("a long search for cancelling dice");
+  }
+};
+
+compose::Dist on_pools(compose::StepOnPool& cx) {
+  const PoolData* by = cx.step.by.as_pool();
+  if (cx.step.cmp == ast::CmpOp::Ne || !by) compose::not_composable("a cancel that fails");
+  if (!cx.one_kind()) compose::not_composable("cancelling in a pool of several kinds of dice");
+  Refusals refusals{cx};
+  const std::vector<bool> gone = cancel_dice(cx.step.cmp, cx.step.combine, cx.pool.dice, by->dice, refusals);
+  std::vector<PoolDie> kept;
+  for (std::size_t i = 0; i < cx.pool.dice.size(); ++i) {
+    if (!gone[i]) kept.push_back(cx.pool.dice[i]);
+  }
+  return compose::Dist::point(compose::make_sorted_pool(std::move(kept), cx.pool.successes));
+}
+
+}  // namespace
+
 void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolStep& s) {
-  s.kind = compose::PoolStep::Cancel;
   s.by = p[P::by];
-  s.cancel_op = op.param(P::by).op;
+  s.cmp = op.param(P::by).op;
   s.combine = op.id == PoolOpId::CancelCombine;
   if (s.combine && op.arg(P::except) && !p[P::except].is_none()) s.fail = exact_test(op, P::except, p, true);
+  s.on_pools = &on_pools;
 }
 
 // --- the sampler ----------------------------------------------------------------

@@ -41,7 +41,9 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
 // --- the exact engine -----------------------------------------------------------
 
 void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolStep& s) {
-  s.kind = compose::PoolStep::Clamp;
+  s.face = [](const compose::PoolStep& c, const DieKind*, std::int64_t f) -> std::optional<std::int64_t> {
+    return face(f, c.low, c.high);
+  };
   if (!p[P::low].is_none()) s.low = compose::to_int(p[P::low]);
   if (!p[P::high].is_none()) s.high = compose::to_int(p[P::high]);
   if (op.arg(P::low) && p[P::low].is_none()) compose::to_int(p[P::low]);  // `clamp min none` fails in the evaluator

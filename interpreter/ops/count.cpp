@@ -40,11 +40,16 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData pool) {
 
 // --- the exact engine -----------------------------------------------------------
 
+// Every test of a count is written, so none needs the kind of die.
 void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolStep& s) {
-  s.kind = compose::PoolStep::Count;
   s.test = exact_test(op, P::success, p, true);
   if (op.arg(P::fail)) s.fail = exact_test(op, P::fail, p, true);
   if (op.arg(P::twice)) s.twice = exact_test(op, P::twice, p, true);
+  s.score = [](const compose::PoolStep& c, std::int64_t f) {
+    const bool success = exact_passes(c.test, nullptr, f);
+    return score(success, success && c.twice && exact_passes(*c.twice, nullptr, f),
+                 c.fail && exact_passes(*c.fail, nullptr, f));
+  };
 }
 
 // --- the sampler ----------------------------------------------------------------

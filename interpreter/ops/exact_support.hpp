@@ -1,11 +1,15 @@
 // interpreter/ops/exact_support.hpp — internal: what a pool operation's `exact`
 // (interpreter/ops/<family>.cpp) uses of the composed exact engine. It fills a
 // compose::PoolStep from its parameters' values (one per parameter, none for
-// one not written); whatever the evaluator would fail on for these values, it
-// refuses with not_composable, and the program is enumerated instead.
+// one not written), and the hooks that apply it: on a die's face, per die
+// drawing more (exact_die.hpp), or on a multiset (exact_multiset.hpp).
+// Whatever the evaluator would fail on for these values, it refuses with
+// not_composable, and the program is enumerated instead.
 #pragma once
 
 #include "interpreter/exact/exact_compose.hpp"
+#include "interpreter/exact/exact_die.hpp"
+#include "interpreter/exact/exact_multiset.hpp"
 #include "interpreter/exact/exact_pool.hpp"
 
 namespace alea::ops {
@@ -21,6 +25,14 @@ inline kernel::DieTest exact_test(const ast::PoolOp& op, std::size_t i, const Va
     t.value = compose::to_int(p[i]);
   }
   return t;
+}
+
+// Whether a die showing `face` passes t; `kind` is null for a die of a pool
+// given by the host, which only a fixed test can judge.
+inline bool exact_passes(const kernel::DieTest& t, const DieKind* kind, std::int64_t face) {
+  if (t.fixed) return kernel::compare(t.op, face, t.value);
+  if (!kind) compose::not_composable("an operation on a pool given by the host that needs its kind of die");
+  return t(*kind, face);
 }
 
 }  // namespace alea::ops

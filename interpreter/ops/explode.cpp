@@ -8,6 +8,8 @@
 // max_explosion_depth long (longer is an error); `limit N` cuts it at N extra
 // dice on purpose. A condition that every face of a die meets never stops, and
 // is refused unless there is a limit.
+#include <map>
+
 #include <fmt/format.h>
 
 #include "interpreter/ops/eval_support.hpp"
@@ -103,13 +105,121 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
 
 // --- the exact engine -----------------------------------------------------------
 
+namespace {
+
+using compose::DieSteps;
+using compose::IntDist;
+
+// explode, penetrate: the extra dice of one chain of step k from round r on,
+// each through the later steps.
+const IntDist& extras(DieSteps& dice, std::size_t k, std::int64_t r) {
+  if (const IntDist* d = dice.memo(k, r, 0)) return *d;
+  const compose::PoolStep& s = dice.step(k);
+  // At the limit: cut on purpose, or an error the evaluator gives (cut off here).
+  if (r == s.cap) return dice.remember(k, r, 0, s.explicit_limit ? IntDist::point(0) : IntDist::failed(true));
+  std::vector<const IntDist*> parts;
+  for (const auto& [f, w] : dice.faces()) {
+    std::int64_t shown = f;
+    if (s.mode == ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &shown)) {
+      compose::not_composable("a penetrating die would overflow");
+    }
+    if (s.test(dice.kind(), f)) {
+      parts.push_back(&dice.hold(compose::convolve(dice.budget(), extras(dice, k, r + 1), dice.from(k + 1, shown))));
+    } else {
+      parts.push_back(&dice.from(k + 1, shown));
+    }
+  }
+  return dice.remember(k, r, 0, dice.mixture(parts));
+}
+
+// compound: a die showing `sum` at round r of step k.
+const IntDist& compounded(DieSteps& dice, std::size_t k, std::int64_t r, std::int64_t sum) {
+  if (const IntDist* d = dice.memo(k, r, sum)) return *d;
+  const compose::PoolStep& s = dice.step(k);
+  if (r == s.cap) return dice.remember(k, r, sum, s.explicit_limit ? dice.from(k + 1, sum) : IntDist::failed(true));
+  std::vector<const IntDist*> parts;
+  for (const auto& [f, w] : dice.faces()) {
+    std::int64_t next;
+    if (__builtin_add_overflow(sum, f, &next)) compose::not_composable("a compounding die would overflow");
+    parts.push_back(s.test(dice.kind(), f) ? &compounded(dice, k, r + 1, next) : &dice.from(k + 1, next));
+  }
+  return dice.remember(k, r, sum, dice.mixture(parts));
+}
+
+IntDist on_die(DieSteps& dice, std::size_t k, std::int64_t face) {
+  const compose::PoolStep& s = dice.step(k);
+  if (!s.test(dice.kind(), face)) return dice.from(k + 1, face);
+  if (s.mode == ExplodeMode::Compound) return compounded(dice, k, 0, face);
+  return compose::convolve(dice.budget(), extras(dice, k, 0), dice.from(k + 1, face));
+}
+
+// On a multiset: each die that explodes is replaced by its chain, as pools.
+compose::Dist on_pools(compose::StepOnPool& cx) {
+  using compose::Dist;
+  const compose::PoolStep& s = cx.step;
+  const std::int64_t shift = s.mode == ExplodeMode::Penetrate ? -1 : 0;
+  if (!s.explicit_limit) {
+    for (const auto& d : cx.pool.dice) {
+      if (s.test.always(cx.need_kind(d))) compose::not_composable("an explosion that never stops");
+    }
+  }
+  auto cut = [&](Value on_purpose) {
+    if (s.explicit_limit) return Dist::point(std::move(on_purpose));
+    Dist d;
+    d.fail.cut = 1;
+    return d;
+  };
+  std::map<std::pair<std::uint32_t, std::int64_t>, Dist> extra;  // (kind, round)
+  // The extra dice a chain adds from round r on (each a one-die pool, joined).
+  auto chain_extras = [&](auto&& self, const DieKind& kind, std::int64_t r) -> Dist {
+    const auto key = std::make_pair(cx.kinds.id_of(kind), r);
+    if (auto it = extra.find(key); it != extra.end()) return it->second;
+    Dist d = r == s.cap ? cut(compose::make_sorted_pool({}, false))
+                        : compose::bind(cx.budget, cx.fresh(kind), [&](const Value& v) {
+                            const PoolDie& x = v.as_pool()->dice.front();
+                            std::int64_t face;
+                            if (__builtin_add_overflow(x.face, shift, &face))
+                              compose::not_composable("a penetrating die would overflow");
+                            const Value shown = compose::make_sorted_pool({{face, x.id}}, false);
+                            if (!s.test(kind, x.face)) return Dist::point(shown);
+                            return compose::map(cx.budget, self(self, kind, r + 1),
+                                                [&](const Value& rest) { return compose::StepOnPool::join(shown, rest); });
+                          });
+    return extra.emplace(key, std::move(d)).first->second;
+  };
+  // A compounding die's final face from round r on, having reached `sum`.
+  auto compound = [&](auto&& self, const DieKind& kind, std::uint32_t id, std::int64_t r, std::int64_t sum) -> Dist {
+    if (r == s.cap) return cut(compose::make_sorted_pool({{sum, id}}, false));
+    return compose::bind(cx.budget, cx.fresh(kind), [&](const Value& v) {
+      const std::int64_t f = v.as_pool()->dice.front().face;
+      std::int64_t next;
+      if (__builtin_add_overflow(sum, f, &next)) compose::not_composable("a compounding die would overflow");
+      if (!s.test(kind, f)) return Dist::point(compose::make_sorted_pool({{next, id}}, false));
+      return self(self, kind, id, r + 1, next);
+    });
+  };
+  return cx.per_die(s.test, [&](const PoolDie& d) {
+    const DieKind& kind = cx.need_kind(d);
+    if (s.mode == ExplodeMode::Compound) return compound(compound, kind, d.id, 0, d.face);
+    return compose::map(cx.budget, chain_extras(chain_extras, kind, 0), [&](const Value& rest) {
+      return compose::StepOnPool::join(compose::make_sorted_pool({d}, false), rest);
+    });
+  });
+}
+
+}  // namespace
+
 void exact(const ast::PoolOp& op, const Value* p, const Limits& limits, compose::PoolStep& s) {
-  s.kind = compose::PoolStep::Explode;
   s.mode = mode_of(op.id);
   s.test = exact_test(op, P::cond, p, true);
   s.explicit_limit = !p[P::limit].is_none();
   s.cap = s.explicit_limit ? compose::to_int(p[P::limit]) : limits.max_explosion_depth;
   if (s.cap < 0) compose::not_composable("a negative explosion limit");
+  s.draws = true;
+  s.adds_dice = s.mode != ExplodeMode::Compound;
+  s.endless_if_always = !s.explicit_limit;
+  s.on_die = &on_die;
+  s.on_pools = &on_pools;
 }
 
 // --- the sampler ----------------------------------------------------------------

@@ -82,17 +82,39 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
 
 // --- the exact engine -----------------------------------------------------------
 
+namespace {
+
+// Keeping an end of one multiset: its dice are ascending, so the highest k are the last k.
+compose::Dist end_on_pools(compose::StepOnPool& cx) {
+  if (!cx.one_kind()) compose::not_composable("keeping from a pool of several kinds of dice");
+  const compose::PoolStep::KeepEnd& e = *cx.step.keep_end;
+  const auto& dice = cx.pool.dice;
+  const auto n = static_cast<std::int64_t>(dice.size());
+  const std::int64_t k = std::min(e.count, n);
+  std::vector<PoolDie> out;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const bool selected = e.highest ? i >= n - k : i < k;
+    if (stays(selected, e.drop)) out.push_back(dice[static_cast<std::size_t>(i)]);
+  }
+  return compose::Dist::point(compose::make_sorted_pool(std::move(out), cx.pool.successes));
+}
+
+}  // namespace
+
 void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolStep& s) {
   const Mode m = mode_of(op.id);
   s.drop = m.drop;
   if (m.which == Which::Matching) {
-    s.kind = compose::PoolStep::KeepMatch;
     s.test = exact_test(op, cond_param, p, true);
+    s.face = [](const compose::PoolStep& c, const DieKind* kind, std::int64_t f) -> std::optional<std::int64_t> {
+      if (!stays(exact_passes(c.test, kind, f), c.drop)) return std::nullopt;
+      return f;
+    };
   } else {
-    s.kind = compose::PoolStep::KeepEnd;
-    s.highest = m.which == Which::Highest;
-    s.count = op.arg(count_param) ? compose::to_int(p[count_param]) : 1;
-    if (s.count < 0) compose::not_composable("keeping a negative number of dice");
+    const std::int64_t count = op.arg(count_param) ? compose::to_int(p[count_param]) : 1;
+    if (count < 0) compose::not_composable("keeping a negative number of dice");
+    s.keep_end = compose::PoolStep::KeepEnd{count, m.which == Which::Highest, m.drop};
+    s.on_pools = &end_on_pools;
   }
 }
 

@@ -5,8 +5,9 @@
 //   eval   the tracing evaluator: the operation on a pool, every die's fate
 //          marked in the trace (through ops::PoolEval, ops/eval_support.hpp);
 //   exact  the composed exact engine: the operation with its parameters'
-//          values, as the step that exact_pool.cpp (totals) and
-//          exact_multiset.cpp (multisets) apply;
+//          values as a compose::PoolStep, with the hooks that apply it: on a
+//          die's face, per die drawing more (on totals, exact_die.hpp), or on
+//          a multiset of dice (exact_multiset.hpp);
 //   lower  the sampler: the lowered node (ops/sample_support.hpp), or why the
 //          operation is not lowered (LowerOp::unsupported).
 //

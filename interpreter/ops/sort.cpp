@@ -25,7 +25,10 @@ Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
 // --- the exact engine -----------------------------------------------------------
 
 // A multiset has no order: the pools are the same.
-void exact(const ast::PoolOp&, const Value*, const Limits&, compose::PoolStep& s) { s.kind = compose::PoolStep::Sort; }
+// The exact engine's pools are multisets: sorting leaves each die as it is.
+void exact(const ast::PoolOp&, const Value*, const Limits&, compose::PoolStep& s) {
+  s.face = [](const compose::PoolStep&, const DieKind*, std::int64_t f) -> std::optional<std::int64_t> { return f; };
+}
 
 // --- the sampler ----------------------------------------------------------------
 

@@ -38,7 +38,11 @@ Value eval(PoolEval& ev, const ast::PoolOp&, PoolData pool) {
 // --- the exact engine -----------------------------------------------------------
 
 void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolStep& s) {
-  s.kind = compose::PoolStep::Under;
+  s.successes = true;
+  s.face = [](const compose::PoolStep& u, const DieKind* kind, std::int64_t f) -> std::optional<std::int64_t> {
+    if (!succeeds(f, u.target, u.fail && exact_passes(*u.fail, kind, f))) return std::nullopt;
+    return f;
+  };
   s.target = compose::to_int(p[P::target]);
   if (op.arg(P::except) && !p[P::except].is_none()) s.fail = exact_test(op, P::except, p, true);
 }

@@ -58,7 +58,8 @@ namespace {
 
 // `unique once` on one multiset of dice of one kind: one die of each face
 // stays, the others are rolled again as one pool.
-compose::Dist once_on_pools(compose::Budget& budget, compose::PoolKinds& kinds, const compose::PoolStep&, const PoolData& p) {
+compose::Dist once_on_pools(compose::StepOnPool& cx) {
+  const PoolData& p = cx.pool;
   std::vector<PoolDie> firsts;
   std::int64_t repeats = 0;
   for (const PoolDie& d : p.dice) {  // ascending
@@ -70,9 +71,8 @@ compose::Dist once_on_pools(compose::Budget& budget, compose::PoolKinds& kinds, 
     }
   }
   if (repeats == 0) return compose::Dist::point(compose::make_sorted_pool(p.dice, p.successes));
-  const DieKind* kind = kinds.kind_of(p.dice.front());
-  if (!kind) compose::not_composable("'unique once' on a pool given by the host");
-  return compose::map(budget, compose::roll_pools(budget, kinds, *kind, repeats), [&](const Value& v) {
+  const DieKind& kind = cx.need_kind(p.dice.front());
+  return compose::map(cx.budget, compose::roll_pools(cx.budget, cx.kinds, kind, repeats), [&](const Value& v) {
     std::vector<PoolDie> dice = firsts;
     dice.insert(dice.end(), v.as_pool()->dice.begin(), v.as_pool()->dice.end());
     return compose::make_sorted_pool(std::move(dice), p.successes);
@@ -84,10 +84,10 @@ compose::Dist once_on_pools(compose::Budget& budget, compose::PoolKinds& kinds, 
 // `unique` until all differ is not composed (its rounds are not followed);
 // `unique once` is, on the multisets.
 void exact(const ast::PoolOp& op, const Value*, const Limits& limits, compose::PoolStep& s) {
-  s.kind = compose::PoolStep::Unique;
-  s.once = op.id == PoolOpId::UniqueOnce;
-  s.cap = s.once ? 1 : limits.max_rerolls;
-  if (s.once) s.on_pools = &once_on_pools;
+  const bool once = op.id == PoolOpId::UniqueOnce;
+  s.cap = once ? 1 : limits.max_rerolls;
+  s.draws = true;
+  if (once) s.on_pools = &once_on_pools;
 }
 
 // --- the sampler ----------------------------------------------------------------

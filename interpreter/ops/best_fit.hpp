@@ -1,5 +1,5 @@
-// interpreter/eval/best_fit.hpp — which dice cancel a target: one search, used by
-// the evaluator and by the exact engine, so that the two always agree.
+// interpreter/ops/best_fit.hpp — which dice cancel a target: the search of
+// `cancel … combine` (cancel.hpp), for the evaluator and the exact engine.
 #pragma once
 
 #include <cstddef>
