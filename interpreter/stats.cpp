@@ -102,17 +102,19 @@ class PathDice final : public DiceSource {
  public:
   std::vector<Choice> path;
   std::size_t next = 0;
-  bool replaying_reversed = false;
-  bool diverged = false;  // the reversed replay asked for other dice than the path holds
+  bool replaying = false;
+  std::size_t reversed = 0;  // while replaying: the roll given in the opposite order
+  bool diverged = false;     // the replay asked for other dice than the path holds
 
   void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
-    if (replaying_reversed) {
+    if (replaying) {
       if (next >= path.size() || !(path[next].kind == kind) || path[next].n != faces.size()) {
         diverged = true;
         for (auto& f : faces) f = kind.face(0);
         return;
       }
-      fill(path[next++], faces, true);
+      fill(path[next], faces, next == reversed);
+      ++next;
       return;
     }
     if (next == path.size()) {
@@ -376,7 +378,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   std::uint64_t work = 0;
   for (;;) {
     dice.next = 0;
-    dice.replaying_reversed = false;
+    dice.replaying = false;
     const Outcome o = evaluate(program, bindings, dice, limits);
     dice.path.resize(dice.next);  // a run may stop early (an error) before using the whole path
     while (prefix.size() <= dice.path.size()) prefix.push_back(prefix.back() * dice.path[prefix.size() - 1].weight);
@@ -384,15 +386,17 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     if (++t.runs > options.max_branches) throw Budget{};
     work += static_cast<std::uint64_t>(o.steps);
     if (o.ok()) {
-      // The same outcome with every roll's dice in the opposite order.
-      const bool needs_check = check_order && std::any_of(dice.path.begin(), dice.path.end(),
-                                                          [](const Choice& c) { return c.n > 1; });
-      if (needs_check) {
+      // The same outcome with each roll's dice in the opposite order, one roll
+      // at a time: reversing every roll at once would keep the dice of two
+      // rolls paired as they were (a compounding die and its new die).
+      for (std::size_t r = 0; check_order && r < dice.path.size(); ++r) {
+        if (dice.path[r].n < 2) continue;
         dice.next = 0;
-        dice.replaying_reversed = true;
+        dice.replaying = true;
+        dice.reversed = r;
         dice.diverged = false;
         const Outcome again = evaluate(program, bindings, dice, limits);
-        dice.replaying_reversed = false;
+        dice.replaying = false;
         work += static_cast<std::uint64_t>(again.steps);
         if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
             !(unordered(*again.value) == unordered(*o.value))) {

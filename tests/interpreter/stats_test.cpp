@@ -112,6 +112,22 @@ TEST(ExactStats, SamplesWhenTheValueDependsOnTheOrderOfTheDice) {
   EXPECT_NE(s.reason.find("order"), std::string::npos);
 }
 
+// Each compounding die adds the new die of its own position: reversing both
+// rolls at once keeps every pair, so each roll is reversed on its own.
+TEST(ExactStats, EnumerationSeesACompoundingDiePairedWithItsNewDie) {
+  Engine engine;
+  StatsOptions enumerate;
+  enumerate.compose = false;
+  const Stats s = stats_of(engine, "2d4 compound >1 limit 2 drop >3", enumerate);
+  EXPECT_EQ(s.method, StatsMethod::Sampled);
+  EXPECT_NE(s.reason.find("order"), std::string::npos);
+  // Composed, each die on its own: 1 (1/4), 3 (1/16), else dropped (11/16).
+  const Stats composed = stats_of(engine, "2d4 compound >1 limit 2 drop >3");
+  EXPECT_EQ(composed.exact_method, "composed");
+  EXPECT_EQ(exact_of(composed.value, 0), "121/256");
+  EXPECT_EQ(exact_of(composed.value, 3), "11/128");
+}
+
 TEST(ExactStats, ListsARollsDiceAsAMultisetAndKeepsOtherListsInOrder) {
   Engine engine;
   const Stats pair = stats_of(engine, "faces(2d6)");
