@@ -274,13 +274,32 @@ Dist Composer::node(const ast::Let& k, const ast::Expr&, Demand d) {
   const Dist v = sharing_ == frame_ ? memo_eval(*k.value, value_demand) : eval(k.value, value_demand);
   // With one value there is nothing to share.
   const bool share = v.entries.size() > 1;
+  if (!share) return bind(budget_, v, [&](const Value& x) { return with_slot(k.slot, x, [&] { return eval(k.body, d); }); });
+  // Inside lets shared around it in its frame, its body is computed again
+  // with the same values only if it reads not all of their names (in
+  // `let x = A in let y = B in f(x, y)`, f(x, y) never is): else the memo is
+  // kept for nothing. An outermost let keeps it (a `repeat` evaluates it again).
+  std::vector<std::int32_t> around;
+  if (sharing_ == frame_) around = shared_slots_;
+  const auto& reads = demands_.free_slots(*k.body);
+  const bool memo_body = around.empty() || std::any_of(around.begin(), around.end(), [&](std::int32_t s) {
+    return std::find(reads.begin(), reads.end(), s) == reads.end();
+  });
+  std::swap(around, shared_slots_);
+  shared_slots_.push_back(k.slot);
+  const std::uint64_t saved = sharing_;
+  sharing_ = frame_;
+  struct Restore {
+    Composer& c;
+    std::vector<std::int32_t>& around;
+    std::uint64_t saved;
+    ~Restore() {
+      std::swap(around, c.shared_slots_);
+      c.sharing_ = saved;
+    }
+  } restore{*this, around, saved};
   return bind(budget_, v, [&](const Value& x) {
-    if (!share) return with_slot(k.slot, x, [&] { return eval(k.body, d); });
-    const std::uint64_t saved = sharing_;
-    sharing_ = frame_;
-    Dist r = with_slot(k.slot, x, [&] { return memo_eval(*k.body, d); });
-    sharing_ = saved;
-    return r;
+    return with_slot(k.slot, x, [&] { return memo_body ? memo_eval(*k.body, d) : eval(*k.body, d); });
   });
 }
 

@@ -77,6 +77,8 @@ class Composer {
   std::uint64_t frame_ = 0, frames_ = 0;
   // The frame whose let is being shared among its values (node(Let)); none at first.
   std::uint64_t sharing_ = UINT64_MAX;
+  // The slots of the lets shared around, outermost first (node(Let)).
+  std::vector<std::int32_t> shared_slots_;
   Dist memo_eval(const ast::Expr& e, Demand d);
 
   Dist statements_from(const ast::Program& program, std::size_t i, const Value* last);
