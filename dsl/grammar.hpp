@@ -1,6 +1,6 @@
 // dsl/grammar.hpp — the PEG grammar of the alea language. Rules only: no actions
-// and no AST types. parser.cpp selects the rules it keeps in the parse tree;
-// ast_builder.cpp turns that tree into ast::Program.
+// and no AST types. parse_tree_selector.hpp selects the rules kept in the parse
+// tree; ast_builder.cpp turns that tree into ast::Program.
 //
 // Two lexical rules carry most of the language's shape:
 //  * Shorthand modifiers are written attached to a roll (`4d6kh3`, `3d6!`,
@@ -12,7 +12,12 @@
 //    with the word form: `3d6! count >=5`.
 #pragma once
 
+#include <cstddef>
+#include <string_view>
+
 #include <tao/pegtl.hpp>
+
+#include "dsl/pool_ops.hpp"
 
 namespace alea::grammar {
 
@@ -30,6 +35,7 @@ using pegtl::seq;
 using pegtl::sor;
 using pegtl::star;
 using pegtl::string;
+using enum PoolOpId;  // the rows' ids, named in the rules of pool operations
 
 // Parser state: how deeply the rules below are nested right now.
 struct ParseState {
@@ -72,6 +78,53 @@ struct nested {
     } leave{ps.depth};
     return pegtl::match<seq<Rules...>, A, M, Action, Control>(in, st...);
   }
+};
+
+// ---- pool operations ----------------------------------------------------------
+// The rule of a pool operation names its row of dsl/pool_ops.def, and the rule
+// of each parameter the parameter's name, so that the parse tree keeps them
+// (without a list in parse_tree_selector.hpp) and the builder makes any of them
+// an ast::PoolOp from its row alone:
+//   pool_op<Id, Rules...>   the operation, seq<Rules...>: row Id, unless…
+//   op_is<Id>               …this is matched within it: it matches nothing, and
+//                           makes the operation row Id (`reroll … once` is
+//                           RerollOnce). A word that picks among rows so needs
+//                           no rule per row that would parse the rest twice.
+//   op_param<"name", Rule>  Rule, the value of the row's parameter `name` (an
+//                           optional one not matched is absent). op_param is
+//                           Rule under another name, so its node holds the
+//                           nodes inside Rule, as the row's part reads them:
+//                             ALEA_COND   [cmp_op,] value   (cond, word_cond, seq<cmp_op, arg>)
+//                             ALEA_NUMBER value             (arg, signed_int, sh_count_arg)
+//                             ALEA_POOL   value, comparison (cancel_pool)
+//                           A value that is one leaf node (`integer`) is
+//                           wrapped in a rule that holds it (sh_count_arg).
+// Both forms of an operation, shorthand and words, are rules like these, each
+// listed in `shorthand` or `word_mod` below.
+
+// A parameter's name as a template argument: op_param<"limit", arg>.
+template <std::size_t N>
+struct op_param_name {
+  char text[N]{};
+  constexpr op_param_name(const char (&s)[N]) {  // NOLINT: implicit, to be written as a string
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+  [[nodiscard]] constexpr std::string_view view() const { return {text, N - 1}; }
+};
+
+template <PoolOpId Id, class... Rules>
+struct pool_op : seq<Rules...> {
+  static constexpr PoolOpId pool_op_id = Id;
+};
+template <PoolOpId Id>
+struct op_is : pegtl::success {
+  static constexpr PoolOpId pool_op_is = Id;
+};
+template <op_param_name Name, class Rule>
+struct op_param : Rule {
+  static constexpr std::string_view pool_op_param = Name.view();
+  static_assert(kPoolOpParamNames.index(pool_op_param) < kPoolOpParamNames.size,
+                "no row of dsl/pool_ops.def has a parameter of this name");
 };
 
 // clang-format off

@@ -68,6 +68,9 @@ ALEA_MSG(vs_rhs, "ExpectedExpression|expected 'opposed' or the other roll after 
 ALEA_MSG(rule_name, "ExpectedToken|expected the name of the function that compares the rolls after 'by'");
 ALEA_MSG(end_of_input, "UnexpectedText|unexpected text after the expression");
 #undef ALEA_MSG
+// A pool operation's parameter is expected as the rule that reads it.
+template <op_param_name Name, class Rule>
+inline constexpr const char* error_message<op_param<Name, Rule>> = error_message<Rule>;
 // clang-format on
 
 struct error_messages {
