@@ -47,14 +47,9 @@ struct rule_list {
 // op_is and op_param) are kept without being listed: see node_kind.
 using kept_rules = rule_list<
     integer, neg_integer, count_num, string_body, true_lit, false_lit, none_lit, none_arg, name_path,
-    percent, fudge, faces, face_range, sides, arg, cond, word_cond, cmp_op,
+    percent, fudge, faces, face_range, sides, arg, cmp_op,
     counted_dice, named_dice, single_dice, paren_group,
-    sh_compound, sh_penetrate, sh_explode, sh_kh, sh_kl, sh_dh, sh_dl, sh_reroll_once,
-    sh_reroll, sh_success, sh_count, sh_fail, sh_min, sh_max, sh_sort_desc, sh_sort, sh_unique_once, sh_unique,
-    w_explode, explode_kind, limit_clause, w_reroll, once_word, w_keep, keep_word, drop_word,
-    which_high, which_low, keep_cond, w_count, fail_clause, double_clause, w_under, w_cancel, cancel_op,
-    combine_word, except_clause, under_head, opposed_word, rule_name, by_clause, vs_clause,
-    w_sort, sort_desc, w_unique, w_clamp, clamp_min, clamp_max,
+    opposed_word, rule_name, by_clause, vs_clause,
     list_lit, record_lit, record_field, field_name, call, call_name, named_arg, arg_name, name_ref,
     if_expr, let_expr, let_name, repeat_expr, for_expr, for_var, loop_expr, loop_var, loop_mode,
     field_access, index_access, neg_op, mul_op, add_op, compare_op, not_op, and_op, or_op,
@@ -76,13 +71,19 @@ inline constexpr std::uint16_t kFirstOpParamKind = kFirstOpIsKind + kPoolOpCount
 template <class Rule>
 constexpr std::uint16_t node_kind_of() {
   if constexpr (requires { Rule::pool_op_id; }) {
-    return static_cast<std::uint16_t>(kFirstPoolOpKind + static_cast<std::size_t>(Rule::pool_op_id));
+    return static_cast<std::uint16_t>(kFirstPoolOpKind +
+                                      static_cast<std::size_t>(Rule::pool_op_id));
   } else if constexpr (requires { Rule::pool_op_is; }) {
     return static_cast<std::uint16_t>(kFirstOpIsKind + static_cast<std::size_t>(Rule::pool_op_is));
   } else if constexpr (requires { Rule::pool_op_param; }) {
-    return static_cast<std::uint16_t>(kFirstOpParamKind + kPoolOpParamNames.index(Rule::pool_op_param));
+    return static_cast<std::uint16_t>(kFirstOpParamKind +
+                                      kPoolOpParamNames.index(Rule::pool_op_param));
   } else if constexpr (kept_rules::position<Rule>() != 0) {
     return kept_rules::position<Rule>();
+  } else if constexpr (std::is_base_of_v<cmp_op, Rule>) {
+    // A comparison under a name of its own, expected with a message of its
+    // own (cancel_op), is a comparison.
+    return kept_rules::position<cmp_op>();
   } else if constexpr (folded_rules::position<Rule>() != 0) {
     return static_cast<std::uint16_t>(kFirstFoldedKind - 1 + folded_rules::position<Rule>());
   } else {
@@ -92,7 +93,9 @@ constexpr std::uint16_t node_kind_of() {
 // The node kind of a rule: 0 for a rule that makes no node.
 template <class Rule>
 inline constexpr std::uint16_t node_kind = node_kind_of<Rule>();
-inline constexpr bool is_folded_kind(std::uint16_t kind) { return kind >= kFirstFoldedKind && kind < kFirstPoolOpKind; }
+inline constexpr bool is_folded_kind(std::uint16_t kind) {
+  return kind >= kFirstFoldedKind && kind < kFirstPoolOpKind;
+}
 
 // Whether matching a rule may add nodes: it makes one, or a rule it is made of
 // may (looked for `Depth` levels down; deeper, assumed so). A rule that cannot
@@ -219,7 +222,9 @@ class ParseTree::Node {
   // The name of the parameter an op_param fills.
   [[nodiscard]] std::optional<std::string_view> op_param() const {
     const std::uint16_t k = entry().kind;
-    if (k < kFirstOpParamKind || k >= kFirstOpParamKind + kPoolOpParamNames.size) return std::nullopt;
+    if (k < kFirstOpParamKind || k >= kFirstOpParamKind + kPoolOpParamNames.size) {
+      return std::nullopt;
+    }
     return kPoolOpParamNames.names[k - kFirstOpParamKind];
   }
   [[nodiscard]] Children children() const;
