@@ -1,9 +1,9 @@
 // dsl/pool_ops.hpp — the pool operations of dsl/pool_ops.def as C++: their ids,
 // their families, and what each of them is written with.
 //
-// Everything that treats every operation alike (the printer, the child walk and
-// so the resolver, the depth guard, the demand and order analyses) reads this
-// table. Everything that gives an operation its meaning lives in
+// Everything that treats every operation alike (the AST builder, the printer,
+// the child walk and so the resolver, the depth guard, the demand and order
+// analyses) reads this table. Everything that gives an operation its meaning lives in
 // interpreter/ops/<family>.cpp, and each engine reaches it through a switch
 // generated from the same rows:
 //   switch (op.id) {
