@@ -141,6 +141,7 @@ class Builder {
     return expr(n);
   }
 
+  // A condition: [cmp_op,] value, as the op_param of an ALEA_COND holds it.
   ast::Cond cond(const Node n) const {
     ast::Cond c;
     c.span = span(n);
@@ -211,19 +212,6 @@ class Builder {
     return integer_value(n);
   }
 
-  ExprPtr opt_count(const Node n) const {
-    if (n.children().empty()) return nullptr;
-    const Node c = n.children()[0];
-    return c.is_type<g::integer>() ? make(ast::IntLit{integer_value(c)}, span(c)) : expr(c);
-  }
-
-  std::optional<ast::Cond> opt_cond(const Node n, std::size_t index = 0) const {
-    if (n.children().size() <= index) return std::nullopt;
-    const Node c = n.children()[index];
-    if (!c.is_type<g::cond>() && !c.is_type<g::word_cond>()) return std::nullopt;
-    return cond(c);
-  }
-
   // A condition for a parameter that is a plain number (its `op` is unused).
   ast::Cond number(ExprPtr value) const {
     ast::Cond c;
@@ -231,128 +219,56 @@ class Builder {
     c.value = std::move(value);
     return c;
   }
-  ast::Cond cond_or_absent(std::optional<ast::Cond> c) const { return c ? std::move(*c) : ast::Cond{}; }
 
-  ExprPtr pool_op(ExprPtr pool, PoolOpId id, std::vector<ast::Cond> params, const Node n) const {
+  // A parameter from the node of its op_param (grammar.hpp), read as its row's
+  // part says: a condition, a number, or a pool and its comparison.
+  ast::Cond param(const PoolOpPart& part, const Node n) const {
+    switch (part.kind) {
+      case PoolOpPart::Cond: return cond(n);
+      case PoolOpPart::Number: return number(arg(n.children().at(0)));
+      case PoolOpPart::Pool: {
+        ast::Cond c = number(arg(n.children().at(0)));
+        c.op = cmp_op(n.children().at(1).string_view());
+        return c;
+      }
+      case PoolOpPart::None:
+      case PoolOpPart::Word: break;
+    }
+    fail(DiagCode::UnexpectedText, n, "unexpected text");
+  }
+
+  // Any pool operation, from its row of dsl/pool_ops.def: the rule's row, or
+  // the row of an op_is it matched; each parameter from the op_param that
+  // names it, an optional one not written absent.
+  ExprPtr pool_op(ExprPtr pool, const Node n) const {
+    PoolOpId id = *n.pool_op();
+    for (const Node c : n.children()) {
+      if (const auto row = c.op_is()) id = *row;
+    }
+    const PoolOpInfo& row = pool_op_info(id);
+    std::vector<ast::Cond> params(row.param_count());
+    for (const Node c : n.children()) {
+      const auto name = c.op_param();
+      if (!name) continue;
+      const std::size_t i = row.param_index(*name);
+      if (i == params.size()) {  // a grammar rule that names a parameter its row has not
+        fail(DiagCode::UnexpectedText, c,
+             fmt::format("'{}' has no parameter '{}' (dsl/pool_ops.def)", row.written, *name));
+      }
+      params[i] = param(row.param(i), c);
+    }
     const Span s = pool->span.merge(span(n));
     return make(ast::PoolOp{std::move(pool), id, std::move(params), span(n)}, s);
   }
-  template <class... P>
-  std::vector<ast::Cond> params(P&&... p) const {
-    std::vector<ast::Cond> v;
-    (v.push_back(std::forward<P>(p)), ...);
-    return v;
-  }
 
   ExprPtr shorthand(ExprPtr pool, const Node n) const {
-    if (n.is_type<g::sh_compound>() || n.is_type<g::sh_penetrate>() || n.is_type<g::sh_explode>()) {
-      const PoolOpId id = n.is_type<g::sh_compound>()    ? PoolOpId::Compound
-                          : n.is_type<g::sh_penetrate>() ? PoolOpId::Penetrate
-                                                         : PoolOpId::Explode;
-      return pool_op(std::move(pool), id, params(cond_or_absent(opt_cond(n)), ast::Cond{}), n);
-    }
-    if (n.is_type<g::sh_kh>() || n.is_type<g::sh_kl>() || n.is_type<g::sh_dh>() || n.is_type<g::sh_dl>()) {
-      const PoolOpId id = n.is_type<g::sh_kh>()   ? PoolOpId::KeepHighest
-                          : n.is_type<g::sh_kl>() ? PoolOpId::KeepLowest
-                          : n.is_type<g::sh_dh>() ? PoolOpId::DropHighest
-                                                  : PoolOpId::DropLowest;
-      return pool_op(std::move(pool), id, params(number(opt_count(n))), n);
-    }
-    if (n.is_type<g::sh_reroll_once>() || n.is_type<g::sh_reroll>()) {
-      const PoolOpId id = n.is_type<g::sh_reroll_once>() ? PoolOpId::RerollOnce : PoolOpId::Reroll;
-      return pool_op(std::move(pool), id, params(cond_or_absent(opt_cond(n))), n);
-    }
-    if (n.is_type<g::sh_success>()) {
-      ast::Cond fail;
-      if (n.children().size() > 1) fail = cond(n.children()[1].children().at(0));
-      return pool_op(std::move(pool), PoolOpId::Count,
-                     params(cond(n.children().at(0)), std::move(fail), ast::Cond{}), n);
-    }
-    if (n.is_type<g::sh_count>()) {
-      ast::Cond success;
-      success.op = cmp_op(n.children().at(0).string_view());
-      success.value = arg(n.children().at(1));
-      success.span = span(n.children()[0]).merge(span(n.children()[1]));
-      ast::Cond fail;
-      if (n.children().size() > 2) fail = cond(n.children()[2].children().at(0));
-      return pool_op(std::move(pool), PoolOpId::Count, params(std::move(success), std::move(fail), ast::Cond{}), n);
-    }
-    if (n.is_type<g::sh_min>() || n.is_type<g::sh_max>()) {
-      const Node v = n.children().at(0);
-      ast::Cond bound = number(make(ast::IntLit{signed_value(v)}, span(v)));
-      return pool_op(std::move(pool), PoolOpId::Clamp,
-                     n.is_type<g::sh_min>() ? params(std::move(bound), ast::Cond{})
-                                            : params(ast::Cond{}, std::move(bound)),
-                     n);
-    }
-    if (n.is_type<g::sh_sort_desc>()) return pool_op(std::move(pool), PoolOpId::SortDesc, {}, n);
-    if (n.is_type<g::sh_sort>()) return pool_op(std::move(pool), PoolOpId::Sort, {}, n);
-    if (n.is_type<g::sh_unique>()) return pool_op(std::move(pool), PoolOpId::Unique, {}, n);
-    if (n.is_type<g::sh_unique_once>()) return pool_op(std::move(pool), PoolOpId::UniqueOnce, {}, n);
+    if (n.pool_op()) return pool_op(std::move(pool), n);
     fail(DiagCode::UnexpectedText, n, "unknown dice modifier");
   }
 
   ExprPtr word_mod(ExprPtr pool, const Node n) const {
     const auto ch = n.children();
-    if (n.is_type<g::w_explode>()) {
-      const std::string_view kind = ch.at(0).string_view();
-      const PoolOpId id = kind == "compound"    ? PoolOpId::Compound
-                          : kind == "penetrate" ? PoolOpId::Penetrate
-                                                : PoolOpId::Explode;
-      ast::Cond c, limit;
-      for (std::size_t i = 1; i < ch.size(); ++i) {
-        if (ch[i].is_type<g::word_cond>()) c = cond(ch[i]);
-        else if (ch[i].is_type<g::limit_clause>()) limit = number(arg(ch[i].children().at(0)));
-      }
-      return pool_op(std::move(pool), id, params(std::move(c), std::move(limit)), n);
-    }
-    if (n.is_type<g::w_reroll>()) {
-      ast::Cond c;
-      PoolOpId id = PoolOpId::Reroll;
-      for (const Node k : ch) {
-        if (k.is_type<g::word_cond>()) c = cond(k);
-        else if (k.is_type<g::once_word>()) id = PoolOpId::RerollOnce;
-      }
-      return pool_op(std::move(pool), id, params(std::move(c)), n);
-    }
-    if (n.is_type<g::w_keep>()) {
-      const bool drop = ch.at(0).is_type<g::drop_word>();
-      const Node what = ch.at(1);
-      if (what.is_type<g::which_high>() || what.is_type<g::which_low>()) {
-        const bool high = what.is_type<g::which_high>();
-        const PoolOpId id = drop ? (high ? PoolOpId::DropHighest : PoolOpId::DropLowest)
-                                 : (high ? PoolOpId::KeepHighest : PoolOpId::KeepLowest);
-        return pool_op(std::move(pool), id, params(number(ch.size() > 2 ? arg(ch[2]) : nullptr)), n);
-      }
-      return pool_op(std::move(pool), drop ? PoolOpId::DropMatching : PoolOpId::KeepMatching, params(cond(what)), n);
-    }
-    if (n.is_type<g::w_count>()) {
-      ast::Cond fail, twice;
-      for (std::size_t i = 1; i < ch.size(); ++i) {
-        (ch[i].is_type<g::fail_clause>() ? fail : twice) = cond(ch[i].children().at(0));
-      }
-      return pool_op(std::move(pool), PoolOpId::Count, params(cond(ch.at(0)), std::move(fail), std::move(twice)), n);
-    }
-    if (n.is_type<g::w_under>()) {
-      ast::Cond except;
-      if (ch.size() > 1) except = cond(ch[1].children().at(0));
-      return pool_op(std::move(pool), PoolOpId::Under, params(number(arg(ch.at(0).children().at(0))), std::move(except)), n);
-    }
-    if (n.is_type<g::w_cancel>()) {
-      ast::Cond by = number(arg(ch.at(0)));
-      by.op = cmp_op(ch.at(1).string_view());
-      if (ch.size() == 2) return pool_op(std::move(pool), PoolOpId::Cancel, params(std::move(by)), n);
-      ast::Cond except;  // ch[2] is `combine`
-      if (ch.size() > 3) except = cond(ch[3].children().at(0));
-      return pool_op(std::move(pool), PoolOpId::CancelCombine, params(std::move(by), std::move(except)), n);
-    }
-    if (n.is_type<g::w_sort>()) return pool_op(std::move(pool), ch.empty() ? PoolOpId::Sort : PoolOpId::SortDesc, {}, n);
-    if (n.is_type<g::w_unique>()) return pool_op(std::move(pool), ch.empty() ? PoolOpId::Unique : PoolOpId::UniqueOnce, {}, n);
-    if (n.is_type<g::w_clamp>()) {
-      ast::Cond low, high;
-      for (const Node b : ch) (b.is_type<g::clamp_min>() ? low : high) = number(arg(b.children().at(0)));
-      return pool_op(std::move(pool), PoolOpId::Clamp, params(std::move(low), std::move(high)), n);
-    }
+    if (n.pool_op()) return pool_op(std::move(pool), n);
     if (n.is_type<g::field_access>()) {
       const Span s = pool->span.merge(span(n));
       return make(ast::Field{std::move(pool), ch.at(0).string()}, s);

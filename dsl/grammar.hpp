@@ -1,6 +1,6 @@
 // dsl/grammar.hpp — the PEG grammar of the alea language. Rules only: no actions
-// and no AST types. parser.cpp selects the rules it keeps in the parse tree;
-// ast_builder.cpp turns that tree into ast::Program.
+// and no AST types. parse_tree_selector.hpp selects the rules kept in the parse
+// tree; ast_builder.cpp turns that tree into ast::Program.
 //
 // Two lexical rules carry most of the language's shape:
 //  * Shorthand modifiers are written attached to a roll (`4d6kh3`, `3d6!`,
@@ -12,7 +12,12 @@
 //    with the word form: `3d6! count >=5`.
 #pragma once
 
+#include <cstddef>
+#include <string_view>
+
 #include <tao/pegtl.hpp>
+
+#include "dsl/pool_ops.hpp"
 
 namespace alea::grammar {
 
@@ -30,6 +35,7 @@ using pegtl::seq;
 using pegtl::sor;
 using pegtl::star;
 using pegtl::string;
+using enum PoolOpId;  // the rows' ids, named in the rules of pool operations
 
 // Parser state: how deeply the rules below are nested right now.
 struct ParseState {
@@ -72,6 +78,54 @@ struct nested {
     } leave{ps.depth};
     return pegtl::match<seq<Rules...>, A, M, Action, Control>(in, st...);
   }
+};
+
+// ---- pool operations ----------------------------------------------------------
+// The rule of a pool operation names its row of dsl/pool_ops.def, and the rule
+// of each parameter the parameter's name, so that the parse tree keeps them
+// (without a list in parse_tree_selector.hpp) and the builder makes any of them
+// an ast::PoolOp from its row alone:
+//   pool_op<Id, Rules...>   the operation, seq<Rules...>: row Id, unless…
+//   op_is<Id>               …this is matched within it: it matches nothing, and
+//                           makes the operation row Id (`reroll … once` is
+//                           RerollOnce). A word that picks among rows so needs
+//                           no rule per row that would parse the rest twice.
+//   op_param<"name", Rule>  Rule, the value of the row's parameter `name` (an
+//                           optional one not matched is absent). op_param is
+//                           Rule under another name, so its node holds the
+//                           nodes inside Rule, as the row's part reads them:
+//                             ALEA_COND   [cmp_op,] value   (cond, word_cond, seq<cmp_op, arg>)
+//                             ALEA_NUMBER value             (arg, signed_int, sh_count_arg)
+//                             ALEA_POOL   value, comparison (cancel_pool: a rule
+//                                         derived from cmp_op is a cmp_op node)
+//                           A value that is one leaf node (`integer`) is
+//                           wrapped in a rule that holds it (sh_count_arg).
+// Both forms of an operation, shorthand and words, are rules like these, each
+// listed in `shorthand` or `word_mod` below.
+
+// A parameter's name as a template argument: op_param<"limit", arg>.
+template <std::size_t N>
+struct op_param_name {
+  char text[N]{};
+  constexpr op_param_name(const char (&s)[N]) {  // NOLINT: implicit, to be written as a string
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+  [[nodiscard]] constexpr std::string_view view() const { return {text, N - 1}; }
+};
+
+template <PoolOpId Id, class... Rules>
+struct pool_op : seq<Rules...> {
+  static constexpr PoolOpId pool_op_id = Id;
+};
+template <PoolOpId Id>
+struct op_is : pegtl::success {
+  static constexpr PoolOpId pool_op_is = Id;
+};
+template <op_param_name Name, class Rule>
+struct op_param : Rule {
+  static constexpr std::string_view pool_op_param = Name.view();
+  static_assert(kPoolOpParamNames.index(pool_op_param) < kPoolOpParamNames.size,
+                "no row of dsl/pool_ops.def has a parameter of this name");
 };
 
 // clang-format off
@@ -154,26 +208,29 @@ struct bare_arg     : sor<integer, parens> {};
 struct cond         : sor<seq<cmp_op, arg>, bare_arg> {};      // attached: `>=5`, `6`
 struct word_cond    : sor<seq<cmp_op, ws, arg>, arg> {};       // after a word: `>= 5`, `6`
 
-// Shorthand modifiers, attached to the roll.
-struct sh_compound  : seq<string<'!', '!'>, opt<cond>> {};
-struct sh_penetrate : seq<string<'!', 'p'>, opt<cond>> {};
-struct sh_explode   : seq<one<'!'>, opt<cond>> {};
+// Shorthand modifiers, attached to the roll: each a pool operation.
+struct sh_opt_cond  : opt<op_param<"cond", cond>> {};          // `!`, `!>=5`
+struct sh_compound  : pool_op<Compound, string<'!', '!'>, sh_opt_cond> {};
+struct sh_penetrate : pool_op<Penetrate, string<'!', 'p'>, sh_opt_cond> {};
+struct sh_explode   : pool_op<Explode, one<'!'>, sh_opt_cond> {};
 struct sh_count_arg : sor<integer, parens> {};
-struct sh_kh        : seq<sor<string<'k', 'h'>, one<'k'>>, opt<sh_count_arg>> {};
-struct sh_kl        : seq<string<'k', 'l'>, opt<sh_count_arg>> {};
-struct sh_dh        : seq<string<'d', 'h'>, opt<sh_count_arg>> {};
-struct sh_dl        : seq<sor<string<'d', 'l'>, one<'d'>>, opt<sh_count_arg>> {};
-struct sh_reroll_once : seq<string<'r', 'o'>, opt<cond>> {};
-struct sh_reroll    : seq<one<'r'>, opt<cond>> {};
-struct sh_fail      : seq<one<'f'>, cond> {};
-struct sh_success   : seq<sor<string<'c', 's'>, string<'c', 'f'>>, cond, opt<sh_fail>> {};
-struct sh_count     : seq<cmp_op, arg, opt<sh_fail>> {};
-struct sh_min       : seq<string<'m', 'i', 'n'>, signed_int> {};
-struct sh_max       : seq<string<'m', 'a', 'x'>, signed_int> {};
-struct sh_sort_desc : string<'s', 'd'> {};
-struct sh_sort      : seq<one<'s'>, opt<one<'a'>>> {};
-struct sh_unique_once : string<'u', 'o'> {};
-struct sh_unique    : one<'u'> {};
+struct sh_opt_count : opt<op_param<"count", sh_count_arg>> {};  // `kh`, `kh3`, `kh(n)`
+struct sh_kh        : pool_op<KeepHighest, sor<string<'k', 'h'>, one<'k'>>, sh_opt_count> {};
+struct sh_kl        : pool_op<KeepLowest, string<'k', 'l'>, sh_opt_count> {};
+struct sh_dh        : pool_op<DropHighest, string<'d', 'h'>, sh_opt_count> {};
+struct sh_dl        : pool_op<DropLowest, sor<string<'d', 'l'>, one<'d'>>, sh_opt_count> {};
+struct sh_reroll_once : pool_op<RerollOnce, string<'r', 'o'>, sh_opt_cond> {};
+struct sh_reroll    : pool_op<Reroll, one<'r'>, sh_opt_cond> {};
+struct sh_fail      : seq<one<'f'>, op_param<"fail", cond>> {};
+struct sh_success   : pool_op<Count, sor<string<'c', 's'>, string<'c', 'f'>>, op_param<"success", cond>,
+                              opt<sh_fail>> {};
+struct sh_count     : pool_op<Count, op_param<"success", seq<cmp_op, arg>>, opt<sh_fail>> {};
+struct sh_min       : pool_op<Clamp, string<'m', 'i', 'n'>, op_param<"low", signed_int>> {};
+struct sh_max       : pool_op<Clamp, string<'m', 'a', 'x'>, op_param<"high", signed_int>> {};
+struct sh_sort_desc : pool_op<SortDesc, string<'s', 'd'>> {};
+struct sh_sort      : pool_op<Sort, one<'s'>, opt<one<'a'>>> {};
+struct sh_unique_once : pool_op<UniqueOnce, string<'u', 'o'>> {};
+struct sh_unique    : pool_op<Unique, one<'u'>> {};
 struct shorthand    : sor<sh_compound, sh_penetrate, sh_explode, sh_kl, sh_kh, sh_dh, sh_dl,
                           sh_reroll_once, sh_reroll, sh_success, sh_min, sh_max, sh_sort_desc,
                           sh_sort, sh_unique_once, sh_unique, sh_count> {};
@@ -187,40 +244,46 @@ struct single_dice  : seq<die, dice_suffix> {};
 struct paren_group  : seq<parens, opt<one<'d'>, must<sides>, dice_suffix>> {};
 
 // ---- word modifiers, after whitespace -----------------------------------------
-struct limit_clause : if_must<kw_limit, ws, arg> {};
-struct explode_kind : sor<kw_explode, kw_compound, kw_penetrate> {};
-struct w_explode    : seq<explode_kind, opt<ws, word_cond>, opt<ws, limit_clause>> {};
-struct once_word    : kw_once {};
-struct w_reroll     : seq<kw_reroll, opt<ws, word_cond>, opt<ws, once_word>> {};
-struct which_high   : kw_highest {};
-struct which_low    : kw_lowest {};
-struct keep_word    : kw_keep {};
-struct drop_word    : kw_drop {};
+// Each a pool operation that commits after its first word.
+struct limit_clause : if_must<kw_limit, ws, op_param<"limit", arg>> {};
+struct explode_rest : seq<opt<ws, op_param<"cond", word_cond>>, opt<ws, limit_clause>> {};
+struct w_explode    : pool_op<Explode, kw_explode, explode_rest> {};
+struct w_compound   : pool_op<Compound, kw_compound, explode_rest> {};
+struct w_penetrate  : pool_op<Penetrate, kw_penetrate, explode_rest> {};
+struct w_reroll     : pool_op<Reroll, kw_reroll, opt<ws, op_param<"cond", word_cond>>,
+                              opt<ws, kw_once, op_is<RerollOnce>>> {};
 struct keep_cond    : seq<cmp_op, ws, arg> {};
 // `keep 3` could mean "keep the highest 3" or "keep the 3s": refused, with both spellings.
 struct keep_count_or_face : seq<at<arg>, pegtl::raise<keep_count_or_face>> {};
-struct keep_what    : sor<seq<sor<which_high, which_low>, opt<ws, arg>>, keep_cond, keep_count_or_face> {};
-struct w_keep       : if_must<sor<keep_word, drop_word>, ws, keep_what> {};
-struct fail_clause  : if_must<kw_fail, ws, word_cond> {};
-struct double_clause: if_must<kw_double, ws, word_cond> {};
+template <PoolOpId Highest, PoolOpId Lowest, PoolOpId Matching>
+struct keep_what    : sor<seq<kw_highest, op_is<Highest>, opt<ws, op_param<"count", arg>>>,
+                          seq<kw_lowest, op_is<Lowest>, opt<ws, op_param<"count", arg>>>,
+                          seq<op_param<"cond", keep_cond>, op_is<Matching>>, keep_count_or_face> {};
+struct w_keep       : pool_op<KeepHighest,
+                              if_must<kw_keep, ws, keep_what<KeepHighest, KeepLowest, KeepMatching>>> {};
+struct w_drop       : pool_op<DropHighest,
+                              if_must<kw_drop, ws, keep_what<DropHighest, DropLowest, DropMatching>>> {};
+struct fail_clause  : if_must<kw_fail, ws, op_param<"fail", word_cond>> {};
+struct double_clause: if_must<kw_double, ws, op_param<"twice", word_cond>> {};
 struct count_extras : star<ws, sor<fail_clause, double_clause>> {};  // in either order
-struct w_count      : if_must<kw_count, ws, word_cond, count_extras> {};
-struct except_clause: if_must<kw_except, ws, word_cond> {};
-struct under_head   : if_must<kw_under, ws, arg> {};
-struct w_under      : seq<under_head, opt<ws, except_clause>> {};
+struct w_count      : pool_op<Count,
+                              if_must<kw_count, ws, op_param<"success", word_cond>, count_extras>> {};
+struct except_clause: if_must<kw_except, ws, op_param<"except", word_cond>> {};
+struct w_under      : pool_op<Under, if_must<kw_under, ws, op_param<"target", arg>>,
+                              opt<ws, except_clause>> {};
 struct cancel_op    : cmp_op {};
-struct combine_word : kw_combine {};
-struct cancel_head  : if_must<kw_cancel, ws, arg, ws, cancel_op> {};
-struct w_cancel     : seq<cancel_head, opt<ws, combine_word, opt<ws, except_clause>>> {};
-struct sort_desc    : kw_desc {};
-struct w_sort       : seq<kw_sort, opt<ws, sor<kw_asc, sort_desc>>> {};
-struct w_unique     : seq<kw_unique, opt<ws, once_word>> {};
-struct clamp_min    : if_must<kw_min, ws, arg> {};
-struct clamp_max    : if_must<kw_max, ws, arg> {};
+struct cancel_pool  : seq<must<arg>, ws, must<cancel_op>> {};  // `red<=`
+struct w_cancel     : pool_op<Cancel, kw_cancel, ws, op_param<"by", cancel_pool>,
+                              opt<ws, kw_combine, op_is<CancelCombine>, opt<ws, except_clause>>> {};
+struct w_sort       : pool_op<Sort, kw_sort,
+                              opt<ws, sor<kw_asc, seq<kw_desc, op_is<SortDesc>>>>> {};
+struct w_unique     : pool_op<Unique, kw_unique, opt<ws, kw_once, op_is<UniqueOnce>>> {};
+struct clamp_min    : if_must<kw_min, ws, op_param<"low", arg>> {};
+struct clamp_max    : if_must<kw_max, ws, op_param<"high", arg>> {};
 struct clamp_bounds : sor<seq<clamp_min, opt<ws, clamp_max>>, clamp_max> {};
-struct w_clamp      : if_must<kw_clamp, ws, clamp_bounds> {};
-struct word_mod     : sor<w_explode, w_reroll, w_keep, w_count, w_under, w_cancel, w_sort,
-                          w_unique, w_clamp> {};
+struct w_clamp      : pool_op<Clamp, if_must<kw_clamp, ws, clamp_bounds>> {};
+struct word_mod     : sor<w_explode, w_compound, w_penetrate, w_reroll, w_keep, w_drop, w_count,
+                          w_under, w_cancel, w_sort, w_unique, w_clamp> {};
 
 // ---- primaries ----------------------------------------------------------------
 struct close_bracket: one<']'> {};

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "dsl/grammar.hpp"
+#include "dsl/pool_ops.hpp"
 
 namespace alea {
 namespace pegtl = tao::pegtl;
@@ -41,16 +43,13 @@ struct rule_list {
 };
 
 // clang-format off
+// The rules of pool operations and their parameters (grammar.hpp's pool_op,
+// op_is and op_param) are kept without being listed: see node_kind.
 using kept_rules = rule_list<
     integer, neg_integer, count_num, string_body, true_lit, false_lit, none_lit, none_arg, name_path,
-    percent, fudge, faces, face_range, sides, arg, cond, word_cond, cmp_op,
+    percent, fudge, faces, face_range, sides, arg, cmp_op,
     counted_dice, named_dice, single_dice, paren_group,
-    sh_compound, sh_penetrate, sh_explode, sh_kh, sh_kl, sh_dh, sh_dl, sh_reroll_once,
-    sh_reroll, sh_success, sh_count, sh_fail, sh_min, sh_max, sh_sort_desc, sh_sort, sh_unique_once, sh_unique,
-    w_explode, explode_kind, limit_clause, w_reroll, once_word, w_keep, keep_word, drop_word,
-    which_high, which_low, keep_cond, w_count, fail_clause, double_clause, w_under, w_cancel, cancel_op,
-    combine_word, except_clause, under_head, opposed_word, rule_name, by_clause, vs_clause,
-    w_sort, sort_desc, w_unique, w_clamp, clamp_min, clamp_max,
+    opposed_word, rule_name, by_clause, vs_clause,
     list_lit, record_lit, record_field, field_name, call, call_name, named_arg, arg_name, name_ref,
     if_expr, let_expr, let_name, repeat_expr, for_expr, for_var, loop_expr, loop_var, loop_mode,
     field_access, index_access, neg_op, mul_op, add_op, compare_op, not_op, and_op, or_op,
@@ -61,13 +60,42 @@ using folded_rules = rule_list<versus, postfix, unary, product, sum, tiered, com
                                conjunction, disjunction>;
 // clang-format on
 
+// The node kinds: the kept rules, the folded ones, then one per row for the
+// rule of a pool operation (pool_op), one per row for op_is, and one per
+// parameter name (kPoolOpParamNames) for op_param.
+inline constexpr std::uint16_t kFirstFoldedKind = kept_rules::size + 1;
+inline constexpr std::uint16_t kFirstPoolOpKind = kFirstFoldedKind + folded_rules::size;
+inline constexpr std::uint16_t kFirstOpIsKind = kFirstPoolOpKind + kPoolOpCount;
+inline constexpr std::uint16_t kFirstOpParamKind = kFirstOpIsKind + kPoolOpCount;
+
+template <class Rule>
+constexpr std::uint16_t node_kind_of() {
+  if constexpr (requires { Rule::pool_op_id; }) {
+    return static_cast<std::uint16_t>(kFirstPoolOpKind +
+                                      static_cast<std::size_t>(Rule::pool_op_id));
+  } else if constexpr (requires { Rule::pool_op_is; }) {
+    return static_cast<std::uint16_t>(kFirstOpIsKind + static_cast<std::size_t>(Rule::pool_op_is));
+  } else if constexpr (requires { Rule::pool_op_param; }) {
+    return static_cast<std::uint16_t>(kFirstOpParamKind +
+                                      kPoolOpParamNames.index(Rule::pool_op_param));
+  } else if constexpr (kept_rules::position<Rule>() != 0) {
+    return kept_rules::position<Rule>();
+  } else if constexpr (std::is_base_of_v<cmp_op, Rule>) {
+    // A comparison under a name of its own, expected with a message of its
+    // own (cancel_op), is a comparison.
+    return kept_rules::position<cmp_op>();
+  } else if constexpr (folded_rules::position<Rule>() != 0) {
+    return static_cast<std::uint16_t>(kFirstFoldedKind - 1 + folded_rules::position<Rule>());
+  } else {
+    return 0;
+  }
+}
 // The node kind of a rule: 0 for a rule that makes no node.
 template <class Rule>
-inline constexpr std::uint16_t node_kind =
-    kept_rules::position<Rule>() != 0   ? kept_rules::position<Rule>()
-    : folded_rules::position<Rule>() != 0 ? static_cast<std::uint16_t>(kept_rules::size + folded_rules::position<Rule>())
-                                          : 0;
-inline constexpr bool is_folded_kind(std::uint16_t kind) { return kind > kept_rules::size; }
+inline constexpr std::uint16_t node_kind = node_kind_of<Rule>();
+inline constexpr bool is_folded_kind(std::uint16_t kind) {
+  return kind >= kFirstFoldedKind && kind < kFirstPoolOpKind;
+}
 
 // Whether matching a rule may add nodes: it makes one, or a rule it is made of
 // may (looked for `Depth` levels down; deeper, assumed so). A rule that cannot
@@ -187,6 +215,18 @@ class ParseTree::Node {
     static_assert(node_kind<Rule> != 0, "this rule makes no node");
     return entry().kind == node_kind<Rule>;
   }
+  // The row of a pool operation's rule (grammar.hpp's pool_op).
+  [[nodiscard]] std::optional<PoolOpId> pool_op() const { return row_in(kFirstPoolOpKind); }
+  // The row an op_is names.
+  [[nodiscard]] std::optional<PoolOpId> op_is() const { return row_in(kFirstOpIsKind); }
+  // The name of the parameter an op_param fills.
+  [[nodiscard]] std::optional<std::string_view> op_param() const {
+    const std::uint16_t k = entry().kind;
+    if (k < kFirstOpParamKind || k >= kFirstOpParamKind + kPoolOpParamNames.size) {
+      return std::nullopt;
+    }
+    return kPoolOpParamNames.names[k - kFirstOpParamKind];
+  }
   [[nodiscard]] Children children() const;
   [[nodiscard]] std::uint32_t begin() const { return entry().begin; }
   [[nodiscard]] std::uint32_t end() const { return entry().end; }
@@ -195,6 +235,11 @@ class ParseTree::Node {
 
  private:
   [[nodiscard]] const Entry& entry() const { return tree_->data_[index_]; }
+  [[nodiscard]] std::optional<PoolOpId> row_in(std::uint16_t first) const {
+    const std::uint16_t k = entry().kind;
+    if (k < first || k >= first + kPoolOpCount) return std::nullopt;
+    return static_cast<PoolOpId>(k - first);
+  }
   const ParseTree* tree_;
   std::uint32_t index_;
 };

@@ -40,7 +40,9 @@ ALEA_MSG(record_items, "ExpectedToken|expected a field 'name: value'");
 ALEA_MSG(call_items, "ExpectedExpression|expected an argument");
 ALEA_MSG(param_items, "ExpectedToken|expected a parameter name");
 ALEA_MSG(arg, "ExpectedExpression|expected a number, a name or a parenthesised expression");
-ALEA_MSG(keep_what, "ExpectedToken|expected 'highest', 'lowest' or a condition such as '>=5' after the word");
+template <PoolOpId H, PoolOpId L, PoolOpId M>
+inline constexpr const char* error_message<keep_what<H, L, M>> =
+    "ExpectedToken|expected 'highest', 'lowest' or a condition such as '>=5' after the word";
 ALEA_MSG(keep_count_or_face, "AmbiguousKeep|say which dice: 'highest N' or 'lowest N' for N dice, '=N' for the dice showing N");
 ALEA_MSG(reserved, "ReservedWord|is a reserved word and cannot be used as a name");
 ALEA_MSG(record_field, "ExpectedToken|expected a field 'name: value'");
@@ -68,6 +70,9 @@ ALEA_MSG(vs_rhs, "ExpectedExpression|expected 'opposed' or the other roll after 
 ALEA_MSG(rule_name, "ExpectedToken|expected the name of the function that compares the rolls after 'by'");
 ALEA_MSG(end_of_input, "UnexpectedText|unexpected text after the expression");
 #undef ALEA_MSG
+// A pool operation's parameter is expected as the rule that reads it.
+template <op_param_name Name, class Rule>
+inline constexpr const char* error_message<op_param<Name, Rule>> = error_message<Rule>;
 // clang-format on
 
 struct error_messages {

@@ -1,9 +1,9 @@
 // dsl/pool_ops.hpp — the pool operations of dsl/pool_ops.def as C++: their ids,
 // their families, and what each of them is written with.
 //
-// Everything that treats every operation alike (the printer, the child walk and
-// so the resolver, the depth guard, the demand and order analyses) reads this
-// table. Everything that gives an operation its meaning lives in
+// Everything that treats every operation alike (the AST builder, the printer,
+// the child walk and so the resolver, the depth guard, the demand and order
+// analyses) reads this table. Everything that gives an operation its meaning lives in
 // interpreter/ops/<family>.cpp, and each engine reaches it through a switch
 // generated from the same rows:
 //   switch (op.id) {
@@ -56,7 +56,7 @@ struct PoolOpPart {
   } kind = None;
   std::string_view text;  // Cond, Number: the keyword before it ("" for none); Word: the word
   std::string_view name;  // Cond, Number, Pool: the parameter's name
-  [[nodiscard]] bool is_param() const { return kind == Cond || kind == Number || kind == Pool; }
+  [[nodiscard]] constexpr bool is_param() const { return kind == Cond || kind == Number || kind == Pool; }
 };
 
 struct PoolOpInfo {
@@ -79,6 +79,16 @@ struct PoolOpInfo {
     }
     return parts.back();  // unreachable for a valid index: a None part
   }
+  // The index of the parameter called `name`; param_count() if there is none.
+  [[nodiscard]] constexpr std::size_t param_index(std::string_view name) const {
+    std::size_t i = 0;
+    for (const auto& p : parts) {
+      if (!p.is_param()) continue;
+      if (p.name == name) return i;
+      ++i;
+    }
+    return i;
+  }
 };
 
 inline constexpr PoolOpInfo kPoolOps[] = {
@@ -99,6 +109,30 @@ inline constexpr PoolOpInfo kPoolOps[] = {
 inline constexpr std::size_t kPoolOpCount = std::size(kPoolOps);
 
 [[nodiscard]] constexpr const PoolOpInfo& pool_op_info(PoolOpId id) { return kPoolOps[static_cast<std::size_t>(id)]; }
+
+// Every parameter name of the rows, once each, in the order of first use. The
+// grammar tags the rule that fills a parameter with its name (dsl/grammar.hpp's
+// op_param), and the parse tree gives each name a node kind of its own.
+struct PoolOpParamNames {
+  std::array<std::string_view, std::size(kPoolOps) * 4> names{};
+  std::size_t size = 0;
+  // The position of `name`; size if no row has a parameter of that name.
+  [[nodiscard]] constexpr std::size_t index(std::string_view name) const {
+    for (std::size_t i = 0; i < size; ++i) {
+      if (names[i] == name) return i;
+    }
+    return size;
+  }
+};
+inline constexpr PoolOpParamNames kPoolOpParamNames = [] {
+  PoolOpParamNames n;
+  for (const PoolOpInfo& row : kPoolOps) {
+    for (const PoolOpPart& p : row.parts) {
+      if (p.is_param() && n.index(p.name) == n.size) n.names[n.size++] = p.name;
+    }
+  }
+  return n;
+}();
 
 // Rows are in the order of their ids.
 static_assert([] {
