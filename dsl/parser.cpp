@@ -138,13 +138,19 @@ std::string found_at(std::string_view text, std::size_t offset) {
   return fmt::format("'{}'", text.substr(i, j - i));
 }
 
-// Whether `found` ("'kh3'") is a shorthand modifier written after a space.
+// Whether `found` ("'kh3'") is a shorthand modifier written after a space:
+// whether it parses as the modifiers attached to a roll do, alone or with a
+// number after it (`cs` of `4d6 cs >=5`, `min` of `min 2`).
 bool looks_like_shorthand(std::string_view found) {
   if (found.size() < 3) return false;
-  std::string_view w = found.substr(1, found.size() - 2);
-  while (!w.empty() && std::isdigit(static_cast<unsigned char>(w.back()))) w.remove_suffix(1);
-  for (std::string_view s : {"kh", "kl", "dh", "dl", "k", "r", "ro", "cs", "cf", "sa", "sd", "min", "max", "!", "!!", "!p"}) {
-    if (w == s) return true;
+  const std::string w(found.substr(1, found.size() - 2));
+  for (const std::string& text : {w, w + "1"}) {
+    grammar::ParseState state{0, 4};
+    pegtl::memory_input<> in(text.data(), text.size(), "");
+    try {
+      if (pegtl::parse<pegtl::seq<pegtl::plus<grammar::shorthand>, pegtl::eof>>(in, state)) return true;
+    } catch (const pegtl::parse_error&) {
+    }
   }
   return false;
 }

@@ -254,8 +254,21 @@ TEST(Parser, EveryPoolOperationRowParsesAsWrittenInTheRegistry) {
       const auto* sop = std::get_if<ast::PoolOp>(&got.program->main->kind);
       ASSERT_NE(sop, nullptr) << sh;
       EXPECT_EQ(sop->id, row.id) << "4d6" << sh;
+      // Written apart from the roll, it is an error that says to attach it
+      // (`4d6 >=` is a comparison missing its right side instead).
+      if (sh.front() == '>') continue;
+      const auto apart = parse(*SourceFile::make("<input>", "4d6 " + sh));
+      ASSERT_FALSE(apart.ok()) << "4d6 " << sh;
+      EXPECT_NE(render_text(apart.diagnostics).find("shorthand modifiers are written against the roll"), std::string::npos)
+          << render_text(apart.diagnostics);
     }
   }
+}
+
+TEST(Parser, AWordThatIsNoModifierGetsNoNoteAboutShorthands) {
+  const auto r = parse(*SourceFile::make("<input>", "4d6 foo"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(render_text(r.diagnostics).find("shorthand"), std::string::npos) << render_text(r.diagnostics);
 }
 
 TEST(Parser, APoolOperationsParametersCountTowardTheDepth) {
