@@ -51,9 +51,6 @@ class PoolEval {
   std::vector<std::int64_t> draw_for(const std::vector<Active>& active);
   // A new die in the trace, drawn by this operation.
   std::uint32_t add_die(std::uint32_t parent, std::int64_t face, DieOrigin origin);
-  // Rerolls the dice at `which` (one pool per kind): each old die is marked
-  // rerolled and its new die takes its place. Returns the new dice.
-  std::vector<Active> reroll_all(PoolData& out, const std::vector<Active>& which);
   // Marks the die as removed by this operation.
   void remove(std::uint32_t id, DieFate fate) {
     rec(id).fate = fate;
