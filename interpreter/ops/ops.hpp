@@ -17,8 +17,9 @@
 //
 // Shared loops. A decision made die by die is written once, in
 // ops/<family>.hpp, for every engine that makes it; so are the rounds of the
-// families that draw dice in rounds (explode, reroll, unique), for the
-// evaluator and the sampler. A family's `rounds` is a template run on the engine's adaptor over
+// families that draw dice in rounds (explode, reroll, unique), and keep's
+// choice of the highest or lowest dice (keep.hpp), for the evaluator and the
+// sampler. A family's `rounds` is a template run on the engine's adaptor over
 // the pool, ops::EvalDice (eval_support.hpp) or lowered::RunDice
 // (sample_support.hpp), extended in <family>.cpp with its test and its
 // errors. An adaptor names a die by a handle of its own, E, and gives:
