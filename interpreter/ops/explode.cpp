@@ -56,6 +56,7 @@ class Traced : public EvalDice {
     ev_.rec(id).fate = DieFate::Added;
     return {a.pos, id};
   }
+  const std::int64_t* draw_new() { return draw(); }
   Active append(const Active& a, std::size_t, std::int64_t f) {
     const std::uint32_t id = add(a, f);
     pool_.dice.push_back({f, id});
@@ -150,18 +151,15 @@ struct ExplodeTotalNode final : Scalar {
   std::int64_t eval(Run& run) const override;
 };
 
-// The kernel's dice (explode.hpp). Exploded and penetrated dice are drawn
-// straight into the pool's new places.
+// The kernel's dice (explode.hpp).
 class Sampled : public RunDice {
  public:
   Sampled(Run& run, PoolRef& pool, const ExplodeNode& node, const Test& t)
-      : RunDice(run, pool, node.span), t_(t), in_place_(node.mode != ExplodeMode::Compound),
-        limit_span_(node.limit_span) {}
+      : RunDice(run, pool, node.span), t_(t), limit_span_(node.limit_span) {}
 
   [[nodiscard]] bool passes(std::uint32_t, std::int64_t f) const { return t_(f); }
-  const std::int64_t* draw() {
-    if (!in_place_) return RunDice::draw();
-    // The new dice go at the end of the pool, in the order of the dice that exploded.
+  // The new dice go at the end of the pool, in the order of the dice that exploded.
+  const std::int64_t* draw_new() {
     const std::size_t n = active.size();
     run_.count_dice(static_cast<std::int64_t>(n), span_);
     at_ = run_.alloc(n) - pool_.begin;
@@ -184,7 +182,6 @@ class Sampled : public RunDice {
 
  private:
   Test t_;
-  bool in_place_;
   Span limit_span_;
   std::uint32_t at_ = 0;  // where this round's new dice start in the pool
 };

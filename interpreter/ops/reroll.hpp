@@ -22,7 +22,7 @@ template <class Dice>
 void rounds(Dice& d, bool once, std::int64_t max_rerolls) {
   auto& active = d.active;
   active.clear();
-  for (std::size_t i = 0; i < d.size(); ++i) {
+  for (std::size_t i = 0, m = d.size(); i < m; ++i) {
     const auto die = d.die(i);
     if (d.passes(die, d.face(die))) active.push_back(die);
   }
@@ -36,7 +36,7 @@ void rounds(Dice& d, bool once, std::int64_t max_rerolls) {
     const std::int64_t* faces = d.draw();
     auto& next = d.next;
     next.clear();
-    for (std::size_t i = 0; i < active.size(); ++i) {
+    for (std::size_t i = 0, n = active.size(); i < n; ++i) {
       const auto die = d.reroll(active[i], faces[i]);
       if (d.passes(die, faces[i])) next.push_back(die);
     }

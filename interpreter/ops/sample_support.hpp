@@ -76,7 +76,7 @@ class RunDice {
 
  protected:
   Run& run_;
-  PoolRef& pool_;
+  PoolRef& pool_;  // the node's own, not a copy: the adaptor's fields then live in registers
   Kind kind_;
   std::int64_t* faces_;  // the pool's, at run_.arena[pool_.begin]: again after the arena grows
   Span span_;

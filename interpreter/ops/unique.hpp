@@ -22,7 +22,7 @@ void rounds(Dice& d, bool once, std::int64_t max_rerolls) {
   auto& repeats = d.active;
   for (std::int64_t round = 0; !(once && round == 1); ++round) {
     repeats.clear();
-    for (std::size_t i = 0; i < d.size(); ++i) {
+    for (std::size_t i = 0, m = d.size(); i < m; ++i) {
       const std::int64_t f = d.face(d.die(i));
       for (std::size_t j = 0; j < i; ++j) {
         if (d.face(d.die(j)) == f) {
@@ -37,7 +37,7 @@ void rounds(Dice& d, bool once, std::int64_t max_rerolls) {
       if (round == max_rerolls) d.fail_limit(max_rerolls);
     }
     const std::int64_t* faces = d.draw();
-    for (std::size_t i = 0; i < repeats.size(); ++i) d.reroll(repeats[i], faces[i]);
+    for (std::size_t i = 0, n = repeats.size(); i < n; ++i) d.reroll(repeats[i], faces[i]);
   }
 }
 
