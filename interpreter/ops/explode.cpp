@@ -144,7 +144,12 @@ struct ExplodeNode final : PoolOpNode {
 
 // An explosion used straight away as a number: the total of the dice and of
 // every die added, counted as they are drawn (only counts of exploding dice
-// matter for which dice are drawn). Only when no total needs a check.
+// matter for which dice are drawn). Only when no total needs a check. Its
+// loop is not explode::rounds': it keeps neither the dice's places nor their
+// faces, which the kernel's compounding and penetrating work on, and adds up
+// each face inside the draw instead of storing it. So it follows the kernel
+// by hand: the same draws and errors in the same order (no overflow, since
+// no total needs a check).
 struct ExplodeTotalNode final : Scalar {
   std::unique_ptr<const ExplodeNode> explode;
   const DiceNode* dice = nullptr;  // explode->pool, when a roll whose total needs no check
