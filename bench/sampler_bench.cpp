@@ -25,7 +25,8 @@
 // For `3d6!` (explode on 6, no limit) the bare loop draws the pool of 3, then
 // one more pool holding one d6 per 6 just rolled, until a round shows no 6 —
 // the dice the evaluator itself draws: 3 / (1 - 1/6) = 3.6 dice per roll on
-// average.
+// average. `4d6r1` draws the same way, one d6 per 1; `4d6u` draws the dice
+// that repeat a face before them again, as one pool, until none do.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -50,13 +51,19 @@ struct Case {
   const char* source;    // the expression sampled
   std::int64_t sides;    // its dice
   std::size_t count;     // dice per roll, before explosions
-  std::int64_t explode;  // > 0: a face that adds one die (no limit)
+  std::int64_t explode;  // > 0: a face that draws one more die next round (no limit): explode, reroll
+  bool unique = false;   // the dice that repeat a face before them are drawn again until none do
 };
 
+// `3d6!` and `4d6kh3` give their totals as the dice are drawn; `3d6! count
+// >=5`, `5d6kh2 count >=4` keep their pools, as do the rerolls.
 constexpr std::array kCases{
     Case{"3d6", "3d6", 6, 3, 0},          Case{"4d6kh3", "4d6kh3", 6, 4, 0},
     Case{"10d10>=8", "10d10>=8", 10, 10, 0}, Case{"3d6!", "3d6!", 6, 3, 6},
     Case{"8d12", "8d12", 12, 8, 0},       Case{"20d6", "20d6", 6, 20, 0},
+    Case{"3d6! count >=5", "3d6! count >=5", 6, 3, 6},
+    Case{"5d6kh2 count >=4", "5d6kh2 count >=4", 6, 5, 0},
+    Case{"4d6r1", "4d6r1", 6, 4, 1},      Case{"4d6u", "4d6u", 6, 4, 0, true},
 };
 
 const alea::Engine& engine() {
@@ -68,7 +75,8 @@ const alea::Engine& engine() {
 std::uint64_t bare_rolls(const Case& c, std::uint64_t seed, std::uint64_t rolls) {
   alea::RandomDice dice(seed);
   const alea::DieKind kind = alea::DieKind::sides(c.sides);
-  std::vector<std::int64_t> faces(c.count);
+  std::vector<std::int64_t> faces(c.count), again(c.count);
+  std::vector<std::size_t> repeats;
   std::uint64_t drawn = 0;
   for (std::uint64_t r = 0; r < rolls; ++r) {
     std::size_t n = c.count;
@@ -82,6 +90,21 @@ std::uint64_t bare_rolls(const Case& c, std::uint64_t seed, std::uint64_t rolls)
       n = static_cast<std::size_t>(std::count(pool.begin(), pool.end(), c.explode));
       if (n == 0) break;
       pool = std::span<std::int64_t>(faces.data(), n);  // n <= the pool just rolled
+    }
+    while (c.unique) {
+      repeats.clear();
+      for (std::size_t i = 0; i < c.count; ++i) {
+        if (std::find(faces.begin(), faces.begin() + static_cast<std::ptrdiff_t>(i), faces[i]) !=
+            faces.begin() + static_cast<std::ptrdiff_t>(i)) {
+          repeats.push_back(i);
+        }
+      }
+      if (repeats.empty()) break;
+      dice.roll(kind, std::span<std::int64_t>(again.data(), repeats.size()));
+      for (std::size_t i = 0; i < repeats.size(); ++i) faces[repeats[i]] = again[i];
+      benchmark::DoNotOptimize(faces.data());
+      benchmark::ClobberMemory();
+      drawn += repeats.size();
     }
   }
   return drawn;

@@ -71,17 +71,4 @@ std::uint32_t PoolEval::add_die(std::uint32_t parent, std::int64_t face, DieOrig
   return id;
 }
 
-std::vector<Active> PoolEval::reroll_all(PoolData& out, const std::vector<Active>& which) {
-  const auto faces = draw_for(which);
-  std::vector<Active> fresh;
-  for (std::size_t i = 0; i < which.size(); ++i) {
-    const Active a = which[i];
-    remove(a.last_id, DieFate::Rerolled);
-    const std::uint32_t id = add_die(a.last_id, faces[i], DieOrigin::Rerolled);
-    out.dice[a.pos] = {faces[i], id};
-    fresh.push_back({a.pos, id});
-  }
-  return fresh;
-}
-
 }  // namespace alea::ops

@@ -1,8 +1,8 @@
 // interpreter/ops/eval_support.hpp — internal: what a pool operation's `eval`
 // (interpreter/ops/<family>.cpp) uses of the tracing evaluator: its parameters'
-// values, the trace records of the dice, and drawing extra dice a round at a
-// time (all dice that go on together in one round are one pool drawn from the
-// DiceSource, grouped by kind).
+// values, the trace records of the dice, and a pool's dice as the round
+// kernels see them (EvalDice; all dice that go on together in one round are
+// one pool drawn from the DiceSource, grouped by kind).
 #pragma once
 
 #include <optional>
@@ -51,9 +51,6 @@ class PoolEval {
   std::vector<std::int64_t> draw_for(const std::vector<Active>& active);
   // A new die in the trace, drawn by this operation.
   std::uint32_t add_die(std::uint32_t parent, std::int64_t face, DieOrigin origin);
-  // Rerolls the dice at `which` (one pool per kind): each old die is marked
-  // rerolled and its new die takes its place. Returns the new dice.
-  std::vector<Active> reroll_all(PoolData& out, const std::vector<Active>& which);
   // Marks the die as removed by this operation.
   void remove(std::uint32_t id, DieFate fate) {
     rec(id).fate = fate;
@@ -73,6 +70,41 @@ class PoolEval {
   detail::Evaluator& ev_;
   const ast::PoolOp& op_;
   Span span_;
+};
+
+// A pool's dice as a round kernel sees them in the evaluator (ops.hpp, "Shared
+// loops"): each die an Active, its face in the pool and in its trace record.
+// A family's adaptor derives from it, with its test and its errors.
+class EvalDice {
+ public:
+  EvalDice(PoolEval& ev, PoolData& pool) : ev_(ev), pool_(pool) {}
+
+  std::vector<Active> active, next;
+  [[nodiscard]] std::size_t size() const { return pool_.dice.size(); }
+  [[nodiscard]] Active die(std::size_t i) const { return {i, pool_.dice[i].id}; }
+  [[nodiscard]] std::int64_t face(const Active& a) const { return pool_.dice[a.pos].face; }
+  void set_face(const Active& a, std::int64_t f) {
+    pool_.dice[a.pos].face = f;
+    ev_.rec(pool_.dice[a.pos].id).face = f;
+  }
+  const std::int64_t* draw() {
+    drawn_ = ev_.draw_for(active);
+    return drawn_.data();
+  }
+  // The old die is marked rerolled, and its new die takes its place.
+  Active reroll(const Active& a, std::int64_t f) {
+    ev_.remove(a.last_id, DieFate::Rerolled);
+    const std::uint32_t id = ev_.add_die(a.last_id, f, DieOrigin::Rerolled);
+    pool_.dice[a.pos] = {f, id};
+    return {a.pos, id};
+  }
+
+ protected:
+  PoolEval& ev_;
+  PoolData& pool_;
+
+ private:
+  std::vector<std::int64_t> drawn_;
 };
 
 }  // namespace alea::ops

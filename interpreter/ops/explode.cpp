@@ -9,8 +9,11 @@
 // dice on purpose. A condition that every face of a die meets never stops, and
 // is refused unless there is a limit.
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "interpreter/ops/explode.hpp"
 
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
@@ -36,70 +39,80 @@ ExplodeMode mode_of(PoolOpId id) {
 
 // --- the evaluator ------------------------------------------------------------
 
+namespace {
+
+// The kernel's dice (explode.hpp): each new die in the trace, drawn by this
+// operation, the die that exploded marked.
+class Traced : public EvalDice {
+ public:
+  Traced(PoolEval& ev, PoolData& pool, const DieTest& t, ExplodeMode mode)
+      : EvalDice(ev, pool), t_(t),
+        origin_(mode == ExplodeMode::Compound    ? DieOrigin::Compounded
+                : mode == ExplodeMode::Penetrate ? DieOrigin::Penetrated
+                                                 : DieOrigin::Exploded) {}
+
+  bool passes(const Active& a, std::int64_t f) { return t_(ev_.kind_of(a.last_id), f); }
+  Active compound(const Active& a, std::int64_t f) {
+    const std::uint32_t id = add(a, f);
+    ev_.rec(id).fate = DieFate::Added;
+    return {a.pos, id};
+  }
+  const std::int64_t* draw_new() { return draw(); }
+  Active append(const Active& a, std::size_t, std::int64_t f) {
+    const std::uint32_t id = add(a, f);
+    pool_.dice.push_back({f, id});
+    return {pool_.dice.size() - 1, id};
+  }
+
+  // Decided by the kinds of dice, not by the faces they happen to show.
+  void check_never_stops() {
+    for (const std::uint32_t kind : ev_.kinds_in(pool_)) {
+      if (t_.always(ev_.kind(kind))) {
+        ev_.fail(DiagCode::NeverStops,
+                 fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
+                             "as in '{} limit 3'",
+                             ev_.kind(kind).name(), PoolEval::text(t_), ev_.name()));
+      }
+    }
+  }
+  [[noreturn]] void fail_negative_limit(std::int64_t cap) {
+    ev_.fail_at(DiagCode::InvalidArgument, P::limit, fmt::format("an explosion limit cannot be negative, got {}", cap));
+  }
+  [[noreturn]] void fail_limit(std::int64_t cap) {
+    ev_.fail(DiagCode::ExplosionLimitExceeded,
+             fmt::format("a die exploded {} times in a row (max_explosion_depth); write 'limit N' to cap "
+                         "explosions on purpose",
+                         cap));
+  }
+  [[noreturn]] void fail_overflow(ExplodeMode mode) {
+    ev_.fail(DiagCode::IntegerOverflow, mode == ExplodeMode::Compound ? "integer overflow while compounding"
+                                                                      : "integer overflow while penetrating");
+  }
+
+ private:
+  DieTest t_;
+  DieOrigin origin_;
+
+  // The new die, its face f, drawn for a's die.
+  std::uint32_t add(const Active& a, std::int64_t f) {
+    ev_.rec(a.last_id).marks |= MarkExploded;
+    return ev_.add_die(a.last_id, f, origin_);
+  }
+};
+
+}  // namespace
+
 Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
   const ExplodeMode mode = mode_of(op.id);
   const DieTest t = ev.test(P::cond, true);
   // `limit none` is the same as no limit clause.
   const Value limit_value = op.arg(P::limit) ? ev.value(P::limit) : Value(NoneValue{});
-  const bool explicit_limit = !limit_value.is_none();
-  const std::int64_t cap = explicit_limit
-                               ? ev.evaluator().to_int(limit_value, op.arg(P::limit)->span, "the explosion limit")
-                               : ev.limits().max_explosion_depth;
-  if (cap < 0) ev.fail_at(DiagCode::InvalidArgument, P::limit, fmt::format("an explosion limit cannot be negative, got {}", cap));
-  std::vector<Active> active;
-  for (std::size_t i = 0; i < out.dice.size(); ++i) {
-    const auto& d = out.dice[i];
-    if (t(ev.kind_of(d.id), d.face)) active.push_back({i, d.id});  // the face it shows now
+  std::optional<std::int64_t> limit;
+  if (!limit_value.is_none()) {
+    limit = ev.evaluator().to_int(limit_value, op.arg(P::limit)->span, "the explosion limit");
   }
-  const DieOrigin origin = mode == ExplodeMode::Compound    ? DieOrigin::Compounded
-                           : mode == ExplodeMode::Penetrate ? DieOrigin::Penetrated
-                                                            : DieOrigin::Exploded;
-  if (!explicit_limit) {
-    // Decided by the kinds of dice, not by the faces they happen to show.
-    for (const std::uint32_t kind : ev.kinds_in(out)) {
-      if (t.always(ev.kind(kind))) {
-        ev.fail(DiagCode::NeverStops,
-                fmt::format("every face of a {} explodes on {}, so this would never stop; write a limit, "
-                            "as in '{} limit 3'",
-                            ev.kind(kind).name(), PoolEval::text(t), ev.name()));
-      }
-    }
-  }
-  for (std::int64_t round = 0; !active.empty(); ++round) {
-    if (round == cap) {
-      if (explicit_limit) break;
-      ev.fail(DiagCode::ExplosionLimitExceeded,
-              fmt::format("a die exploded {} times in a row (max_explosion_depth); write 'limit N' to cap "
-                          "explosions on purpose",
-                          cap));
-    }
-    const auto faces = ev.draw_for(active);
-    std::vector<Active> next;
-    for (std::size_t i = 0; i < active.size(); ++i) {
-      const Active a = active[i];
-      const std::int64_t f = faces[i];
-      ev.rec(a.last_id).marks |= MarkExploded;
-      const std::uint32_t id = ev.add_die(a.last_id, f, origin);
-      if (mode == ExplodeMode::Compound) {
-        ev.rec(id).fate = DieFate::Added;
-        PoolDie& parent = out.dice[a.pos];
-        if (__builtin_add_overflow(parent.face, f, &parent.face)) {
-          ev.fail(DiagCode::IntegerOverflow, "integer overflow while compounding");
-        }
-        ev.rec(parent.id).face = parent.face;
-        if (t(ev.kind_of(id), f)) next.push_back({a.pos, id});
-      } else {
-        std::int64_t face = f;
-        if (mode == ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &face)) {
-          ev.fail(DiagCode::IntegerOverflow, "integer overflow while penetrating");
-        }
-        ev.rec(id).face = face;
-        out.dice.push_back({face, id});
-        if (t(ev.kind_of(id), f)) next.push_back({out.dice.size() - 1, id});
-      }
-    }
-    active = std::move(next);
-  }
+  Traced d(ev, out, t, mode);
+  rounds(d, mode, limit, ev.limits().max_explosion_depth);
   return ev.finish(std::move(out));
 }
 
@@ -240,63 +253,62 @@ struct ExplodeNode final : PoolOpNode {
 
 // An explosion used straight away as a number: the total of the dice and of
 // every die added, counted as they are drawn (only counts of exploding dice
-// matter for which dice are drawn). Only when no total needs a check.
+// matter for which dice are drawn). Only when no total needs a check. Its
+// loop is not explode::rounds': it keeps neither the dice's places nor their
+// faces, which the kernel's compounding and penetrating work on, and adds up
+// each face inside the draw instead of storing it. So it follows the kernel
+// by hand: the same draws and errors in the same order (no overflow, since
+// no total needs a check).
 struct ExplodeTotalNode final : Scalar {
   std::unique_ptr<const ExplodeNode> explode;
   const DiceNode* dice = nullptr;  // explode->pool, when a roll whose total needs no check
   std::int64_t eval(Run& run) const override;
 };
 
+// The kernel's dice (explode.hpp).
+class Sampled : public RunDice {
+ public:
+  Sampled(Run& run, PoolRef& pool, const ExplodeNode& node, const Test& t)
+      : RunDice(run, pool, node.span), t_(t), limit_span_(node.limit_span) {}
+
+  [[nodiscard]] bool passes(std::uint32_t, std::int64_t f) const { return t_(f); }
+  // The new dice go at the end of the pool, in the order of the dice that exploded.
+  const std::int64_t* draw_new() {
+    const std::size_t n = active.size();
+    run_.count_dice(static_cast<std::int64_t>(n), span_);
+    at_ = run_.alloc(n) - pool_.begin;
+    faces_ = run_.at(pool_.begin);
+    run_.draw(kind_, n, faces_ + at_);
+    pool_.size += static_cast<std::uint32_t>(n);
+    return faces_ + at_;
+  }
+  static std::uint32_t compound(std::uint32_t i, std::int64_t) { return i; }
+  [[nodiscard]] std::uint32_t append(std::uint32_t, std::size_t i, std::int64_t) const {
+    return at_ + static_cast<std::uint32_t>(i);
+  }
+
+  void check_never_stops() const {
+    if (pool_.size > 0 && t_.always(kind_)) fail(DiagCode::NeverStops, span_);
+  }
+  [[noreturn]] void fail_negative_limit(std::int64_t) const { fail(DiagCode::InvalidArgument, limit_span_); }
+  [[noreturn]] void fail_limit(std::int64_t) const { fail(DiagCode::ExplosionLimitExceeded, span_); }
+  [[noreturn]] void fail_overflow(ExplodeMode) const { fail(DiagCode::IntegerOverflow, span_); }
+
+ private:
+  Test t_;
+  Span limit_span_;
+  std::uint32_t at_ = 0;  // where this round's new dice start in the pool
+};
+
 PoolRef ExplodeNode::eval(Run& run) const {
   const PoolRef in = pool->eval(run);
-  const Kind kind = run.kind(in.kind);
-  const Test t = make_test(run, cond.get(), kind, true);
+  const Test t = make_test(run, cond.get(), run.kind(in.kind), true);
   const std::int64_t limit_value = limit ? limit->eval(run) : 0;
-  const bool explicit_limit = limit && !limit_none;
-  const std::int64_t cap = explicit_limit ? limit_value : run.limits->max_explosion_depth;
-  if (cap < 0) fail(DiagCode::InvalidArgument, limit_span);
+  const std::optional<std::int64_t> written = limit && !limit_none ? std::optional(limit_value) : std::nullopt;
   // At the top of the arena, so that new dice can follow it.
   PoolRef out = pool->fresh && in.begin + in.size == run.top ? in : run.to_top(in, 0);
-  auto& active = run.active;
-  active.clear();
-  for (std::uint32_t i = 0; i < out.size; ++i) {
-    if (t(run.arena[out.begin + i])) active.push_back(i);
-  }
-  if (!explicit_limit && out.size > 0 && t.always(kind)) fail(DiagCode::NeverStops, span);
-  for (std::int64_t round = 0; !active.empty(); ++round) {
-    if (round == cap) {
-      if (explicit_limit) break;
-      fail(DiagCode::ExplosionLimitExceeded, span);
-    }
-    const std::size_t n = active.size();
-    run.count_dice(static_cast<std::int64_t>(n), span);
-    auto& next = run.next;
-    next.clear();
-    if (mode == ExplodeMode::Compound) {
-      run.drawn.resize(n);
-      run.draw(kind, n, run.drawn.data());
-      std::int64_t* faces = run.at(out.begin);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::int64_t f = run.drawn[i];
-        if (__builtin_add_overflow(faces[active[i]], f, &faces[active[i]])) fail(DiagCode::IntegerOverflow, span);
-        if (t(f)) next.push_back(active[i]);
-      }
-    } else {
-      // The new dice go at the end of the pool, in the order of the dice that exploded.
-      const std::uint32_t at = run.alloc(n) - out.begin;
-      std::int64_t* faces = run.at(out.begin);
-      run.draw(kind, n, faces + at);
-      for (std::uint32_t i = 0; i < n; ++i) {
-        const std::int64_t f = faces[at + i];
-        if (mode == ExplodeMode::Penetrate && __builtin_sub_overflow(f, 1, &faces[at + i])) {
-          fail(DiagCode::IntegerOverflow, span);
-        }
-        if (t(f)) next.push_back(at + i);
-      }
-      out.size += static_cast<std::uint32_t>(n);
-    }
-    std::swap(active, next);
-  }
+  Sampled d(run, out, *this, t);
+  rounds(d, mode, written, run.limits->max_explosion_depth);
   return finish(run, out);
 }
 

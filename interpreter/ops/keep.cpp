@@ -48,34 +48,26 @@ static_assert(count_param == +param::KeepLowest::count && count_param == +param:
 
 Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
   const Mode m = mode_of(op.id);
-  std::vector<bool> selected(out.dice.size(), false);
-  if (m.which == Which::Matching) {
-    const DieTest t = ev.test(cond_param, true);
-    for (std::size_t i = 0; i < out.dice.size(); ++i) selected[i] = t(ev.kind_of(out.dice[i].id), out.dice[i].face);
-  } else {
-    const std::int64_t n = op.arg(count_param) ? ev.number(count_param, "the number of dice to keep or drop") : 1;
-    if (n < 0) ev.fail_at(DiagCode::InvalidArgument, count_param, fmt::format("cannot keep or drop {} dice", n));
-    std::vector<std::size_t> order(out.dice.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    const bool highest = m.which == Which::Highest;
-    // Equal faces keep their order (as a stable sort would), without its buffer.
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      const std::int64_t fa = out.dice[a].face, fb = out.dice[b].face;
-      if (fa != fb) return highest ? fa > fb : fa < fb;
-      return a < b;
-    });
-    for (std::size_t i = 0; i < order.size() && static_cast<std::int64_t>(i) < n; ++i) selected[order[i]] = true;
-  }
   PoolData result;
   result.successes = out.successes;
   result.groups = out.groups;
   result.dice.reserve(out.dice.size());
-  for (std::size_t i = 0; i < out.dice.size(); ++i) {
-    if (stays(selected[i], m.drop)) {
+  const auto place = [&](std::size_t i, bool chosen) {
+    if (stays(chosen, m.drop)) {
       result.dice.push_back(out.dice[i]);
     } else {
       ev.remove(out.dice[i].id, DieFate::Dropped);
     }
+  };
+  if (m.which == Which::Matching) {
+    const DieTest t = ev.test(cond_param, true);
+    for (std::size_t i = 0; i < out.dice.size(); ++i) place(i, t(ev.kind_of(out.dice[i].id), out.dice[i].face));
+  } else {
+    const std::int64_t n = op.arg(count_param) ? ev.number(count_param, "the number of dice to keep or drop") : 1;
+    if (n < 0) ev.fail_at(DiagCode::InvalidArgument, count_param, fmt::format("cannot keep or drop {} dice", n));
+    std::vector<std::int64_t> faces(out.dice.size()), sorted;
+    for (std::size_t i = 0; i < faces.size(); ++i) faces[i] = out.dice[i].face;
+    choose(faces.data(), faces.size(), n, m.which == Which::Highest, sorted, place);
   }
   return ev.finish(std::move(result));
 }
@@ -124,69 +116,6 @@ namespace {
 
 using namespace lowered;
 
-// Whether face a comes before face b, best first.
-template <bool Highest>
-bool better(std::int64_t a, std::int64_t b) {
-  return Highest ? a > b : a < b;
-}
-
-// The n best of the m faces at f, as a stable sort best first would choose
-// them (equal faces in the order rolled), as a mask. 0 < n < m <= 64. Picks
-// the n best one at a time (the earliest of equal faces first), or, when fewer
-// are left out, the m - n worst (the latest of equal faces first).
-template <bool Highest>
-[[gnu::always_inline]] inline std::uint64_t choose_few(const std::int64_t* f, std::uint32_t m, std::int64_t n) {
-  const auto all = m == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << m) - 1;
-  if (n <= static_cast<std::int64_t>(m) - n) {
-    std::uint64_t chosen = 0;
-    for (std::int64_t k = 0; k < n; ++k) {
-      std::uint32_t best = 0;
-      bool found = false;
-      for (std::uint32_t j = 0; j < m; ++j) {
-        const bool take = !(chosen >> j & 1) && (!found || better<Highest>(f[j], f[best]));
-        best = take ? j : best;
-        found |= take;
-      }
-      chosen |= std::uint64_t{1} << best;
-    }
-    return chosen;
-  }
-  std::uint64_t out = 0;
-  for (std::int64_t k = 0; k < static_cast<std::int64_t>(m) - n; ++k) {
-    std::uint32_t worst = 0;
-    bool found = false;
-    for (std::uint32_t j = 0; j < m; ++j) {
-      const bool take = !(out >> j & 1) && (!found || !better<Highest>(f[j], f[worst]));
-      worst = take ? j : worst;
-      found |= take;
-    }
-    out |= std::uint64_t{1} << worst;
-  }
-  return all & ~out;
-}
-
-// The same for large pools: the n-th best face, how many dice beat it, and so
-// how many equal to it are chosen (the first ones). Moves the faces that stay
-// to the front, in order; returns how many stay. 0 < n < m.
-template <bool Highest>
-std::uint32_t keep_many(Run& run, std::int64_t* f, std::uint32_t m, std::int64_t n, bool drop) {
-  auto& s = run.sorted;
-  s.assign(f, f + m);
-  std::nth_element(s.begin(), s.begin() + (n - 1), s.end(), better<Highest>);
-  const std::int64_t edge = s[static_cast<std::size_t>(n - 1)];
-  std::int64_t ties = n - std::count_if(f, f + m, [&](std::int64_t x) { return better<Highest>(x, edge); });
-  std::uint32_t w = 0;
-  for (std::uint32_t i = 0; i < m; ++i) {
-    bool chosen = better<Highest>(f[i], edge);
-    if (!chosen && f[i] == edge && ties > 0) {
-      chosen = true;
-      --ties;
-    }
-    if (chosen != drop) f[w++] = f[i];
-  }
-  return w;
-}
-
 struct KeepNode final : PoolOpNode {
   bool drop = false;
   Which which = Which::Highest;
@@ -230,23 +159,11 @@ PoolRef KeepNode::eval(Run& run) const {
 PoolRef KeepNode::apply(Run& run, const PoolRef& in, std::int64_t n) const {
   PoolRef out = own(run, in);
   std::int64_t* f = run.at(out.begin);
-  const std::uint32_t m = out.size;
-  const bool highest = which == Which::Highest;
   std::uint32_t w = 0;
-  if (n >= m) {
-    w = drop ? 0 : m;
-  } else if (n == 0) {
-    w = drop ? m : 0;
-  } else if (m <= 64) {
-    const std::uint64_t chosen = highest ? choose_few<true>(f, m, n) : choose_few<false>(f, m, n);
-    const std::uint64_t stays = drop ? ~chosen : chosen;
-    for (std::uint32_t i = 0; i < m; ++i) {
-      f[w] = f[i];
-      w += static_cast<std::uint32_t>(stays >> i & 1);
-    }
-  } else {
-    w = highest ? keep_many<true>(run, f, m, n, drop) : keep_many<false>(run, f, m, n, drop);
-  }
+  choose(f, out.size, n, which == Which::Highest, run.sorted, [&](std::size_t i, bool chosen) {
+    f[w] = f[i];
+    w += static_cast<std::uint32_t>(stays(chosen, drop));
+  });
   out.size = w;
   return finish(run, out);
 }

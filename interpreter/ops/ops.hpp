@@ -15,6 +15,23 @@
 // a row whose family has no file, does not link. Each engine dispatches with a
 // switch generated from the same rows (Evaluator::apply_pool_op,
 // Composer::make_step, Lowerer::node).
+//
+// Shared loops. A decision made die by die is written once, in
+// ops/<family>.hpp, for every engine that makes it; so are the rounds of the
+// families that draw dice in rounds (explode, reroll, unique), and keep's
+// choice of the highest or lowest dice (keep.hpp), for the evaluator and the
+// sampler. A family's `rounds` is a template run on the engine's adaptor over
+// the pool, ops::EvalDice (eval_support.hpp) or lowered::RunDice
+// (sample_support.hpp), extended in <family>.cpp with its test and its
+// errors. An adaptor names a die by a handle of its own, E, and gives:
+//   active, next     lists of E, the dice that go on this round and the next,
+//                    filled by the kernel
+//   size(), die(i)   the number of dice in the pool; its die i as an E
+//   face(e), set_face(e, f)  a die's face
+//   draw()           one face for each die in `active`, drawn as one pool per
+//                    kind of die; valid until the next draw
+//   reroll(e, f)     f replaces e's die: the new die's E
+// and what its family's kernel asks for besides.
 #pragma once
 
 #include <cstdint>

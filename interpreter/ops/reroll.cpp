@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/ops/reroll.hpp"
+
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
 #include "interpreter/ops/ops.hpp"
@@ -24,34 +26,36 @@ static_assert(+P::cond == +param::RerollOnce::cond);
 
 // --- the evaluator ------------------------------------------------------------
 
-Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
-  const bool once = op.id == PoolOpId::RerollOnce;
-  const DieTest t = ev.test(P::cond, false);
-  std::vector<Active> active;
-  for (std::size_t i = 0; i < out.dice.size(); ++i) {
-    if (t(ev.kind_of(out.dice[i].id), out.dice[i].face)) active.push_back({i, out.dice[i].id});
-  }
-  const std::int64_t cap = once ? 1 : ev.limits().max_rerolls;
-  if (!once) {
-    for (const std::uint32_t kind : ev.kinds_in(out)) {
-      if (t.always(ev.kind(kind))) {
-        ev.fail(DiagCode::NeverStops,
-                fmt::format("every face of a {} is rerolled on {}, so this would never stop; use 'reroll … once'",
-                            ev.kind(kind).name(), PoolEval::text(t)));
+namespace {
+
+// The kernel's dice (reroll.hpp).
+class Traced : public EvalDice {
+ public:
+  Traced(PoolEval& ev, PoolData& pool, const DieTest& t) : EvalDice(ev, pool), t_(t) {}
+
+  bool passes(const Active& a, std::int64_t f) { return t_(ev_.kind_of(a.last_id), f); }
+  void check_never_stops() {
+    for (const std::uint32_t kind : ev_.kinds_in(pool_)) {
+      if (t_.always(ev_.kind(kind))) {
+        ev_.fail(DiagCode::NeverStops,
+                 fmt::format("every face of a {} is rerolled on {}, so this would never stop; use 'reroll … once'",
+                             ev_.kind(kind).name(), PoolEval::text(t_)));
       }
     }
   }
-  for (std::int64_t round = 0; !active.empty(); ++round) {
-    if (round == cap) {
-      if (once) break;
-      ev.fail(DiagCode::RerollLimitExceeded, fmt::format("a die was rerolled {} times in a row (max_rerolls)", cap));
-    }
-    std::vector<Active> next;
-    for (const Active& a : ev.reroll_all(out, active)) {
-      if (t(ev.kind_of(a.last_id), out.dice[a.pos].face)) next.push_back(a);
-    }
-    active = std::move(next);
+  [[noreturn]] void fail_limit(std::int64_t cap) {
+    ev_.fail(DiagCode::RerollLimitExceeded, fmt::format("a die was rerolled {} times in a row (max_rerolls)", cap));
   }
+
+ private:
+  DieTest t_;
+};
+
+}  // namespace
+
+Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
+  Traced d(ev, out, ev.test(P::cond, false));
+  rounds(d, op.id == PoolOpId::RerollOnce, ev.limits().max_rerolls);
   return ev.finish(std::move(out));
 }
 
@@ -139,36 +143,27 @@ struct RerollNode final : PoolOpNode {
   PoolRef eval(Run& run) const override;
 };
 
+// The kernel's dice (reroll.hpp).
+class Sampled : public RunDice {
+ public:
+  Sampled(Run& run, PoolRef& pool, Span span, const Test& t) : RunDice(run, pool, span), t_(t) {}
+
+  [[nodiscard]] bool passes(std::uint32_t, std::int64_t f) const { return t_(f); }
+  void check_never_stops() const {
+    if (pool_.size > 0 && t_.always(kind_)) fail(DiagCode::NeverStops, span_);
+  }
+  [[noreturn]] void fail_limit(std::int64_t) const { fail(DiagCode::RerollLimitExceeded, span_); }
+
+ private:
+  Test t_;
+};
+
 PoolRef RerollNode::eval(Run& run) const {
   const PoolRef in = pool->eval(run);
-  const Kind kind = run.kind(in.kind);
-  const Test t = make_test(run, cond.get(), kind, false);
-  const PoolRef out = own(run, in);
-  auto& active = run.active;
-  active.clear();
-  for (std::uint32_t i = 0; i < out.size; ++i) {
-    if (t(run.arena[out.begin + i])) active.push_back(i);
-  }
-  const std::int64_t cap = once ? 1 : run.limits->max_rerolls;
-  if (!once && out.size > 0 && t.always(kind)) fail(DiagCode::NeverStops, span);
-  for (std::int64_t round = 0; !active.empty(); ++round) {
-    if (round == cap) {
-      if (once) break;
-      fail(DiagCode::RerollLimitExceeded, span);
-    }
-    const std::size_t n = active.size();
-    run.count_dice(static_cast<std::int64_t>(n), span);
-    run.drawn.resize(n);
-    run.draw(kind, n, run.drawn.data());
-    std::int64_t* faces = run.at(out.begin);
-    auto& next = run.next;
-    next.clear();
-    for (std::size_t i = 0; i < n; ++i) {
-      faces[active[i]] = run.drawn[i];
-      if (t(run.drawn[i])) next.push_back(active[i]);
-    }
-    std::swap(active, next);
-  }
+  const Test t = make_test(run, cond.get(), run.kind(in.kind), false);
+  PoolRef out = own(run, in);
+  Sampled d(run, out, span, t);
+  rounds(d, once, run.limits->max_rerolls);
   return finish(run, out);
 }
 

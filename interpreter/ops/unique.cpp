@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/ops/unique.hpp"
+
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/exact_support.hpp"
 #include "interpreter/ops/ops.hpp"
@@ -19,36 +21,35 @@ namespace alea::ops::unique {
 
 // --- the evaluator ------------------------------------------------------------
 
-Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
-  const bool once = op.id == PoolOpId::UniqueOnce;
-  for (std::int64_t round = 0; !(once && round == 1); ++round) {
-    std::vector<Active> dupes;
-    for (std::size_t i = 0; i < out.dice.size(); ++i) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if (out.dice[j].face == out.dice[i].face) {
-          dupes.push_back({i, out.dice[i].id});
-          break;
-        }
+namespace {
+
+// The kernel's dice (unique.hpp).
+class Traced : public EvalDice {
+ public:
+  using EvalDice::EvalDice;
+
+  void check_never_stops() {
+    for (const std::uint32_t kind : ev_.kinds_in(pool_)) {
+      const DieKind& k = ev_.kind(kind);
+      const auto n = static_cast<std::int64_t>(std::count_if(
+          pool_.dice.begin(), pool_.dice.end(), [&](const PoolDie& d) { return ev_.rec(d.id).kind == kind; }));
+      if (n > k.distinct_faces()) {
+        ev_.fail(DiagCode::NeverStops, fmt::format("{} dice cannot all differ: a {} has only {} different faces", n,
+                                                   k.name(), k.distinct_faces()));
       }
     }
-    if (dupes.empty()) break;
-    if (!once) {  // `once` leaves repeats be: it can neither fail nor go on
-      for (const std::uint32_t kind : ev.kinds_in(out)) {
-        const DieKind& k = ev.kind(kind);
-        const auto n = static_cast<std::int64_t>(std::count_if(
-            out.dice.begin(), out.dice.end(), [&](const PoolDie& d) { return ev.rec(d.id).kind == kind; }));
-        if (n > k.distinct_faces()) {
-          ev.fail(DiagCode::NeverStops, fmt::format("{} dice cannot all differ: a {} has only {} different faces", n,
-                                                    k.name(), k.distinct_faces()));
-        }
-      }
-      if (round == ev.limits().max_rerolls) {
-        ev.fail(DiagCode::RerollLimitExceeded,
-                fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", round));
-      }
-    }
-    ev.reroll_all(out, dupes);
   }
+  [[noreturn]] void fail_limit(std::int64_t cap) {
+    ev_.fail(DiagCode::RerollLimitExceeded,
+             fmt::format("duplicates were rerolled {} times in a row (max_rerolls)", cap));
+  }
+};
+
+}  // namespace
+
+Value eval(PoolEval& ev, const ast::PoolOp& op, PoolData out) {
+  Traced d(ev, out);
+  rounds(d, op.id == PoolOpId::UniqueOnce, ev.limits().max_rerolls);
   return ev.finish(std::move(out));
 }
 
@@ -96,28 +97,24 @@ namespace {
 
 using namespace lowered;
 
+// The kernel's dice (unique.hpp).
+class Sampled : public RunDice {
+ public:
+  using RunDice::RunDice;
+
+  void check_never_stops() const {
+    if (static_cast<std::int64_t>(pool_.size) > kind_.distinct()) fail(DiagCode::NeverStops, span_);
+  }
+  [[noreturn]] void fail_limit(std::int64_t) const { fail(DiagCode::RerollLimitExceeded, span_); }
+};
+
 struct UniqueNode final : PoolOpNode {
   bool once = false;
   PoolRef eval(Run& run) const override {
     const PoolRef in = pool->eval(run);
-    const PoolRef out = own(run, in);
-    auto& dupes = run.active;
-    for (std::int64_t round = 0; !(once && round == 1); ++round) {
-      const std::int64_t* f = run.at(out.begin);
-      dupes.clear();
-      for (std::uint32_t i = 0; i < out.size; ++i) {
-        if (std::find(f, f + i, f[i]) != f + i) dupes.push_back(i);
-      }
-      if (dupes.empty()) break;
-      if (!once && static_cast<std::int64_t>(out.size) > run.kind(out.kind).distinct()) fail(DiagCode::NeverStops, span);
-      if (!once && round == run.limits->max_rerolls) fail(DiagCode::RerollLimitExceeded, span);
-      const std::size_t n = dupes.size();
-      run.count_dice(static_cast<std::int64_t>(n), span);
-      run.drawn.resize(n);
-      run.draw(run.kind(out.kind), n, run.drawn.data());
-      std::int64_t* faces = run.at(out.begin);
-      for (std::size_t i = 0; i < n; ++i) faces[dupes[i]] = run.drawn[i];
-    }
+    PoolRef out = own(run, in);
+    Sampled d(run, out, span);
+    rounds(d, once, run.limits->max_rerolls);
     return finish(run, out);
   }
 };

@@ -87,7 +87,7 @@ struct Run {
   std::vector<const FaceList*> lists;  // the program's dice with listed faces
   std::vector<std::int64_t> scalars;  // let-bound scalars by slot
   std::vector<PoolRef> pools;         // let-bound pools by slot
-  std::vector<std::uint32_t> active, next;  // dice that explode or reroll this round
+  std::vector<std::uint32_t> active, next;  // the dice that go on this round and the next (RunDice)
   std::vector<std::int64_t> drawn;          // one round's faces
   std::vector<std::int64_t> sorted;         // keep's working copy
 
