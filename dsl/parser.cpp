@@ -140,10 +140,14 @@ std::string found_at(std::string_view text, std::size_t offset) {
 
 // Whether `found` ("'kh3'") is a shorthand modifier written after a space:
 // whether it parses as the modifiers attached to a roll do, alone or with a
-// number after it (`cs` of `4d6 cs >=5`, `min` of `min 2`).
+// number after it (`cs` of `4d6 cs >=5`, `min` of `min 2`), unless it is a
+// comparison.
 bool looks_like_shorthand(std::string_view found) {
   if (found.size() < 3) return false;
   const std::string w(found.substr(1, found.size() - 2));
+  // `4d6 >=5` is a comparison, and `1 < 2 < 3` a misplaced one: never the
+  // count's shorthand.
+  if (w.find_first_of("<>=") == 0) return false;
   for (const std::string& text : {w, w + "1"}) {
     grammar::ParseState state{0, 4};
     pegtl::memory_input<> in(text.data(), text.size(), "");
