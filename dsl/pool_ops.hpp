@@ -79,12 +79,12 @@ struct PoolOpInfo {
     }
     return parts.back();  // unreachable for a valid index: a None part
   }
-  // The index of the parameter called `name`; param_count() if there is none.
-  [[nodiscard]] constexpr std::size_t param_index(std::string_view name) const {
+  // The index of the parameter called `param`; param_count() if there is none.
+  [[nodiscard]] constexpr std::size_t param_index(std::string_view param) const {
     std::size_t i = 0;
     for (const auto& p : parts) {
       if (!p.is_param()) continue;
-      if (p.name == name) return i;
+      if (p.name == param) return i;
       ++i;
     }
     return i;
