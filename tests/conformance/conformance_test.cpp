@@ -471,6 +471,25 @@ TEST(ConformanceCorpus, SkipLists) {
   EXPECT_EQ(malformed, 0u);
 }
 
+// The comparison finds a difference (the fuzz harness fuzz_exact relies on it
+// as much as this driver): 2d6 composed against 2d6kh1 enumerated.
+TEST(ConformanceCorpus, DifferencesAreFound) {
+  const Engine engine;
+  StatsOptions o;
+  o.exact_only = true;
+  const Stats fast = compute_stats(engine, engine.compile("2d6").program, {}, o);
+  o.compose = false;
+  const Stats same = compute_stats(engine, engine.compile("2d6").program, {}, o);
+  const Stats other = compute_stats(engine, engine.compile("2d6kh1").program, {}, o);
+  ASSERT_EQ(fast.exact_method, "composed");
+  ASSERT_EQ(same.exact_method, "enumerated");
+  EXPECT_TRUE(testing::stats_differences(fast, same).empty());
+  const std::vector<std::string> d = testing::stats_differences(fast, other);
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d.front(), "value P(0:1): composed none, enumerated 1/36");  // kind 0: a number
+  EXPECT_NE(std::find(d.begin(), d.end(), "mean: composed 7/1, enumerated 161/36"), d.end());
+}
+
 // The corpus meets the tight limits often enough to check the errors at them.
 TEST(ConformanceCorpus, MeetsTheLimitsOften) {
   const auto n = std::count_if(corpus().begin(), corpus().end(), [](const Case& c) { return c.tight_errors; });
