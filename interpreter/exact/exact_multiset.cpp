@@ -77,10 +77,13 @@ bool StepOnPool::one_kind() const {
                      [&](const PoolDie& d) { return d.id == pool.dice.front().id; });
 }
 
-bool StepOnPool::passes(const DieTest& t, const PoolDie& d) const {
-  if (t.fixed) return kernel::compare(t.op, d.face, t.value);
-  return t(need_kind(d), d.face);
+bool passes(const DieTest& t, const DieKind* kind, std::int64_t face) {
+  if (t.fixed) return kernel::compare(t.op, face, t.value);
+  if (!kind) not_composable("an operation on a pool given by the host that needs its kind of die");
+  return t(*kind, face);
 }
+
+bool StepOnPool::passes(const DieTest& t, const PoolDie& d) const { return compose::passes(t, kinds.kind_of(d), d.face); }
 
 Dist StepOnPool::fresh(const DieKind& kind) {
   const std::uint32_t id = kinds.id_of(kind);

@@ -41,6 +41,10 @@ Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int6
 // What one step makes of one pool: pools, or numbers for a step that scores.
 Dist apply_step(Budget& budget, PoolKinds& kinds, const PoolStep& step, const Value& pool);
 
+// Whether a die showing `face` passes t; `kind` is null for a die of a pool
+// given by the host, which only a fixed test can judge (else not composed).
+bool passes(const DieTest& t, const DieKind* kind, std::int64_t face);
+
 // One step on one multiset of dice (sorted by face), for a family's `on_pools`
 // (interpreter/ops/<family>.cpp), with what such steps share.
 class StepOnPool {

@@ -46,9 +46,9 @@ void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolSt
   if (op.arg(P::fail)) s.fail = exact_test(op, P::fail, p, true);
   if (op.arg(P::twice)) s.twice = exact_test(op, P::twice, p, true);
   s.score = [](const compose::PoolStep& c, std::int64_t f) {
-    const bool success = exact_passes(c.test, nullptr, f);
-    return score(success, success && c.twice && exact_passes(*c.twice, nullptr, f),
-                 c.fail && exact_passes(*c.fail, nullptr, f));
+    const bool success = compose::passes(c.test, nullptr, f);
+    return score(success, success && c.twice && compose::passes(*c.twice, nullptr, f),
+                 c.fail && compose::passes(*c.fail, nullptr, f));
   };
 }
 

@@ -27,12 +27,4 @@ inline kernel::DieTest exact_test(const ast::PoolOp& op, std::size_t i, const Va
   return t;
 }
 
-// Whether a die showing `face` passes t; `kind` is null for a die of a pool
-// given by the host, which only a fixed test can judge.
-inline bool exact_passes(const kernel::DieTest& t, const DieKind* kind, std::int64_t face) {
-  if (t.fixed) return kernel::compare(t.op, face, t.value);
-  if (!kind) compose::not_composable("an operation on a pool given by the host that needs its kind of die");
-  return t(*kind, face);
-}
-
 }  // namespace alea::ops

@@ -99,7 +99,7 @@ void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolSt
   if (m.which == Which::Matching) {
     s.test = exact_test(op, cond_param, p, true);
     s.face = [](const compose::PoolStep& c, const DieKind* kind, std::int64_t f) -> std::optional<std::int64_t> {
-      if (!stays(exact_passes(c.test, kind, f), c.drop)) return std::nullopt;
+      if (!stays(compose::passes(c.test, kind, f), c.drop)) return std::nullopt;
       return f;
     };
   } else {

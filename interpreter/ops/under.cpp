@@ -40,7 +40,7 @@ Value eval(PoolEval& ev, const ast::PoolOp&, PoolData pool) {
 void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolStep& s) {
   s.successes = true;
   s.face = [](const compose::PoolStep& u, const DieKind* kind, std::int64_t f) -> std::optional<std::int64_t> {
-    if (!succeeds(f, u.target, u.fail && exact_passes(*u.fail, kind, f))) return std::nullopt;
+    if (!succeeds(f, u.target, u.fail && compose::passes(*u.fail, kind, f))) return std::nullopt;
     return f;
   };
   s.target = compose::to_int(p[P::target]);
