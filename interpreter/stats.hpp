@@ -16,6 +16,7 @@
 // with 95% confidence intervals; deterministic for a given seed and thread count.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -123,6 +124,9 @@ struct StatsOptions {
   bool lowered = true;   // sample through the lowered program when there is one (false: the evaluator)
   // Called now and then from the calling thread with the fraction done (0..1).
   std::function<void(double)> progress;
+  // Set by the host (another thread, or a signal handler) to stop early; see
+  // Stats::interrupted.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // The distribution of `program`'s value with `bindings`. A program that cannot

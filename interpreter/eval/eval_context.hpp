@@ -38,7 +38,8 @@ class Evaluator {
  public:
   Evaluator(const Bindings& bindings, DiceSource& dice, const Limits& limits, Trace& trace,
             const RunInput& input = {})
-      : bindings_(bindings), dice_(dice), limits_(limits), trace_(trace), choices_(input.choices) {
+      : bindings_(bindings), dice_(dice), limits_(limits), trace_(trace), cancel_(input.cancel),
+        choices_(input.choices) {
     if (input.state) state_ = *input.state;
   }
 
@@ -67,10 +68,18 @@ class Evaluator {
                 std::string_view what);
   // Counts `n` steps of work done outside eval() (a search inside an operation).
   void charge(std::int64_t n, Span span) {
+    const std::int64_t before = steps_;
     steps_ += n;
     if (steps_ > limits_.max_steps) {
       fail(DiagCode::StepLimitExceeded, span,
            fmt::format("evaluation took more than {} steps (max_steps)", limits_.max_steps));
+    }
+    if ((before >> 10) != (steps_ >> 10)) poll_cancel(span);
+  }
+  // Fails with `Interrupted` once the host has asked the run to stop.
+  void poll_cancel(Span span) {
+    if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
+      fail(DiagCode::Interrupted, span, "interrupted");
     }
   }
   // Adds a line to the breakdown.
@@ -89,6 +98,7 @@ class Evaluator {
   DiceSource& dice_;
   const Limits& limits_;
   Trace& trace_;
+  const std::atomic<bool>* cancel_ = nullptr;
   std::vector<Value> stack_;
   std::size_t base_ = 0;
   std::vector<std::pair<std::string, Value>> globals_;

@@ -579,6 +579,7 @@ Value Evaluator::eval(const ast::Expr& e) {
     fail(DiagCode::StepLimitExceeded, e.span,
          fmt::format("evaluation took more than {} steps (max_steps)", limits_.max_steps));
   }
+  if ((steps_ & 1023) == 0) poll_cancel(e.span);
   if (++depth_ > max_eval_depth) {
     fail(DiagCode::CallDepthExceeded, e.span,
          fmt::format("evaluation nested more than {} levels deep", max_eval_depth));

@@ -13,6 +13,7 @@
 //   {"my-game": {"edge": 3}}
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -55,6 +56,9 @@ class Choices : public RulesetValues {};
 struct RunInput {
   const State* state = nullptr;
   const Choices* choices = nullptr;
+  // Set by the host (another thread, or a signal handler) to stop the run: it
+  // then ends soon with an `Interrupted` error, and nothing changes.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // A State from JSON text. A syntax error is a StateInvalid diagnostic at its

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -94,6 +96,29 @@ TEST(Engine, HostileInputEndsInADiagnosticQuickly) {
     ASSERT_FALSE(o.ok()) << src;
     EXPECT_FALSE(render_text(*o.error).empty());
   }
+}
+
+TEST(Engine, ARunStopsWhenTheHostCancelsIt) {
+  std::atomic<bool> cancel{false};
+  RandomDice dice(1);
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancel = true;
+  });
+  // Without the flag this loop would end only at max_loop_iterations; with it
+  // raised past reach, only the flag can stop it.
+  EngineOptions options;
+  options.limits.max_loop_iterations = std::int64_t{1} << 60;
+  options.limits.max_steps = std::int64_t{1} << 60;
+  options.limits.max_dice = std::int64_t{1} << 60;
+  Engine patient(options);
+  Compiled p = patient.compile("loop x = 0 while true { x + 0 * d6 }");
+  ASSERT_TRUE(p.ok());
+  Outcome o = patient.run(p.program, {}, dice, RunInput{.cancel = &cancel});
+  stopper.join();
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::Interrupted);
+  EXPECT_FALSE(o.state.has_value());
 }
 
 TEST(Engine, LongOperatorChainsEndInADiagnosticNotADeepTree) {
