@@ -2,22 +2,37 @@
 //
 // Reaching one is an ordinary diagnostic naming the limit, never a crash, a
 // hang or a silent truncation. The defaults suit a chat bot fed by strangers.
+// The list itself is interpreter/limits.def.
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 namespace alea {
 
 struct Limits {
-  std::int64_t max_dice = 10'000;             // dice rolled per evaluation, rerolls and explosions included
-  std::int64_t max_sides = 1'000'000;         // faces of a plain `dN`
-  std::int64_t max_explosion_depth = 100;     // extra dice one die may add when no `limit` is written
-  std::int64_t max_rerolls = 100;             // times one die may be rerolled
-  std::int64_t max_loop_iterations = 10'000;  // iterations of one `repeat`, `for` or `loop`
-  std::int64_t max_call_depth = 64;           // nested calls of user functions
-  std::int64_t max_steps = 1'000'000;         // expression nodes evaluated
-  std::int64_t max_collection_size = 10'000;  // items in one list or record
-  std::int64_t max_value_depth = 100;         // lists and records nested in one another
+#define ALEA_LIMIT(name, default_value, counts) std::int64_t name = default_value;
+#include "interpreter/limits.def"
+#undef ALEA_LIMIT
 };
+
+// One limit, as a host or the command line names it.
+struct LimitInfo {
+  std::string_view name;  // "max_dice"
+  std::int64_t Limits::*member;
+  std::int64_t default_value;
+  std::string_view counts;  // what it counts, for --help
+};
+
+// Every limit, in the order of limits.def.
+[[nodiscard]] inline std::span<const LimitInfo> limit_table() {
+  static constexpr LimitInfo table[] = {
+#define ALEA_LIMIT(name, default_value, counts) {#name, &Limits::name, default_value, counts},
+#include "interpreter/limits.def"
+#undef ALEA_LIMIT
+  };
+  return table;
+}
 
 }  // namespace alea
