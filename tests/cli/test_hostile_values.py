@@ -32,8 +32,10 @@ CASES = [
     ("doubling-equal", ["roll", f"let v = {DOUBLING} in v == v"], "max_value_size"),
     ("doubling-str", ["roll", f"let v = {DOUBLING} in str(v)"], "max_value_size"),
     ("shared-str", ["roll", SHARED + "len(str(v))"], "max_string_length"),
+    # Two equal values that share nothing with each other: comparing them walks both.
     ("shared-equal-unshared", ["roll", SHARED + "v == (loop x = {n: 0, v: 1} while x.n < 19 "
-                               "{ {n: x.n + 1, v: [x.v, x.v]} }).v"], None),
+                               "{ {n: x.n + 1, v: [x.v, x.v]} }).v"], "max_steps"),
+    ("shared-equal-itself", ["roll", SHARED + "v == v"], None),
     ("nested-ranges", ["roll", "repeat 100 { repeat 10000 { range(1, 10000) } }"], "max_steps"),
     ("string-doubling", ["roll", 'loop s = "a" while len(s) < 1000000000000 { str(s, s) }'],
      "max_string_length"),
@@ -56,12 +58,14 @@ for name, args, limit in CASES:
         check(f"{name} names {limit}", f"({limit})" in err, err[-300:])
         check(f"{name} is one diagnostic", err.count("error:") == 1, err[-300:])
 
-# A value under max_value_size that prints as more than max_render_size: cut, with a marker.
-rc, out, err = run_capped(["roll", SHARED + "[v, v, v, v, v, v, v, v]"])
+# A value under max_value_size that prints as more than max_render_size (524,288 strings of
+# 12 bytes with their quotes): cut, with a marker.
+WIDE = '(loop x = {n: 0, v: "abcdefghij"} while x.n < 19 { {n: x.n + 1, v: [x.v, x.v]} }).v'
+rc, out, err = run_capped(["roll", WIDE])
 check("large print ends", rc == 0, err[-300:])
 check("large print is cut", len(out) <= 4_100_000, f"{len(out)} bytes")
 check("large print says so", "left out" in out and "(max_render_size)" in out, out[-300:])
-rc, out, err = run_capped(["roll", "--json", SHARED + "[v, v, v, v, v, v, v, v]"])
+rc, out, err = run_capped(["roll", "--json", WIDE])
 check("large JSON refused", '"SizeLimitExceeded"' in out and "max_render_size" in out, out[-300:])
 
 # A breakdown of many rolls is cut too, saying how many lines were left out.
