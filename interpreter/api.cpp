@@ -264,6 +264,32 @@ std::vector<std::string> Engine::check_state(const State& state) const {
   return out;
 }
 
+std::optional<Diagnostic> Session::over_session_budget(const Bindings& variables,
+                                                       const CompiledProgram& program) const {
+  const std::uint64_t max = static_cast<std::uint64_t>(std::max<std::int64_t>(engine_.options().limits.max_session_size, 0));
+  std::uint64_t total = 0;
+  for (const auto& [k, v] : variables.all()) total += v.size();  // each at most max_value_size
+  if (total <= max) return std::nullopt;
+  // Shown at the largest value this input defines.
+  Span at;
+  std::uint64_t largest = 0;
+  for (const auto& st : program.ast->statements) {
+    const auto* let = std::get_if<ast::GlobalLet>(&st);
+    if (!let) continue;
+    const Value* v = variables.find(let->name);
+    if (v && (at.empty() || v->size() > largest)) {
+      at = let->span;
+      largest = v->size();
+    }
+  }
+  if (at.empty()) at = program.source->span(0, static_cast<std::uint32_t>(program.source->text().size()));
+  Diagnostic d(DiagCode::SizeLimitExceeded, at,
+               fmt::format("the session would keep values of {} items in all; the limit is {} (max_session_size)",
+                           total, max));
+  d.note({}, "nothing was defined; give a variable a new value to replace its old one");
+  return d;
+}
+
 Outcome Session::eval(std::string_view source, DiceSource& dice, std::string name, const Choices& choices) {
   return eval_recorded(source, dice, std::move(name), choices);
 }
@@ -278,9 +304,18 @@ Outcome Session::eval_recorded(std::string_view source, DiceSource& dice, std::s
   RecordingDice recording(dice);
   Outcome o = engine_.run(c.program, variables_, recording, {&state_, &choices});
   if (!o.ok()) return o;
-  Last last{std::string(source), std::move(name), choices, std::move(recording.drawn), variables_, programs_.size(),
-            state_};
-  for (const auto& [k, v] : o.globals) variables_.set(k, v);
+  Bindings next = variables_;
+  for (const auto& [k, v] : o.globals) next.set(k, v);
+  if (auto too_much = over_session_budget(next, *c.program)) {
+    o.value.reset();
+    o.state.reset();
+    o.globals.clear();
+    o.error = std::move(*too_much);
+    return o;
+  }
+  Last last{std::string(source), std::move(name), choices, std::move(recording.drawn), std::move(variables_),
+            programs_.size(), state_};
+  variables_ = std::move(next);
   const auto& statements = c.program->ast->statements;
   if (std::any_of(statements.begin(), statements.end(),
                   [](const ast::Statement& s) { return std::holds_alternative<ast::FnDef>(s); })) {

@@ -168,7 +168,8 @@ class Session {
 
   // Compiles and runs one input with the player's `choices`. On success its
   // `let`s, `fn`s and state changes are kept; on any error nothing about the
-  // session changes.
+  // session changes. The values kept may hold max_session_size items in all
+  // (Value::size); an input that would pass it is a SizeLimitExceeded error.
   Outcome eval(std::string_view source, DiceSource& dice, std::string name = "<input>",
                const Choices& choices = {});
 
@@ -211,21 +212,35 @@ class Session {
   };
   std::optional<Last> last_;
   Outcome eval_recorded(std::string_view source, DiceSource& dice, std::string name, const Choices& choices);
+  // The error for `variables`, when they pass max_session_size.
+  [[nodiscard]] std::optional<Diagnostic> over_session_budget(const Bindings& variables,
+                                                              const CompiledProgram& program) const;
 };
 
+// Rendering is bounded by `max_bytes` (Limits::max_render_size): its time and
+// memory stay in proportion to it whatever the value, however large or shared.
+
 // The dice and the result as one line, e.g. "4d6kh3 → 4 4 6 ~3~ = 14"; further
-// lines follow when dice were rolled inside functions or loops.
-[[nodiscard]] std::string render_breakdown(const Outcome& outcome);
+// lines follow when dice were rolled inside functions or loops. Past
+// max_bytes the text is cut and ends with a marker saying how much was left
+// out and naming max_render_size.
+[[nodiscard]] std::string render_breakdown(const Outcome& outcome,
+                                           std::int64_t max_bytes = Limits{}.max_render_size);
 // The outcome as one JSON document: value, dice, events, or the error; with the
 // seed the dice came from, when there was one, so that a roll can be replayed.
+// A document that would pass max_bytes is refused whole: in its place comes
+// {"expression", "ok": false, "error": {"code": "SizeLimitExceeded", …}, "dice": [], "events": []}.
 [[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression,
-                                      std::optional<std::uint64_t> seed = std::nullopt);
+                                      std::optional<std::uint64_t> seed = std::nullopt,
+                                      std::int64_t max_bytes = Limits{}.max_render_size);
 // A diagnostic as the JSON object of render_json's "error":
 // {"code", "message", "location": {"file", "line", "column"} or null,
 //  "notes": [{"message", "location"}, …]}.
 [[nodiscard]] std::string render_diagnostic_json(const Diagnostic& diagnostic);
 // A value as JSON: numbers, booleans, strings, null for none, arrays, objects
-// with a record's fields in order; a pool as its total.
-[[nodiscard]] std::string render_value_json(const Value& value);
+// with a record's fields in order; a pool as its total. A value whose JSON
+// would pass max_bytes gives {"error": {"code": "SizeLimitExceeded", "message": …}}.
+[[nodiscard]] std::string render_value_json(const Value& value,
+                                            std::int64_t max_bytes = Limits{}.max_render_size);
 
 }  // namespace alea

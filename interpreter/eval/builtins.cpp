@@ -26,6 +26,7 @@ std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
   std::vector<std::int64_t> out;
   if (c.args.size() == 1) {
     if (const auto* l = c.args[0].as_list()) {
+      c.ev.charge_items(l->size(), c.span);
       for (const auto& v : *l) {
         const std::int64_t* x = v.as_int();
         out.push_back(x ? *x : c.ev.to_int(v, c.arg_span(0), fmt::format("an item given to '{}'", fn)));
@@ -33,6 +34,7 @@ std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
       return out;
     }
     if (const auto* p = c.args[0].as_pool()) {
+      c.ev.charge_items(p->dice.size(), c.span);
       for (const auto& d : p->dice) out.push_back(d.face);
       return out;
     }
@@ -41,8 +43,12 @@ std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
   return out;
 }
 
+// Argument i, a list; charges one step per item, for builtins that go through it.
 const std::vector<Value>& list_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
-  if (const auto* l = c.args[i].as_list()) return *l;
+  if (const auto* l = c.args[i].as_list()) {
+    c.ev.charge_items(l->size(), c.arg_span(i));
+    return *l;
+  }
   fail(DiagCode::TypeMismatch, c.arg_span(i),
        fmt::format("argument {} of '{}' must be a list, got {}", i + 1, fn, describe(c.args[i])));
 }
@@ -65,7 +71,10 @@ Value b_len(BuiltinCall& c) {
   if (const auto* l = v.as_list()) return static_cast<std::int64_t>(l->size());
   if (const auto* p = v.as_pool()) return static_cast<std::int64_t>(p->dice.size());
   if (const auto* r = v.as_record()) return static_cast<std::int64_t>(r->names.size());
-  if (const auto* s = v.as_str()) return static_cast<std::int64_t>(count_code_points(*s));
+  if (const auto* s = v.as_str()) {
+    c.ev.charge_bytes(s->size(), c.span);
+    return static_cast<std::int64_t>(count_code_points(*s));
+  }
   fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'len' needs a list, pool, record or string, got {}", describe(v)));
 }
 
@@ -95,6 +104,7 @@ Value b_clamp(BuiltinCall& c) {
 Value b_faces(BuiltinCall& c) {
   const auto* p = c.args[0].as_pool();
   if (!p) fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'faces' needs a pool, got {}", describe(c.args[0])));
+  c.ev.charge_items(p->dice.size(), c.span);
   std::vector<Value> out;
   for (const auto& d : p->dice) out.emplace_back(d.face);
   return make_list(std::move(out));
@@ -107,6 +117,7 @@ Value b_range(BuiltinCall& c) {
     const std::uint64_t width = static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a);
     c.ev.check_size(width >= SIZE_MAX / 2 ? SIZE_MAX / 2 : static_cast<std::size_t>(width) + 1,
                     c.span);
+    c.ev.charge_items(width + 1, c.span);
     for (std::int64_t i = a; i < b; ++i) out.emplace_back(i);
     out.emplace_back(b);
   }
@@ -116,23 +127,33 @@ Value b_range(BuiltinCall& c) {
 Value b_contains(BuiltinCall& c) {
   const Value& x = c.args[1];
   if (const auto* p = c.args[0].as_pool()) {
+    c.ev.charge_items(p->dice.size(), c.span);
     for (const auto& d : p->dice) {
       if (Value(d.face) == x) return true;
     }
     return false;
   }
   const auto& l = list_arg(c, 0, "contains");
-  return std::find(l.begin(), l.end(), x) != l.end();
+  return std::any_of(l.begin(), l.end(), [&](const Value& v) { return c.ev.equal(v, x, c.span); });
+}
+
+// A sort's comparisons: n log2 n.
+void charge_sort(BuiltinCall& c, std::size_t n) {
+  std::uint64_t log = 1;
+  while ((std::uint64_t{1} << log) < n) ++log;
+  c.ev.charge_items(n * log, c.span);
 }
 
 Value b_sort(BuiltinCall& c) {
   if (const auto* p = c.args[0].as_pool()) {  // a pool's faces
+    charge_sort(c, p->dice.size());
     std::vector<std::int64_t> faces;
     for (const auto& d : p->dice) faces.push_back(d.face);
     std::sort(faces.begin(), faces.end());
     return make_list(std::vector<Value>(faces.begin(), faces.end()));
   }
   std::vector<Value> l = list_arg(c, 0, "sort");
+  charge_sort(c, l.size());
   std::vector<std::int64_t> keys;
   for (const auto& v : l) keys.push_back(c.ev.to_int(v, c.arg_span(0), "an item given to 'sort'"));
   std::vector<std::size_t> idx(l.size());
@@ -163,6 +184,7 @@ Value b_concat(BuiltinCall& c) {
     for (std::size_t i = 0; i < c.args.size(); ++i) {
       const auto* p = c.args[i].as_pool();
       if (!p) fail(DiagCode::TypeMismatch, c.arg_span(i), fmt::format("'concat' joins pools with pools, got {}", describe(c.args[i])));
+      c.ev.charge_items(p->dice.size(), c.arg_span(i));
       out.dice.insert(out.dice.end(), p->dice.begin(), p->dice.end());
       out.groups.add(p->groups);
       c.ev.check_size(out.dice.size(), c.span);
@@ -181,7 +203,7 @@ Value b_concat(BuiltinCall& c) {
 Value b_assert(BuiltinCall& c) {
   if (c.ev.to_bool(c.args[0], c.arg_span(0), "the condition of 'assert'")) return true;
   std::string msg = "assertion failed";
-  if (c.args.size() > 1) msg += ": " + to_display(c.args[1]);
+  if (c.args.size() > 1) msg += ": " + c.ev.display(c.args[1], c.arg_span(1));
   fail(DiagCode::AssertionFailed, c.arg_span(0), msg);
 }
 
@@ -198,6 +220,7 @@ const std::string& name_arg(BuiltinCall& c, std::size_t i, std::string_view fn) 
 Value b_has(BuiltinCall& c) {
   const auto& r = record_arg(c, "has");
   const auto& name = name_arg(c, 1, "has");
+  c.ev.charge_items(r.names.size(), c.span);
   return std::find(r.names.begin(), r.names.end(), name) != r.names.end();
 }
 
@@ -205,6 +228,7 @@ Value b_has(BuiltinCall& c) {
 Value b_with(BuiltinCall& c) {
   RecordData r = record_arg(c, "with");
   const auto& name = name_arg(c, 1, "with");
+  c.ev.charge_items(r.names.size(), c.span);
   auto it = std::find(r.names.begin(), r.names.end(), name);
   if (it == r.names.end()) {
     c.ev.check_size(r.names.size() + 1, c.span);
@@ -216,9 +240,17 @@ Value b_with(BuiltinCall& c) {
   return make_record(std::move(r.names), std::move(r.values));
 }
 
+// Each argument's text is made only up to the room left under
+// max_string_length: a value that prints as gigabytes costs no more.
 Value b_str(BuiltinCall& c) {
+  const auto max = static_cast<std::size_t>(std::max<std::int64_t>(c.ev.limits().max_string_length, 0));
   std::string out;
-  for (const auto& a : c.args) out += to_display(a);
+  for (std::size_t i = 0; i < c.args.size(); ++i) {
+    const auto room = static_cast<std::int64_t>(max - out.size());
+    if (display_exceeds(c.args[i], room)) c.ev.check_string(max + 1, c.arg_span(i));
+    out += to_display(c.args[i], room);
+  }
+  c.ev.check_string(out.size(), c.span);
   return Value(std::move(out));
 }
 
@@ -231,6 +263,7 @@ Value b_rolled(BuiltinCall& c) {
   const auto* p = c.args[0].as_pool();
   if (!p) fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'rolled' needs a pool, got {}", describe(c.args[0])));
   const Trace& t = c.ev.trace();
+  c.ev.charge_items(t.dice.size(), c.span);
   std::vector<Value> out;
   for (const DieRecord& d : t.dice) {
     if (d.fate == DieFate::Rerolled || d.fate == DieFate::Added) continue;
@@ -241,8 +274,8 @@ Value b_rolled(BuiltinCall& c) {
 
 // Adds "label: value" to the breakdown and gives the value back.
 Value b_note(BuiltinCall& c) {
-  const std::string label = c.args[0].as_str() ? *c.args[0].as_str() : to_display(c.args[0]);
-  const std::string value = to_display(c.args[1]);
+  const std::string label = c.args[0].as_str() ? *c.args[0].as_str() : c.ev.display(c.args[0], c.arg_span(0));
+  const std::string value = c.ev.display(c.args[1], c.arg_span(1));
   c.ev.add_note(c.span, fmt::format("{}: {}", label, value), value);
   return c.args[1];
 }

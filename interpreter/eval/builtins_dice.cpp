@@ -35,6 +35,7 @@ DieKind die_kind(BuiltinCall& c, const Value& die, Span span, std::size_t i) {
     return DieKind::sides(*n);
   }
   if (const auto* l = die.as_list(); l && !l->empty()) {
+    c.ev.charge_items(l->size(), span);
     std::vector<std::int64_t> faces;
     for (const auto& f : *l) {
       const auto* x = f.as_int();
@@ -100,6 +101,7 @@ Value b_roll_each(BuiltinCall& c) {
   for (std::size_t i = 0; i < list->size(); ++i) {
     c.ev.charge(1, c.span);
     const RecordData* r = (*list)[i].as_record();
+    if (r) c.ev.charge_items(r->names.size(), c.span);  // copied into its tags and its result
     if (!r) {
       fail(DiagCode::TypeMismatch, item_span(c, i),
            fmt::format("die {} of 'roll_each' must be a record such as {{die: 6, colour: \"red\"}}, got {}", i,
@@ -123,7 +125,7 @@ Value b_roll_each(BuiltinCall& c) {
   for (std::size_t begin = 0; begin < items.size();) {
     // A run of dice alike but for the face they showed before, drawn as one pool.
     std::size_t end = begin + 1;
-    while (end < items.size() && items[end].kind == items[begin].kind && items[end].tags == items[begin].tags) ++end;
+    while (end < items.size() && items[end].kind == items[begin].kind && c.ev.equal(items[end].tags, items[begin].tags, c.span)) ++end;
     const auto faces = c.ev.draw(items[begin].kind, static_cast<std::int64_t>(end - begin), item_span(c, begin));
     const std::uint32_t kind = trace.kind_index(items[begin].kind);
     trace.tags.push_back(items[begin].tags);

@@ -76,6 +76,29 @@ class Evaluator {
     }
     if ((before >> 10) != (steps_ >> 10)) poll_cancel(span);
   }
+  // Work in proportion to its input (eval_work.cpp): items touched count one
+  // step each, bytes one step per bytes_per_step.
+  static constexpr std::int64_t bytes_per_step = 16;
+  void charge_items(std::uint64_t n, Span span) {
+    charge(n > static_cast<std::uint64_t>(INT64_MAX / 2) ? INT64_MAX / 2 : static_cast<std::int64_t>(n), span);
+  }
+  void charge_bytes(std::size_t n, Span span) { charge_items(n / bytes_per_step + 1, span); }
+  // Fails unless `v` is within max_value_depth and max_value_size.
+  void check_value(const Value& v, Span span);
+  [[noreturn]] void value_too_large(Span span);
+  // Fails unless a string of `bytes` bytes is within max_string_length; charges for making it.
+  void check_string(std::size_t bytes, Span span);
+  // `v` as text for the breakdown or a message: cut (with a marker) at
+  // max_string_length, its making charged.
+  std::string display(const Value& v, Span span);
+  // Adds `item`'s size to `size`, the size of a list being built, failing
+  // past max_value_size before the list is whole.
+  void grow(std::uint64_t& size, const Value& item, Span span) {
+    size += item.size();  // each at most max_value_size: no overflow
+    if (size > static_cast<std::uint64_t>(limits_.max_value_size)) value_too_large(span);
+  }
+  // a == b, its work charged: equal values are walked whole.
+  bool equal(const Value& a, const Value& b, Span span);
   // Fails with `Interrupted` once the host has asked the run to stop.
   void poll_cancel(Span span) {
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {

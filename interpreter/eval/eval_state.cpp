@@ -47,8 +47,8 @@ void Evaluator::write_state(const ast::Constant& c, Value v, Span span, bool cla
     v = Value(x);
   }
   if (c.type) check_type(*c.type, v, span, fmt::format("the new value of '{}'", c.name));
-  const std::string shown = to_display(v);
-  trace_.events.push_back({span, fmt::format("{}: {} → {}{}", c.name, to_display(old), shown, bound), shown, true});
+  const std::string shown = display(v, span);
+  trace_.events.push_back({span, fmt::format("{}: {} → {}{}", c.name, display(old, span), shown, bound), shown, true});
   state_.set(c.owner, c.name, std::move(v));
 }
 

@@ -167,7 +167,11 @@ Value Evaluator::node(const ast::Dice& k, const ast::Expr& e) {
   PoolData pool;
   pool.groups.add(group);
   pool.dice.reserve(faces.size());
-  trace_.dice.reserve(trace_.dice.size() + faces.size());
+  // Geometric growth: reserving the exact new size on every roll copied the
+  // whole trace each time, quadratic over many small rolls.
+  if (trace_.dice.capacity() < trace_.dice.size() + faces.size()) {
+    trace_.dice.reserve(std::max(trace_.dice.size() + faces.size(), 2 * trace_.dice.capacity()));
+  }
   for (const std::int64_t f : faces) {
     pool.dice.push_back({f, add_die(kind_id, f, DieOrigin::Rolled, no_die, group)});
   }
@@ -234,8 +238,8 @@ Value Evaluator::binary(const ast::Binary& b, const ast::Expr& e) {
   }
   const Value l = eval(*b.lhs);
   const Value r = eval(*b.rhs);
-  if (b.op == BinOp::Eq) return l == r;
-  if (b.op == BinOp::Ne) return !(l == r);
+  if (b.op == BinOp::Eq) return equal(l, r, e.span);
+  if (b.op == BinOp::Ne) return !equal(l, r, e.span);
   const std::int64_t x = side_int(l, *b.lhs, "left");
   const std::int64_t y = side_int(r, *b.rhs, "right");
   switch (b.op) {
@@ -489,7 +493,8 @@ Value Evaluator::node(const ast::Tiers& k, const ast::Expr& e) {
     }
     if (hit) {
       Value result = eval(*t.result);
-      trace_.events.push_back({e.span, fmt::format("{} → {}", x, to_display(result)), to_display(result)});
+      std::string shown = display(result, e.span);
+      trace_.events.push_back({e.span, fmt::format("{} → {}", x, shown), shown});
       return result;
     }
   }
@@ -532,7 +537,11 @@ Value Evaluator::node(const ast::Repeat& k, const ast::Expr& e) {
   check_size(static_cast<std::size_t>(n), e.span);
   std::vector<Value> out;
   out.reserve(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) out.push_back(eval(*k.body));
+  std::uint64_t size = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    out.push_back(eval(*k.body));
+    grow(size, out.back(), e.span);
+  }
   return make_list(std::move(out));
 }
 
@@ -551,9 +560,11 @@ Value Evaluator::node(const ast::For& k, const ast::Expr& e) {
   check_size(items.size(), e.span);
   std::vector<Value> out;
   out.reserve(items.size());
+  std::uint64_t size = 0;
   for (auto& item : items) {
     stack_[base_ + static_cast<std::size_t>(k.slot)] = std::move(item);
     out.push_back(eval(*k.body));
+    grow(size, out.back(), e.span);
   }
   return make_list(std::move(out));
 }
@@ -589,12 +600,7 @@ Value Evaluator::eval(const ast::Expr& e) {
     ~Leave() { --d; }
   } leave{depth_};
   Value v = std::visit([&](const auto& k) { return node(k, e); }, e.kind);
-  // Every value passes here, so none nests deeper than the limit; printing,
-  // comparing and freeing values recurse through that nesting.
-  if (v.depth() > limits_.max_value_depth) {
-    fail(DiagCode::SizeLimitExceeded, e.span,
-         fmt::format("values nest more than {} levels deep (max_value_depth)", limits_.max_value_depth));
-  }
+  check_value(v, e.span);
   return v;
 }
 

@@ -537,6 +537,7 @@ Dist Composer::eval(const ast::Expr& e, Demand d) {
   bool pools = false;
   for (const auto& [v, w] : r.entries) {
     if (v.depth() > limits_.max_value_depth) not_composable("values nest too deep");
+    if (v.size() > static_cast<std::uint64_t>(limits_.max_value_size)) not_composable("values too large");
     pools = pools || v.as_pool();
   }
   if (d == Demand::Counted && pools) {

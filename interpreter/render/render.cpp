@@ -23,11 +23,14 @@ bool removed(DieFate f) {
 
 class DiceText {
  public:
-  explicit DiceText(const Trace& t) : t_(t), children_(t.dice.size()) {
+  // `max`: the bytes a group's text may pass before the rest is left out.
+  DiceText(const Trace& t, std::size_t max) : t_(t), max_(max), children_(t.dice.size()), by_group_(t.groups.size()) {
     for (std::uint32_t i = 0; i < t.dice.size(); ++i) {
       const auto& d = t.dice[i];
       if (d.parent != no_die && (d.origin == DieOrigin::Rerolled || d.origin == DieOrigin::Compounded)) {
         children_[static_cast<std::size_t>(d.parent)].push_back(i);
+      } else if (d.group < by_group_.size()) {
+        by_group_[d.group].push_back(i);
       }
     }
   }
@@ -35,9 +38,9 @@ class DiceText {
   // The dice of one group in the order they were rolled.
   std::string group(std::uint32_t g) const {
     std::string out;
-    for (std::uint32_t i = 0; i < t_.dice.size(); ++i) {
+    for (const std::uint32_t i : by_group_[g]) {
       const auto& d = t_.dice[i];
-      if (d.group != g || d.origin == DieOrigin::Rerolled || d.origin == DieOrigin::Compounded) continue;
+      if (out.size() > max_) break;  // the caller cuts the text and says so
       if (!out.empty()) out += ' ';
       std::string one = chain(i);
       if (d.origin == DieOrigin::Exploded || d.origin == DieOrigin::Penetrated) {
@@ -50,7 +53,9 @@ class DiceText {
 
  private:
   const Trace& t_;
+  std::size_t max_;
   std::vector<std::vector<std::uint32_t>> children_;
+  std::vector<std::vector<std::uint32_t>> by_group_;  // a group's first rolls of its dice, in order
 
   // "(attack red special)": a described die's tags, each text as it is, a
   // true flag by its name, other values as name=value; false and none say nothing.
@@ -64,7 +69,7 @@ class DiceText {
       std::string one;
       if (const auto* str = v.as_str()) one = *str;
       else if (const auto* b = v.as_bool()) one = *b ? r->names[i] : "";
-      else if (!v.is_none()) one = fmt::format("{}={}", r->names[i], to_display(v));
+      else if (!v.is_none()) one = fmt::format("{}={}", r->names[i], to_display(v, static_cast<std::int64_t>(max_)));
       if (one.empty()) continue;
       s += (s.empty() ? "" : " ") + one;
     }
@@ -114,7 +119,7 @@ class DiceText {
 
 // The cancellations, as "5 cancelled 4" (the canceller first), or "3+2
 // cancelled 5" when cancellers combined.
-std::string cancellations(const Trace& t) {
+std::string cancellations(const Trace& t, std::size_t max) {
   std::map<std::size_t, std::vector<std::int64_t>> cancellers;  // victim → faces
   for (const auto& c : t.dice) {
     if ((c.marks & MarkCancelling) && c.partner != no_die) {
@@ -130,6 +135,7 @@ std::string cancellations(const Trace& t) {
   for (std::size_t i = 0; i < t.dice.size(); ++i) {
     const auto& d = t.dice[i];
     if (d.fate != DieFate::Cancelled || d.partner == no_die) continue;
+    if (out.size() > max) break;  // the caller cuts the text and says so
     std::string by = by_victim[i];
     if (by.empty()) by = fmt::format("{}", t.dice[static_cast<std::size_t>(d.partner)].face);
     out += fmt::format("{}{} cancelled {}", out.empty() ? "" : ", ", by, d.face);
@@ -165,10 +171,26 @@ std::string one_line(std::string_view text) {
   return out;
 }
 
+
+// `text` cut to `max` bytes with a marker naming the limit, if it is longer or
+// `lines_left` lines were left out of it.
+std::string capped(std::string text, std::size_t max, std::size_t lines_left) {
+  if (text.size() <= max && lines_left == 0) return text;
+  constexpr std::size_t marker_room = 128;
+  text.resize(std::min(text.size(), max > marker_room ? max - marker_room : 0));
+  trim_partial_utf8(text);
+  if (lines_left == 0) {
+    return text + fmt::format(" … [the rest left out: the breakdown passed {} bytes (max_render_size)]", max);
+  }
+  return text + fmt::format("\n  … [{} more line{} left out: the breakdown passed {} bytes (max_render_size)]",
+                            lines_left, lines_left == 1 ? "" : "s", max);
+}
+
 }  // namespace
 
-std::string render_breakdown(const Outcome& o) {
-  if (!o.program || !o.value) return o.value ? to_display(*o.value) : std::string();
+std::string render_breakdown(const Outcome& o, std::int64_t max_bytes) {
+  const std::size_t max = max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes);
+  if (!o.program || !o.value) return o.value ? to_display(*o.value, max_bytes) : std::string();
   const Trace& t = o.trace;
   const ast::Program& prog = *o.program->ast;
   const SourceFile& file = *o.program->source;
@@ -181,7 +203,7 @@ std::string render_breakdown(const Outcome& o) {
       if (const auto* let = std::get_if<ast::GlobalLet>(&s)) shown = let->value->span;
     }
   }
-  std::string value = to_display(*o.value);
+  std::string value = to_display(*o.value, max_bytes);
   // A value that came out of tiers shows the number it was sorted by: "= 9 → partial".
   // Lines of their own (note(), a change of state) are not tiers.
   const auto last = std::find_if(t.events.rbegin(), t.events.rend(), [](const TraceEvent& e) { return !e.note; });
@@ -189,7 +211,7 @@ std::string render_breakdown(const Outcome& o) {
       last->span.begin >= shown.begin && last->span.end <= shown.end) {
     value = last->text;
   }
-  DiceText dice(t);
+  DiceText dice(t, max);
   if (shown.empty()) return value;
   const std::string src = one_line(file.slice(shown));
   // Substitute each group's dice into the source, if every group was rolled
@@ -210,6 +232,7 @@ std::string render_breakdown(const Outcome& o) {
     prev_end = t.groups[g].chain.end;
   }
   std::string out;
+  std::size_t lines_left = 0;  // lines of dice and notes left out past max_render_size
   if (t.groups.empty()) {
     out = src == value ? value : fmt::format("{} = {}", src, value);  // not "1 = 1"
   } else if (inline_ok && t.groups.size() == 1 && t.groups[0].chain.begin == shown.begin &&
@@ -220,6 +243,7 @@ std::string render_breakdown(const Outcome& o) {
     std::string body;
     std::uint32_t pos = shown.begin;
     for (const auto& [begin, g] : by_start) {
+      if (body.size() > max) break;  // cut below
       body += file.text().substr(pos, begin - pos);
       body += "[" + dice.group(g) + "]";
       pos = t.groups[g].chain.end;
@@ -229,16 +253,27 @@ std::string render_breakdown(const Outcome& o) {
   } else {
     out = fmt::format("{} = {}", src, value);
     for (std::uint32_t g = 0; g < t.groups.size(); ++g) {
+      if (out.size() > max) {
+        lines_left = t.groups.size() - g;
+        break;
+      }
       const Span c = t.groups[g].chain;
       const std::string rolled = dice.group(g);
       out += fmt::format("\n  {}: {}", c.file ? one_line(c.file->slice(c)) : "", rolled.empty() ? "no dice" : rolled);
     }
   }
-  if (const std::string c = cancellations(t); !c.empty()) out += "\n  " + c;
-  for (const auto& e : t.events) {
-    if (e.note) out += "\n  " + e.text;
+  if (const std::string c = cancellations(t, max); !c.empty()) out += "\n  " + c;
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    if (!t.events[i].note) continue;
+    if (out.size() > max) {
+      lines_left += static_cast<std::size_t>(
+          std::count_if(t.events.begin() + static_cast<std::ptrdiff_t>(i), t.events.end(),
+                        [](const TraceEvent& e) { return e.note; }));
+      break;
+    }
+    out += "\n  " + t.events[i].text;
   }
-  return out;
+  return capped(std::move(out), max, lines_left);
 }
 
 }  // namespace alea

@@ -8,6 +8,9 @@
 // On error: {"expression": …, "ok": false, "error": {"code", "message", "location":
 // {"file", "line", "column"}, "notes": [{"message", "location"}, …]}, "dice": […]} — dice
 // rolled before the error are kept; a location is null where there is none.
+#include <string>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "interpreter/api.hpp"
@@ -19,29 +22,48 @@ namespace {
 // declares them, the document's keys as below.
 using json = nlohmann::ordered_json;
 
-json value_json(const Value& v) {
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Compact JSON (as json::dump(-1) writes it) appended to `out`, stopping once
+// `out` passes `max` bytes: a value that shares its parts can be far larger
+// than memory as JSON. Returns false when it stopped.
+bool write_value(std::string& out, const Value& v, std::size_t max) {
+  if (out.size() > max) return false;
   switch (v.kind()) {
-    case ValueKind::Int: return *v.as_int();
-    case ValueKind::Bool: return *v.as_bool();
-    case ValueKind::Str: return *v.as_str();
+    case ValueKind::Int: out += std::to_string(*v.as_int()); break;
+    case ValueKind::Bool: out += *v.as_bool() ? "true" : "false"; break;
+    case ValueKind::Str: out += dump(*v.as_str()); break;  // invalid UTF-8 becomes U+FFFD
     case ValueKind::Pool: {
       const auto t = pool_total(*v.as_pool());
-      return t ? json(*t) : json(nullptr);
+      out += t ? std::to_string(*t) : "null";
+      break;
     }
     case ValueKind::List: {
-      json a = json::array();
-      for (const auto& i : *v.as_list()) a.push_back(value_json(i));
-      return a;
+      out += '[';
+      bool first = true;
+      for (const auto& i : *v.as_list()) {
+        if (!first) out += ',';
+        first = false;
+        if (!write_value(out, i, max)) return false;
+      }
+      out += ']';
+      break;
     }
     case ValueKind::Record: {
-      json o = json::object();
       const auto& r = *v.as_record();
-      for (std::size_t i = 0; i < r.names.size(); ++i) o[r.names[i]] = value_json(r.values[i]);
-      return o;
+      out += '{';
+      for (std::size_t i = 0; i < r.names.size(); ++i) {
+        if (i) out += ',';
+        out += dump(r.names[i]);
+        out += ':';
+        if (!write_value(out, r.values[i], max)) return false;
+      }
+      out += '}';
+      break;
     }
-    case ValueKind::None: return nullptr;
+    case ValueKind::None: out += "null"; break;
   }
-  throw std::logic_error("unreachable: ValueKind");
+  return out.size() <= max;
 }
 
 json span_json(const Span& s) {
@@ -89,54 +111,89 @@ std::string_view origin_name(DieOrigin o) {
   throw std::logic_error("unreachable: DieOrigin");
 }
 
-std::string render_value_json(const Value& value) {
-  return value_json(value).dump(-1, ' ', false, json::error_handler_t::replace);
+namespace {
+
+std::string too_large_message(std::size_t max) {
+  return fmt::format("the JSON would pass {} bytes (max_render_size)", max);
 }
 
-std::string render_diagnostic_json(const Diagnostic& d) {
-  return diagnostic_json(d).dump(-1, ' ', false, json::error_handler_t::replace);
+std::size_t byte_limit(std::int64_t max_bytes) { return max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes); }
+
+std::string die_json(const Trace& t, std::size_t i, std::size_t max) {
+  const DieRecord& d = t.dice[i];
+  json marks = json::array();
+  if (d.marks & MarkExploded) marks.push_back("exploded");
+  if (d.marks & MarkSuccess) marks.push_back("success");
+  if (d.marks & MarkDouble) marks.push_back("double");
+  if (d.marks & MarkFailure) marks.push_back("failure");
+  if (d.marks & MarkClamped) marks.push_back("clamped");
+  if (d.marks & MarkCancelling) marks.push_back("cancelling");
+  json head = {{"id", i},
+               {"die", t.kinds[d.kind].name()},
+               {"face", d.face},
+               {"rolled", d.rolled},
+               {"fate", std::string(fate_name(d.fate))},
+               {"origin", std::string(origin_name(d.origin))},
+               {"marks", marks},
+               {"parent", d.parent == no_die ? json(nullptr) : json(d.parent)},
+               {"partner", d.partner == no_die ? json(nullptr) : json(d.partner)},
+               {"roll", span_json(t.groups[d.group].roll)}};
+  std::string out = dump(head);
+  out.pop_back();  // the object goes on: its tags may be large, so they are written bounded
+  out += ",\"tags\":";
+  if (d.tags == 0) out += "null";
+  else write_value(out, t.tags[d.tags - 1], max);
+  out += ",\"by\":" + dump(span_json(d.fate_by)) + "}";
+  return out;
 }
 
-std::string render_json(const Outcome& o, std::string_view expression, std::optional<std::uint64_t> seed) {
-  json doc;
-  doc["expression"] = std::string(expression);
-  if (seed) doc["seed"] = *seed;
-  doc["ok"] = o.ok();
+}  // namespace
+
+std::string render_value_json(const Value& value, std::int64_t max_bytes) {
+  const std::size_t max = byte_limit(max_bytes);
+  std::string out;
+  if (write_value(out, value, max)) return out;
+  return dump({{"error", {{"code", "SizeLimitExceeded"}, {"message", too_large_message(max)}}}});
+}
+
+std::string render_diagnostic_json(const Diagnostic& d) { return dump(diagnostic_json(d)); }
+
+std::string render_json(const Outcome& o, std::string_view expression, std::optional<std::uint64_t> seed,
+                        std::int64_t max_bytes) {
+  const std::size_t max = byte_limit(max_bytes);
+  // Written piece by piece, in the order of the keys, so that a large value
+  // or trace is never held whole as a json tree.
+  std::string head = "{\"expression\":" + dump(std::string(expression));
+  if (seed) head += ",\"seed\":" + std::to_string(*seed);
+  std::string out = head + ",\"ok\":" + (o.ok() ? "true" : "false");
+  bool fits = true;
   if (o.ok()) {
-    doc["value"] = o.value ? value_json(*o.value) : json(nullptr);
-    if (o.value && o.value->as_pool()) doc["successes"] = o.value->as_pool()->successes;
+    out += ",\"value\":";
+    if (o.value) fits = write_value(out, *o.value, max);
+    else out += "null";
+    if (o.value && o.value->as_pool()) out += std::string(",\"successes\":") + (o.value->as_pool()->successes ? "true" : "false");
   } else {
-    doc["error"] = diagnostic_json(*o.error);
+    out += ",\"error\":" + render_diagnostic_json(*o.error);
   }
-  json dice = json::array();
   const Trace& t = o.trace;
-  for (std::size_t i = 0; i < t.dice.size(); ++i) {
-    const DieRecord& d = t.dice[i];
-    json marks = json::array();
-    if (d.marks & MarkExploded) marks.push_back("exploded");
-    if (d.marks & MarkSuccess) marks.push_back("success");
-    if (d.marks & MarkDouble) marks.push_back("double");
-    if (d.marks & MarkFailure) marks.push_back("failure");
-    if (d.marks & MarkClamped) marks.push_back("clamped");
-    if (d.marks & MarkCancelling) marks.push_back("cancelling");
-    dice.push_back({{"id", i},
-                    {"die", t.kinds[d.kind].name()},
-                    {"face", d.face},
-                    {"rolled", d.rolled},
-                    {"fate", std::string(fate_name(d.fate))},
-                    {"origin", std::string(origin_name(d.origin))},
-                    {"marks", marks},
-                    {"parent", d.parent == no_die ? json(nullptr) : json(d.parent)},
-                    {"partner", d.partner == no_die ? json(nullptr) : json(d.partner)},
-                    {"roll", span_json(t.groups[d.group].roll)},
-                    {"tags", d.tags == 0 ? json(nullptr) : value_json(t.tags[d.tags - 1])},
-                    {"by", span_json(d.fate_by)}});
+  out += ",\"dice\":[";
+  for (std::size_t i = 0; fits && i < t.dice.size(); ++i) {
+    if (i) out += ',';
+    out += die_json(t, i, max);
+    fits = out.size() <= max;
   }
-  doc["dice"] = dice;
-  json events = json::array();
-  for (const auto& e : t.events) events.push_back({{"at", span_json(e.span)}, {"text", e.text}});
-  doc["events"] = events;
-  return doc.dump(-1, ' ', false, json::error_handler_t::replace);  // invalid UTF-8 becomes U+FFFD
+  out += "],\"events\":[";
+  for (std::size_t i = 0; fits && i < t.events.size(); ++i) {
+    if (i) out += ',';
+    out += dump({{"at", span_json(t.events[i].span)}, {"text", t.events[i].text}});
+    fits = out.size() <= max;
+  }
+  out += "]}";
+  if (fits && out.size() <= max) return out;
+  // Refused whole: a cut document would read as a different value.
+  json error = {{"code", "SizeLimitExceeded"}, {"message", too_large_message(max)}, {"location", nullptr},
+                {"notes", json::array()}};
+  return head + ",\"ok\":false,\"error\":" + dump(error) + ",\"dice\":[],\"events\":[]}";
 }
 
 }  // namespace alea

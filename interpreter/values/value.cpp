@@ -10,6 +10,15 @@
 
 namespace alea {
 
+void trim_partial_utf8(std::string& s) {
+  std::size_t start = s.size();
+  while (start > 0 && start + 4 > s.size() && (static_cast<unsigned char>(s[start - 1]) & 0xC0) == 0x80) --start;
+  if (start == 0) return;
+  const auto lead = static_cast<unsigned char>(s[start - 1]);
+  const std::size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  if (s.size() - (start - 1) < need) s.resize(start - 1);
+}
+
 std::optional<std::int64_t> pool_total(const PoolData& pool) {
   if (pool.successes) return static_cast<std::int64_t>(pool.dice.size());
   std::int64_t sum = 0;
@@ -41,11 +50,13 @@ bool operator==(const Value& a, const Value& b) {
   switch (a.kind()) {
     case ValueKind::Int: return *a.as_int() == *b.as_int();
     case ValueKind::Bool: return *a.as_bool() == *b.as_bool();
-    case ValueKind::Str: return *a.as_str() == *b.as_str();
+    // A shared part equals itself without a look inside: values share much.
+    case ValueKind::Str: return a.as_str() == b.as_str() || *a.as_str() == *b.as_str();
     case ValueKind::Pool: return false;  // only when a total overflowed
     case ValueKind::None: return true;
-    case ValueKind::List: return *a.as_list() == *b.as_list();
+    case ValueKind::List: return a.as_list() == b.as_list() || *a.as_list() == *b.as_list();
     case ValueKind::Record: {
+      if (a.as_record() == b.as_record()) return true;
       const auto& x = *a.as_record();
       const auto& y = *b.as_record();
       // The same fields with equal values, in any order.
@@ -77,7 +88,14 @@ std::string describe(const Value& v) {
   switch (v.kind()) {
     case ValueKind::Int: return fmt::format("the number {}", *v.as_int());
     case ValueKind::Bool: return fmt::format("the bool {}", *v.as_bool() ? "true" : "false");
-    case ValueKind::Str: return fmt::format("the string \"{}\"", *v.as_str());
+    case ValueKind::Str: {
+      // An error message shows the start of a long string.
+      const std::string& str = *v.as_str();
+      if (str.size() <= 60) return fmt::format("the string \"{}\"", str);
+      std::string start = str.substr(0, 50);
+      trim_partial_utf8(start);
+      return fmt::format("the string \"{}…\" ({} bytes)", start, str.size());
+    }
     case ValueKind::Pool: {
       const auto n = v.as_pool()->dice.size();
       return fmt::format("a pool of {} {}", n, n == 1 ? "die" : "dice");
@@ -93,45 +111,118 @@ std::string describe(const Value& v) {
 }
 
 namespace {
-// Inside a list or record a string keeps its quotes: [1, "hit"], not [1, hit].
-std::string to_display_nested(const Value& v) {
-  if (const auto* str = v.as_str()) {
+
+// The text of a value, built up to a number of bytes and no further: a value
+// that shares its parts can print as more text than memory holds.
+class DisplayWriter {
+ public:
+  explicit DisplayWriter(std::size_t max) : max_(max) {}
+
+  // Writes `v`; false once the text is full.
+  bool value(const Value& v, bool nested) {
+    switch (v.kind()) {
+      case ValueKind::Str:
+        // Inside a list or record a string keeps its quotes: [1, "hit"], not [1, hit].
+        return nested ? leaf(quoted(*v.as_str()), 1) : leaf(*v.as_str(), 1);
+      case ValueKind::List: {
+        const auto& l = *v.as_list();
+        if (!put("[")) return false;
+        for (std::size_t i = 0; i < l.size(); ++i) {
+          if ((i && !put(", ")) || !value(l[i], true)) return false;
+        }
+        if (l.empty()) shown_ += 1;  // an empty list counts as one value
+        return put("]");
+      }
+      case ValueKind::Record: {
+        const auto& r = *v.as_record();
+        if (!put("{")) return false;
+        for (std::size_t i = 0; i < r.names.size(); ++i) {
+          if ((i && !put(", ")) || !put(r.names[i]) || !put(": ") || !value(r.values[i], true)) return false;
+        }
+        if (r.names.empty()) shown_ += 1;
+        return put("}");
+      }
+      default: return leaf(scalar_text(v), v.size());
+    }
+  }
+
+  std::string out;
+  [[nodiscard]] bool cut() const { return cut_; }
+  [[nodiscard]] std::uint64_t shown() const { return shown_; }
+
+ private:
+  std::size_t max_;
+  bool cut_ = false;
+  std::uint64_t shown_ = 0;  // leaves written whole
+
+  bool put(std::string_view s) {
+    if (s.size() > max_ - out.size()) {
+      out.append(s.substr(0, max_ - out.size()));
+      cut_ = true;
+      return false;
+    }
+    out.append(s);
+    return true;
+  }
+  bool leaf(std::string_view s, std::uint64_t leaves) {
+    if (!put(s)) return false;
+    shown_ += leaves;
+    return true;
+  }
+  static std::string quoted(const std::string& str) {
     std::string q = "\"";
-    for (char c : *str) {
+    for (char c : str) {
       if (c == '"' || c == '\\') q += '\\';
       q += c;
     }
     return q + "\"";
   }
-  return to_display(v);
+  static std::string scalar_text(const Value& v) {
+    switch (v.kind()) {
+      case ValueKind::Int: return fmt::format("{}", *v.as_int());
+      case ValueKind::Bool: return *v.as_bool() ? "true" : "false";
+      case ValueKind::Pool: {
+        const auto total = pool_total(*v.as_pool());
+        return total ? fmt::format("{}", *total) : "overflow";
+      }
+      case ValueKind::None: return "none";
+      default: throw std::logic_error("unreachable: not a scalar");
+    }
+  }
+};
+
+// Room kept for the marker that ends a cut text.
+constexpr std::size_t marker_room = 128;
+
+std::size_t byte_limit(std::int64_t max_bytes) {
+  return max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes);
 }
+
 }  // namespace
 
-std::string to_display(const Value& v) {
-  switch (v.kind()) {
-    case ValueKind::Int: return fmt::format("{}", *v.as_int());
-    case ValueKind::Bool: return *v.as_bool() ? "true" : "false";
-    case ValueKind::Str: return *v.as_str();
-    case ValueKind::Pool: {
-      const auto total = pool_total(*v.as_pool());
-      return total ? fmt::format("{}", *total) : "overflow";
-    }
-    case ValueKind::List: {
-      std::string s = "[";
-      for (const auto& i : *v.as_list()) s += (s.size() > 1 ? ", " : "") + to_display_nested(i);
-      return s + "]";
-    }
-    case ValueKind::Record: {
-      const auto& r = *v.as_record();
-      std::string s = "{";
-      for (std::size_t i = 0; i < r.names.size(); ++i) {
-        s += (i ? ", " : "") + r.names[i] + ": " + to_display_nested(r.values[i]);
-      }
-      return s + "}";
-    }
-    case ValueKind::None: return "none";
+bool display_exceeds(const Value& v, std::int64_t max_bytes, std::size_t* bytes) {
+  DisplayWriter w(byte_limit(max_bytes));
+  w.value(v, false);
+  if (bytes && !w.cut()) *bytes = w.out.size();
+  return w.cut();
+}
+
+std::string to_display(const Value& v, std::int64_t max_bytes) {
+  const std::size_t max = byte_limit(max_bytes);
+  {
+    DisplayWriter whole(max);
+    whole.value(v, false);
+    if (!whole.cut()) return std::move(whole.out);
   }
-  throw std::logic_error("unreachable: ValueKind");
+  // Too long: again, leaving room for the marker.
+  DisplayWriter w(max > marker_room ? max - marker_room : 0);
+  w.value(v, false);
+  trim_partial_utf8(w.out);
+  const std::uint64_t total = v.size();
+  const std::uint64_t left = total > w.shown() ? total - w.shown() : 1;
+  w.out += fmt::format(" … [{} more value{} left out: the text passed {} bytes (max_render_size)]", left,
+                       left == 1 ? "" : "s", max_bytes);
+  return std::move(w.out);
 }
 
 bool type_admits(const ast::TypeSpec& t, const Value& v) {
@@ -149,16 +240,33 @@ bool type_admits(const ast::TypeSpec& t, const Value& v) {
   throw std::logic_error("unreachable: TypeSpec");
 }
 
+namespace {
+std::uint64_t add_size(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t s = 0;
+  return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
+}  // namespace
+
 Value make_list(std::vector<Value> items) {
   auto l = std::make_shared<ListData>();
-  for (const auto& i : items) l->depth = std::max(l->depth, i.depth() + 1);
+  std::uint64_t size = 0;
+  for (const auto& i : items) {
+    l->depth = std::max(l->depth, i.depth() + 1);
+    size = add_size(size, i.size());
+  }
+  l->size = std::max<std::uint64_t>(size, 1);
   static_cast<std::vector<Value>&>(*l) = std::move(items);
   return Value(ListPtr(std::move(l)));
 }
 
 Value make_record(std::vector<std::string> names, std::vector<Value> values) {
   auto r = std::make_shared<RecordData>();
-  for (const auto& v : values) r->depth = std::max(r->depth, v.depth() + 1);
+  std::uint64_t size = 0;
+  for (const auto& v : values) {
+    r->depth = std::max(r->depth, v.depth() + 1);
+    size = add_size(size, v.size());
+  }
+  r->size = std::max<std::uint64_t>(size, 1);
   r->names = std::move(names);
   r->values = std::move(values);
   return Value(RecordPtr(std::move(r)));

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "interpreter/limits.hpp"
+
 namespace alea {
 
 namespace ast {
@@ -62,10 +64,12 @@ struct RecordData {
   std::vector<std::string> names;  // in the order written
   std::vector<Value> values;
   std::uint32_t depth = 1;  // 1 + the depth of its deepest value
+  std::uint64_t size = 1;   // Value::size(); cached so that building costs O(fields)
 };
 // The items of a list, with how deeply values nest inside it.
 struct ListData : std::vector<Value> {
   std::uint32_t depth = 1;  // 1 + the depth of its deepest item
+  std::uint64_t size = 1;   // Value::size(); cached so that building costs O(items)
 };
 
 using StrPtr = std::shared_ptr<const std::string>;
@@ -122,6 +126,16 @@ class Value {
     if (const auto* r = std::get_if<RecordPtr>(&v_)) return (*r)->depth;
     return 0;
   }
+  // How many leaves the value prints as: 1 for a number, bool, string or none,
+  // a pool's dice, the sum of a list's items or a record's values (an empty
+  // one counts 1). A part shared by several places counts at each, so this is
+  // what printing, comparing or serialising the value costs. Saturates.
+  [[nodiscard]] std::uint64_t size() const {
+    if (const auto* l = std::get_if<ListPtr>(&v_)) return (*l)->size;
+    if (const auto* r = std::get_if<RecordPtr>(&v_)) return (*r)->size;
+    if (const auto* p = std::get_if<PoolPtr>(&v_)) return std::max<std::uint64_t>(1, (*p)->dice.size());
+    return 1;
+  }
   // The field `name` of a record, or null.
   [[nodiscard]] const Value* field(std::string_view name) const;
 
@@ -144,7 +158,15 @@ class Value {
 // "a pool of 3 dice", "the int 5": for error messages.
 [[nodiscard]] std::string describe(const Value& v);
 // The value as a person reads it: 14, true, hit, [1, 2], {result: 14, success: true}.
-[[nodiscard]] std::string to_display(const Value& v);
+// Past `max_bytes` the text is cut and ends with a marker saying how many
+// values were left out (max_render_size); the time taken is in proportion to
+// the text made, however large or shared the value.
+[[nodiscard]] std::string to_display(const Value& v, std::int64_t max_bytes = Limits{}.max_render_size);
+// Drops a UTF-8 sequence that cutting `s` short left incomplete at its end.
+void trim_partial_utf8(std::string& s);
+// Whether to_display(v, max_bytes) would be cut; the same cost as making it.
+// `bytes` gets the length of the whole text when it is not.
+[[nodiscard]] bool display_exceeds(const Value& v, std::int64_t max_bytes, std::size_t* bytes = nullptr);
 
 // Whether `v` is of the kind `t` names (bounds and choices are not checked).
 [[nodiscard]] bool type_admits(const ast::TypeSpec& t, const Value& v);
