@@ -276,7 +276,7 @@ Outcome Session::eval_recorded(std::string_view source, DiceSource& dice, std::s
     return o;
   }
   RecordingDice recording(dice);
-  Outcome o = engine_.run(c.program, variables_, recording, {&state_, &choices});
+  Outcome o = engine_.run(c.program, variables_, recording, {&state_, &choices, cancel_});
   if (!o.ok()) return o;
   Last last{std::string(source), std::move(name), choices, std::move(recording.drawn), variables_, programs_.size(),
             state_};
