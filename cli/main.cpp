@@ -1,7 +1,8 @@
 // cli/main.cpp — the `alea` program: subcommands, arguments and exit codes.
 //
 // Exit codes: 0 success, 1 the input had an error (the diagnostic is on
-// stderr), 2 the command line itself was wrong.
+// stderr) or the output could not be written, 2 the command line itself was
+// wrong, 130 stopped by Ctrl-C.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -16,6 +17,9 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output.hpp"
 #include "cli/repl.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
@@ -30,6 +34,7 @@ constexpr int exit_ok = 0;
 constexpr int exit_bad_input = 1;
 constexpr int exit_usage = 2;
 
+using alea::cli::RollArgs;
 using alea::cli::UsageError;
 
 std::vector<std::int64_t> parse_dice_list(const std::string& text) {
@@ -52,16 +57,11 @@ std::vector<std::int64_t> parse_dice_list(const std::string& text) {
   return faces;
 }
 
-struct RollArgs {
-  std::vector<std::string> words;
-  std::string file;
-  std::optional<std::uint64_t> seed;
-  std::string dice;
-  bool min = false, max = false, json = false;
-  std::string state_file;              // --state FILE
-  std::vector<std::string> choose;     // --choose NAME[=VALUE]
-  std::vector<std::string> flags;      // other options: the choices' flags (--use-edge)
-};
+alea::EngineOptions engine_options(const alea::Limits& limits) {
+  alea::EngineOptions options;
+  options.limits = limits;
+  return options;
+}
 
 std::uint64_t fresh_seed() {
   std::random_device rd;
@@ -146,7 +146,8 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   if (!compiled.ok()) {
     outcome.error = compiled.diagnostics.front();
   } else {
-    outcome = engine.run(compiled.program, {}, *dice, {state ? &*state : nullptr, &choices});
+    outcome = engine.run(compiled.program, {}, *dice,
+                         {state ? &*state : nullptr, &choices, &alea::cli::cancel_flag()});
   }
   // The state is saved before anything is shown: a roll whose state cannot
   // be kept is reported as failed, with the file as it was.
@@ -169,7 +170,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   if (!outcome.ok()) {
     const alea::Diagnostics all = compiled.ok() ? alea::Diagnostics{*outcome.error} : compiled.diagnostics;
     std::fputs(alea::render_text(all).c_str(), stderr);
-    return exit_bad_input;
+    return outcome.error->code == alea::DiagCode::Interrupted ? alea::cli::exit_interrupted : exit_bad_input;
   }
   if (!a.json) {
     const std::string shown = !outcome.value ? "ok"
@@ -182,28 +183,6 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
     fmt::print(stderr, "note: {} scripted {} not used\n", n, n == 1 ? "die was" : "dice were");
   }
   return exit_ok;
-}
-
-void add_dice_options(CLI::App* cmd, RollArgs& a) {
-  cmd->add_option("--seed", a.seed, "Seed for reproducible rolls (default: a fresh random seed)");
-  cmd->add_option("--dice", a.dice,
-                  "Use these faces instead of random ones, in the order the dice are rolled (e.g. 6,4,1,3)");
-  cmd->add_flag("--min", a.min, "Every die shows its lowest face");
-  cmd->add_flag("--max", a.max, "Every die shows its highest face");
-  cmd->add_flag("--json", a.json, "Print the value and every die as one JSON document");
-  cmd->add_option("--state", a.state_file,
-                  "Read the rulesets' state (counters kept between rolls) from this JSON file, and write it back "
-                  "when the roll changes it; a missing file is the starting state")
-      ->option_text("FILE");
-  cmd->add_option("--choose", a.choose,
-                  "Decide a ruleset's choice for this roll: NAME (true) or NAME=VALUE; may be repeated. A ruleset "
-                  "may add a flag for a choice (--use-edge; `alea describe` lists them)")
-      ->option_text("NAME[=VALUE]")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  // The flags rulesets declare for their choices are known only once the
-  // rulesets are loaded: they are read from what CLI11 leaves over.
-  cmd->allow_extras();
 }
 
 // Problems found before anything was rolled: every one on stderr and, for
@@ -222,7 +201,7 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   std::vector<std::string> words;
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
-  alea::Engine engine;
+  alea::Engine engine(engine_options(a.limits));
   // `my-game.check dice=3` calls a mechanic. `r.a` alone is still an
   // expression unless a ruleset `r` exists; a '-' in the name or a setting
   // after it cannot be an expression, so those get the ruleset's error.
@@ -258,211 +237,49 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
     ss << in.rdbuf();
     source = ss.str();
   }
-  alea::Engine engine;
+  alea::Engine engine(engine_options(a.limits));
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
   return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);
-}
-
-// --rulesets is accepted before the command and after it.
-void add_rulesets_option(CLI::App* cmd, std::vector<std::string>& dirs) {
-  cmd->add_option("--rulesets", dirs,
-                  "Look for rulesets in DIR first (may be repeated; then $ALEA_PATH, then the shipped ones)")
-      ->option_text("DIR")
-      ->check(CLI::ExistingDirectory)
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-}
-
-// Every subcommand's arguments, as CLI11 fills them in, and the subcommands set up.
-struct Commands {
-  std::vector<std::string> ruleset_dirs;
-  std::optional<std::uint64_t> repl_seed;
-  std::string repl_state;
-  RollArgs roll, run;
-  alea::cli::StatsArgs stats;
-  bool list_json = false;
-  std::string describe_what;
-  bool describe_json = false;
-  std::vector<std::string> check_files;
-  CLI::App *roll_cmd = nullptr, *stats_cmd = nullptr, *run_cmd = nullptr, *rulesets_cmd = nullptr,
-           *describe_cmd = nullptr, *check_cmd = nullptr;
-};
-
-void add_roll(CLI::App& app, Commands& c) {
-  CLI::App* cmd = c.roll_cmd = app.add_subcommand(
-      "roll", "Roll an expression, or call a ruleset's mechanic, and print the dice and the result");
-  cmd->add_option("expression", c.roll.words,
-                  "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
-                  "RULESET.MECHANIC followed by name=value words");
-  add_dice_options(cmd, c.roll);
-  add_rulesets_option(cmd, c.ruleset_dirs);
-  cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
-              "  alea roll \"10d10>=8\" --seed 7 --json\n"
-              "  alea roll RULESET.MECHANIC dice=3 --dice 4,5,5,4\n"
-              "  alea roll 'RULESET.MECHANIC(dice: 3).success'   one field of its result\n"
-              "  alea roll RULESET.MECHANIC --state hero.json    counters kept between rolls\n"
-              "`alea rulesets` lists the rulesets and their mechanics; `alea describe RULESET.MECHANIC`\n"
-              "shows a mechanic's parameters, its choice flags and a call to copy.\n"
-              "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
-              "a bare word given to a label parameter is that label (difficulty=hard).\n"
-              "A mechanic's record result is printed one field to a line after its dice.\n"
-              "--state FILE keeps the rulesets' state (a character's counters) between calls;\n"
-              "the file is replaced whole, never left half-written. A roll that fails changes nothing.");
-}
-
-void add_stats(CLI::App& app, Commands& c) {
-  c.stats_cmd = alea::cli::add_stats_command(app, c.stats);
-  add_rulesets_option(c.stats_cmd, c.ruleset_dirs);
-}
-
-void add_run(CLI::App& app, Commands& c) {
-  CLI::App* cmd = c.run_cmd = app.add_subcommand("run", "Run a program from a file ('-' reads standard input)");
-  cmd->add_option("file", c.run.file, "The program file")->required();
-  add_dice_options(cmd, c.run);
-  add_rulesets_option(cmd, c.ruleset_dirs);
-  cmd->footer("Example:\n  alea run game.alea --seed 7");
-}
-
-void add_rulesets(CLI::App& app, Commands& c) {
-  CLI::App* cmd = c.rulesets_cmd =
-      app.add_subcommand("rulesets", "List the rulesets alea can find, with their mechanics");
-  cmd->add_flag("--json", c.list_json, "Print the list as JSON: name, title, file, mechanics, ok");
-  add_rulesets_option(cmd, c.ruleset_dirs);
-  cmd->footer("Example:\n  alea rulesets --rulesets ~/games");
-}
-
-void add_describe(CLI::App& app, Commands& c) {
-  CLI::App* cmd = c.describe_cmd =
-      app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
-  cmd->add_option("name", c.describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
-  cmd->add_flag("--json", c.describe_json, "Print the description as JSON");
-  add_rulesets_option(cmd, c.ruleset_dirs);
-  cmd->footer("Examples:\n  alea describe RULESET\n  alea describe RULESET.MECHANIC\n"
-              "  alea describe rulesets/my-game.yaml\n"
-              "`alea rulesets` lists the names.");
-}
-
-void add_check(CLI::App& app, Commands& c) {
-  CLI::App* cmd = c.check_cmd = app.add_subcommand(
-      "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
-  cmd->add_option("file", c.check_files, "The files to check ('-' reads a program from standard input)")
-      ->required();
-  add_rulesets_option(cmd, c.ruleset_dirs);
-  cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
-              "error or cannot be read.\n"
-              "Example:\n  alea check my-game.yaml");
-}
-
-void add_repl(CLI::App& app, Commands& c) {
-  CLI::App* cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
-  cmd->add_option("--seed", c.repl_seed, "Seed for the REPL's dice");
-  cmd->add_option("--state", c.repl_state,
-                  "Keep the rulesets' state in this JSON file: read at the start, saved on each change")
-      ->option_text("FILE");
-  add_rulesets_option(cmd, c.ruleset_dirs);
-  cmd->footer("Example:\n  alea repl --seed 7");
-}
-
-struct Subcommand {
-  std::string_view name;
-  void (*add)(CLI::App&, Commands&);
-};
-// In the order `alea --help` lists them.
-constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add_stats},
-                                       {"run", add_run},           {"rulesets", add_rulesets},
-                                       {"describe", add_describe}, {"check", add_check},
-                                       {"repl", add_repl}};
-
-// The subcommand the command line names, when nothing but --seed and
-// --rulesets comes before it; otherwise "" (no command, help, version, a
-// mistake). Setting CLI11 up is most of a short command's own time, so only
-// that subcommand is set up; with "" every one is, for help and errors.
-std::string_view named_command(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view w = argv[i];
-    if (w == "--seed" || w == "--rulesets") {
-      ++i;  // and its value
-    } else if (!w.starts_with("--seed=") && !w.starts_with("--rulesets=")) {
-      for (const Subcommand& c : kSubcommands) {
-        if (w == c.name) return c.name;
-      }
-      return {};
-    }
-  }
-  return {};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"alea — a dice-and-rules language for tabletop games.\n"
-               "With no command, opens the interactive REPL.",
-               "alea"};
-  app.set_version_flag("--version", "alea 0.1.0");
-  app.require_subcommand(0, 1);
-  app.footer("Exit codes: 0 success, 1 error in the input (reported on stderr), 2 bad usage.\n"
-             "Rulesets are found in each --rulesets DIR, then each directory of ALEA_PATH\n"
-             "(colon-separated), then the rulesets shipped with alea.\n"
-             "The language is described in docs/language.md, rulesets in rulesets/README.md.");
-
-  Commands c;
-  app.add_option("--seed", c.repl_seed, "Seed for the REPL's dice");
-  app.add_option("--state", c.repl_state,
-                 "The REPL keeps the rulesets' state in this JSON file: read at the start, saved on each change")
-      ->option_text("FILE");
-  add_rulesets_option(&app, c.ruleset_dirs);
-  const std::string_view only = named_command(argc, argv);
-  for (const Subcommand& sub : kSubcommands) {
-    if (only.empty() || only == sub.name) sub.add(app, c);
-  }
-
-  // CLI11 reads a word like `[1,2]` as its own array syntax and splits it; a
-  // leading space hides it, and the expression's words are trimmed again below.
-  std::vector<std::string> words(argv, argv + argc);
-  std::vector<char*> args;
-  for (auto& w : words) {
-    if (&w != &words.front() && w.size() >= 2 && w.front() == '[' && w.back() == ']') w.insert(0, " ");
-    args.push_back(w.data());
-  }
-  const auto chosen = [](const CLI::App* cmd) { return cmd && cmd->parsed(); };
+  namespace cli = alea::cli;
+  cli::prepare_output();
+  cli::ParsedArgs c = cli::parse_args(std::vector<std::string>(argv, argv + argc));
   try {
-    app.parse(argc, args.data());
-    if ((c.roll.min && c.roll.max) || (c.run.min && c.run.max)) {
-      throw UsageError("--min and --max exclude each other");
+    if (c.exit_code) {
+      std::fputs(c.out.c_str(), stdout);
+      std::fputs(c.err.c_str(), stderr);
+      return cli::finish_output(*c.exit_code);
     }
-    // What CLI11 left over, but the `--` that ends the options: the choices' flags.
-    const auto leftovers = [&](CLI::App* cmd, std::vector<std::string>& flags) {
-      if (!chosen(cmd)) return;
-      for (auto& w : cmd->remaining()) {
-        if (w != "--") flags.push_back(std::move(w));
-      }
-    };
-    leftovers(c.roll_cmd, c.roll.flags);
-    leftovers(c.run_cmd, c.run.flags);
-    leftovers(c.stats_cmd, c.stats.flags);
+    if (c.command == cli::Command::Repl) {
+      return cli::finish_output(cli::run_repl({c.repl_seed, c.ruleset_dirs, c.repl_state, c.limits}));
+    }
     const alea::cli::RulesetPath path(c.ruleset_dirs);
-    if (chosen(c.roll_cmd)) return roll_command(c.roll, path);
-    if (chosen(c.run_cmd)) return run_command(c.run, path);
-    if (chosen(c.stats_cmd)) return alea::cli::stats_command(c.stats, path);
-    if (chosen(c.rulesets_cmd)) return alea::cli::rulesets_command(path, c.list_json);
-    if (chosen(c.describe_cmd)) return alea::cli::describe_command(c.describe_what, path, c.describe_json);
-    if (chosen(c.check_cmd)) return alea::cli::check_command(c.check_files, path);
-    return alea::cli::run_repl({c.repl_seed, c.ruleset_dirs, c.repl_state});
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return exit_ok;
-  } catch (const CLI::CallForAllHelp&) {
-    std::cout << app.help("", CLI::AppFormatMode::All);
-    return exit_ok;
-  } catch (const CLI::CallForVersion& e) {
-    std::cout << e.what() << "\n";
-    return exit_ok;
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    fmt::print(stderr, "alea: {}\nRun 'alea --help' for usage.\n", e.what());
-    return exit_usage;
+    int code = exit_ok;
+    switch (c.command) {
+      case cli::Command::Rulesets: code = cli::rulesets_command(path, c.list_json); break;
+      case cli::Command::Describe: code = cli::describe_command(c.describe_what, path, c.describe_json); break;
+      default: {
+        // Commands that run code: the first Ctrl-C stops them cleanly.
+        cli::stop_on_interrupt();
+        c.stats.cancel = &cli::cancel_flag();
+        if (c.command == cli::Command::Roll) code = roll_command(c.roll, path);
+        if (c.command == cli::Command::Run) code = run_command(c.run, path);
+        if (c.command == cli::Command::Stats) code = cli::stats_command(c.stats, path);
+        if (c.command == cli::Command::Check) code = cli::check_command(c.check_files, path, c.limits);
+        if (cli::cancel_flag().load()) code = cli::exit_interrupted;
+      }
+    }
+    return cli::finish_output(code);
   } catch (const UsageError& e) {
     fmt::print(stderr, "alea: {}\n", e.what());
-    return exit_usage;
+    return cli::finish_output(exit_usage);
+  } catch (const std::system_error& e) {
+    // fmt::print found stdout (or stderr) closed or full.
+    if (!cli::is_write_error(e)) throw;
+    return cli::output_failed(e.code().value());
   }
 }

@@ -9,6 +9,7 @@
 // `alea roll`.
 #include "cli/repl.hpp"
 #include "cli/history.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/repl_dice.hpp"
 #include "cli/repl_state.hpp"
 #include "cli/repl_terminal.hpp"
@@ -93,6 +94,12 @@ bool parse_int(std::string_view text, Int& out) {
   return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 
+EngineOptions engine_options(const Limits& limits) {
+  EngineOptions options;
+  options.limits = limits;
+  return options;
+}
+
 std::uint64_t fresh_seed() {
   std::random_device rd;
   return (std::uint64_t{rd()} << 32) | rd();
@@ -107,6 +114,20 @@ void report(fmt::format_string<Args...> format, Args&&... args) {
   std::fflush(stderr);
 }
 
+// Writes `text` to stdout a piece at a time, stopping at Ctrl-C: a huge value
+// or table takes long to reach a terminal, and the prompt should come back.
+void print_interruptible(std::string_view text) {
+  constexpr std::size_t piece = 16 * 1024;
+  for (std::size_t at = 0; at < text.size(); at += piece) {
+    if (cancel_flag().load(std::memory_order_relaxed)) {
+      fmt::print("\n");
+      break;
+    }
+    fmt::print("{}", text.substr(at, piece));
+  }
+  std::fflush(stdout);
+}
+
 // ---- evaluation and commands --------------------------------------------------
 
 // What became of one line.
@@ -117,8 +138,10 @@ struct Step {
 
 class Repl {
  public:
-  Repl(std::uint64_t seed, RulesetPath path, std::string state_file)
-      : session_(engine_), dice_(seed), path_(std::move(path)), state_(engine_, session_, path_, std::move(state_file)) {}
+  Repl(std::uint64_t seed, RulesetPath path, std::string state_file, const Limits& limits)
+      : engine_(engine_options(limits)), session_(engine_), dice_(seed), path_(std::move(path)), state_(engine_, session_, path_, std::move(state_file)) {
+    session_.set_cancel(&cancel_flag());
+  }
 
   // Reads the state file, if any; returns its problems.
   [[nodiscard]] std::string open_state() { return state_.open(); }
@@ -193,7 +216,8 @@ class Repl {
     if (!outcome.ok()) {
       dice_.undo_input();
       if (outcome.error->at_end_of_input && !force) return std::nullopt;
-      report("{}", render_text(*outcome.error));
+      // The REPL says "interrupted" itself, once, whatever was stopped.
+      if (outcome.error->code != DiagCode::Interrupted) report("{}", render_text(*outcome.error));
     } else {
       if (outcome.program) {
         const auto& statements = outcome.program->ast->statements;
@@ -240,14 +264,13 @@ class Repl {
     const std::size_t plain =
         has_main || o.globals.empty() ? o.globals.size() : o.globals.size() - 1;
     for (std::size_t i = 0; i < plain; ++i) {
-      fmt::print("{} = {}\n", o.globals[i].first, to_display(o.globals[i].second));
+      print_interruptible(fmt::format("{} = {}\n", o.globals[i].first, to_display(o.globals[i].second)));
     }
     if (has_main || o.globals.empty()) {
-      fmt::print("{}\n", shown);
+      print_interruptible(fmt::format("{}\n", shown));
     } else {
-      fmt::print("{} = {}\n", o.globals.back().first, shown);
+      print_interruptible(fmt::format("{} = {}\n", o.globals.back().first, shown));
     }
-    std::fflush(stdout);
   }
 
   // Runs a :command; returns false for :quit.
@@ -305,7 +328,8 @@ class Repl {
         "\nTab completes keywords, functions, variables and the mechanics of the loaded\n"
         "rulesets (a ruleset an input calls is loaded from the path). An unfinished line\n"
         "(such as '3d6 +') continues on the next; an empty line ends it.\n"
-        "Ctrl-C abandons the line being typed; Up and Down go through the history.\n");
+        "Ctrl-C abandons the line being typed, or stops a roll, :stats or a long print and\n"
+        "comes back to the prompt (the session is kept); Up and Down go through the history.\n");
   }
 
   void seed_command(std::string_view arg) {
@@ -342,7 +366,7 @@ class Repl {
       fmt::print("no variables or functions yet; try 'let x = 3d6' or 'fn bonus(s) = s / 2'\n");
       return;
     }
-    for (const auto& [name, value] : all) fmt::print("{} = {}\n", name, to_display(value));
+    for (const auto& [name, value] : all) print_interruptible(fmt::format("{} = {}\n", name, to_display(value)));
     for (const auto& f : functions) fmt::print("fn {}({})\n", f.name, fmt::join(f.params, ", "));
   }
 
@@ -427,12 +451,13 @@ class Repl {
       return;
     }
     StatsOptions options;
+    options.cancel = &cancel_flag();
     ProgressLine progress;
     options.progress = [&progress](double f) { progress.update(f); };
     const Stats s = compute_stats(engine_, c.program, session_.variables(), options);
     progress.finish();
     if (s.value.entries.empty() && s.first_error) {
-      report("{}", render_text(*s.first_error));
+      if (s.first_error->code != DiagCode::Interrupted) report("{}", render_text(*s.first_error));
       return;
     }
     StatsContext context;
@@ -440,8 +465,7 @@ class Repl {
     context.seed = options.seed;
     context.explosion_depth = options.explosion_depth;
     context.engine_explosion_limit = engine_.options().limits.max_explosion_depth;
-    fmt::print("{}", stats_text(s, context));
-    std::fflush(stdout);
+    print_interruptible(stats_text(s, context));
   }
 
   // :choose — the player decides after seeing the roll: it is made again
@@ -453,6 +477,7 @@ class Repl {
     if (!o) return;
     if (!o->ok()) {
       dice_.undo_input();
+      if (o->error->code == DiagCode::Interrupted) return;
       report("{}error: the roll was not made again; nothing changed\n", render_text(*o->error));
       return;
     }
@@ -580,6 +605,7 @@ int run_terminal(Repl& repl) {
     } else {
       step = repl.feed(r.line);
     }
+    if (cancel_flag().load(std::memory_order_relaxed)) report("interrupted\n");
     if (step.finished) {
       // A space left by tab completion is not part of the input worth keeping.
       const std::string entry(rtrim(*step.finished));
@@ -602,7 +628,8 @@ int run_script(Repl& repl) {
 }  // namespace
 
 int run_repl(const ReplOptions& options) {
-  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs), options.state_file);
+  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs), options.state_file,
+            options.limits);
   if (const std::string problems = repl.open_state(); !problems.empty()) {
     std::fputs(problems.c_str(), stderr);
     return 1;

@@ -2,6 +2,7 @@
 // Completer, keys read so that Ctrl-C is never missed, history in memory.
 #include "cli/repl_terminal.hpp"
 #include "cli/history.hpp"
+#include "cli/interrupt.hpp"
 
 #include <editline/readline.h>
 #include <fcntl.h>
@@ -51,9 +52,9 @@ extern "C" char** complete(const char* text, int start, int /*end*/) {
 }
 
 // Ctrl-C abandons the line being typed (and an unfinished input) and gives a
-// fresh prompt, as in Python's REPL. While an input is being evaluated it is
-// ignored: every evaluation is bounded by the engine's limits, and the session
-// and the history must survive.
+// fresh prompt, as in Python's REPL. While an input is being evaluated, its
+// odds computed or its result printed, it raises cancel_flag(), which stops
+// that work and brings back the prompt with the session intact.
 //
 // The handler only sets a flag and writes to a pipe. libedit reads keys through
 // read_key() below, which waits on the terminal and on that pipe together, so
@@ -65,6 +66,7 @@ int interrupt_pipe[2] = {-1, -1};
 extern "C" void on_interrupt(int) {
   const int saved = errno;
   interrupted = 1;
+  cancel_flag().store(true, std::memory_order_relaxed);
   [[maybe_unused]] const auto n = ::write(interrupt_pipe[1], "!", 1);
   errno = saved;
 }
@@ -87,6 +89,7 @@ void forget_interrupts() {
   while (::read(interrupt_pipe[0], buf, sizeof buf) > 0) {
   }
   interrupted = 0;
+  cancel_flag().store(false, std::memory_order_relaxed);
 }
 
 // One key for libedit, as a Unicode code point (UTF-8 is decoded here because
@@ -151,7 +154,7 @@ Terminal::Terminal(Completer completer, const std::vector<std::string>& history)
 Terminal::~Terminal() { active_completer = nullptr; }
 
 ReadResult Terminal::read(const char* prompt) {
-  forget_interrupts();  // a Ctrl-C during the last evaluation
+  forget_interrupts();  // a Ctrl-C during the last evaluation, already acted on
   char* raw = readline(prompt);
   if (!raw) return {interrupted ? ReadResult::Kind::Interrupted : ReadResult::Kind::End, {}};
   std::string line(raw);

@@ -178,10 +178,12 @@ Diagnostics load_mentioned(Engine& engine, const RulesetPath& path, std::string_
   return {};
 }
 
-int check_command(const std::vector<std::string>& files, const RulesetPath& path) {
+int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits) {
   // The ruleset files are loaded first, so that a program checked with them
   // may call their mechanics whatever the order of the arguments.
-  Engine engine;
+  EngineOptions options;
+  options.limits = limits;
+  Engine engine(options);
   std::vector<std::optional<Diagnostics>> results(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!is_yaml(files[i])) continue;

@@ -49,7 +49,7 @@ int describe_command(std::string_view what, const RulesetPath& path, bool json);
                                           const Engine* loaded = nullptr);
 
 // `alea check FILE…`: ruleset files (.yaml) are loaded, other files compiled.
-int check_command(const std::vector<std::string>& files, const RulesetPath& path);
+int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits = {});
 
 // The rulesets `source` mentions (`my_game.` …) that `engine` has not
 // loaded and the path has, loaded into `engine`. Returns their problems.

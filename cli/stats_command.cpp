@@ -77,7 +77,9 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   std::vector<std::string> words;
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("stats: give an expression, as in: alea stats 3d6");
-  Engine engine;
+  EngineOptions engine_options;
+  engine_options.limits = a.limits;
+  Engine engine(engine_options);
   std::string source, name, shown;
   DeclaredOutcomes declared;
   bool mechanic = false;
@@ -150,6 +152,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   options.sampled_only = a.sampled || (!sampled_mechanic.empty() && !a.exact);
   options.max_branches = a.max_branches;
   options.explosion_depth = a.explosion_depth;
+  options.cancel = a.cancel;
   ProgressLine progress;
   options.progress = [&progress](double f) { progress.update(f); };
   Stats s = compute_stats(engine, compiled.program, {}, options);

@@ -2,6 +2,7 @@
 // how a roll is distributed, exactly or by sampling (interpreter/stats.hpp).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +28,8 @@ struct StatsArgs {
   std::string state_file;             // --state FILE: the counters a mechanic starts from (read only)
   std::vector<std::string> choose;    // --choose NAME[=VALUE]
   std::vector<std::string> flags;     // the choices' flags (--use-edge)
+  Limits limits;                      // --limit NAME=VALUE
+  const std::atomic<bool>* cancel = nullptr;  // set (by Ctrl-C) to stop: what was found so far is shown
 };
 
 // Adds the `stats` subcommand and its options to `app`.

@@ -302,7 +302,7 @@ Outcome Session::eval_recorded(std::string_view source, DiceSource& dice, std::s
     return o;
   }
   RecordingDice recording(dice);
-  Outcome o = engine_.run(c.program, variables_, recording, {&state_, &choices});
+  Outcome o = engine_.run(c.program, variables_, recording, {&state_, &choices, cancel_});
   if (!o.ok()) return o;
   Bindings next = variables_;
   for (const auto& [k, v] : o.globals) next.set(k, v);

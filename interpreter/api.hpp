@@ -17,6 +17,7 @@
 // test api.header_check keeps it so (tests/api_header_check.cmake).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -180,6 +181,10 @@ class Session {
   // input's result. Fails (returns an error) when there is no last input.
   Outcome revise(const Choices& choices, DiceSource& more);
   [[nodiscard]] bool can_revise() const { return last_.has_value(); }
+  // A flag the host sets (from another thread or a signal handler) to stop
+  // the eval or revise running: it ends with an `Interrupted` error and the
+  // session is left as it was. Null (the default): never stopped.
+  void set_cancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
   // The choices the last input was made with.
   [[nodiscard]] const Choices& last_choices() const;
 
@@ -201,6 +206,7 @@ class Session {
   Bindings variables_;
   std::vector<std::shared_ptr<const CompiledProgram>> programs_;  // those that define functions
   State state_;
+  const std::atomic<bool>* cancel_ = nullptr;
   // The last input that succeeded, and the session as it was before it.
   struct Last {
     std::string source, name;

@@ -8,6 +8,7 @@ import fcntl
 import os
 import pty
 import re
+import resource
 import select
 import signal
 import struct
@@ -43,10 +44,12 @@ def give_up_waiting():
 class Repl:
     """One `alea` process on a pseudo-terminal."""
 
-    def __init__(self, env, args=("--seed", "1")):
+    def __init__(self, env, args=("--seed", "1"), memory_cap=None):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the slave end is stdin/stdout/stderr
             try:
+                if memory_cap:
+                    resource.setrlimit(resource.RLIMIT_AS, (memory_cap, memory_cap))
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 200, 0, 0))
                 os.execve(ALEA, [ALEA, *args], env)
             finally:
@@ -361,6 +364,56 @@ def test_history(tmp):
         r.kill()
 
 
+def test_interrupt(tmp):
+    """Ctrl-C stops a long evaluation or a long print and keeps the session."""
+    # Limits high enough that only Ctrl-C ends the loop; memory capped at 2 GiB.
+    r = Repl(environment(os.path.join(tmp, "interrupt_history")),
+             args=("--seed", "1", "--limit", "max_loop_iterations=1000000000",
+                   "--limit", "max_steps=1000000000000", "--limit", "max_collection_size=1000000"),
+             memory_cap=2 * 1024 ** 3)
+    try:
+        r.expect(re.escape(PROMPT))
+        out = r.line("let a = 5")
+        check(out is not None and "a = 5" in out, "a variable before the interruption", r.transcript())
+        r.line("fn spin(n) = loop x = 0 while x >= 0 { x + n }")
+        start = len(r.text)
+        r.pos = max(r.pos, start)
+        r.send("let b = spin(1)\r")
+        time.sleep(0.5)  # inside the loop by now
+        r.send("\x03")
+        m = r.expect(r"interrupted\r?\n")
+        check(m is not None, "Ctrl-C during an evaluation prints 'interrupted'", r.transcript())
+        check(r.expect(re.escape(PROMPT)) is not None, "and the prompt comes back", r.transcript())
+        out = r.line("a")
+        check(out is not None and "a = 5" in out, "the variables survive the interruption", r.transcript())
+        out = r.line("b")
+        check(out is not None and "b =" not in out and "error" in out,
+              "the interrupted let defined nothing", r.transcript())
+
+        # A long print: a big list shown a piece at a time, stopped at Ctrl-C.
+        r.line(":trace off")
+        start = len(r.text)
+        r.pos = max(r.pos, start)
+        r.send("repeat 3 { range(1, 1000000) }\r")
+        r.expect(r"\[\[1, 2, 3")
+        r.send("\x03")
+        # (A renderer that cuts huge values short may have finished first: then the
+        # Ctrl-C reaches the prompt instead.)
+        m = r.expect(r"(interrupted|\^C)\r?\n")
+        check(m is not None, "Ctrl-C during a long print prints 'interrupted'", r.transcript()[-2000:])
+        check(r.expect(re.escape(PROMPT)) is not None, "and the prompt comes back after a print",
+              r.transcript()[-2000:])
+        check(len(r.text) - start < 1_000_000, "the print stopped (20 MB were on their way)",
+              f"{len(r.text) - start} characters")
+        out = r.line("a + 1")
+        check(out is not None and "6" in out, "the session works after an interrupted print",
+              r.transcript()[-2000:])
+        r.line(":quit", then=r"$")
+        check(r.wait() == 0, "the REPL still ends with :quit after interruptions", r.transcript()[-2000:])
+    finally:
+        r.kill()
+
+
 def test_pipe(tmp):
     """Without a terminal: no prompts, no history, the same output; exit code 0."""
     history = os.path.join(tmp, "pipe_history")
@@ -396,6 +449,7 @@ def main():
         test_session(os.path.join(tmp, "session_history"))
         test_history(tmp)
         test_rulesets(tmp)
+        test_interrupt(tmp)
         test_pipe(tmp)
     print(f"{len(failures)} failed" if failures else "all passed", f"({time.monotonic() - started:.1f} s)")
     return 1 if failures else 0

@@ -1,0 +1,326 @@
+// cli/args.cpp — the subcommands and their options as CLI11 reads them, and
+// --limit. See args.hpp.
+#include "cli/args.hpp"
+
+#include <charconv>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/ruleset_commands.hpp"
+#include "dsl/resolver.hpp"
+
+namespace alea::cli {
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_usage = 2;
+
+constexpr const char* limit_help =
+    "Set one of the limits that keep a run finite, as in max_steps=5000000 (may be repeated); "
+    "`alea limits` lists them";
+
+void add_dice_options(CLI::App* cmd, RollArgs& a) {
+  cmd->add_option("--seed", a.seed, "Seed for reproducible rolls (default: a fresh random seed)");
+  cmd->add_option("--dice", a.dice,
+                  "Use these faces instead of random ones, in the order the dice are rolled (e.g. 6,4,1,3)");
+  cmd->add_flag("--min", a.min, "Every die shows its lowest face");
+  cmd->add_flag("--max", a.max, "Every die shows its highest face");
+  cmd->add_flag("--json", a.json, "Print the value and every die as one JSON document");
+  cmd->add_option("--state", a.state_file,
+                  "Read the rulesets' state (counters kept between rolls) from this JSON file, and write it back "
+                  "when the roll changes it; a missing file is the starting state")
+      ->option_text("FILE");
+  cmd->add_option("--choose", a.choose,
+                  "Decide a ruleset's choice for this roll: NAME (true) or NAME=VALUE; may be repeated. A ruleset "
+                  "may add a flag for a choice (--use-edge; `alea describe` lists them)")
+      ->option_text("NAME[=VALUE]")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // The flags rulesets declare for their choices are known only once the
+  // rulesets are loaded: they are read from what CLI11 leaves over.
+  cmd->allow_extras();
+}
+
+// --rulesets is accepted before the command and after it.
+void add_rulesets_option(CLI::App* cmd, std::vector<std::string>& dirs) {
+  cmd->add_option("--rulesets", dirs,
+                  "Look for rulesets in DIR first (may be repeated; then $ALEA_PATH, then the shipped ones)")
+      ->option_text("DIR")
+      ->check(CLI::ExistingDirectory)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+// --limit, on every command that runs code and before the command (the REPL).
+void add_limit_option(CLI::App* cmd, std::vector<std::string>& words) {
+  cmd->add_option("--limit", words, limit_help)
+      ->option_text("NAME=VALUE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+// CLI11's view of the command line: where each subcommand's options land.
+struct Setup {
+  ParsedArgs& out;
+  std::vector<std::string> limit_words;
+  CLI::App *roll_cmd = nullptr, *stats_cmd = nullptr, *run_cmd = nullptr, *rulesets_cmd = nullptr,
+           *describe_cmd = nullptr, *check_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr;
+};
+
+void add_roll(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.roll_cmd = app.add_subcommand(
+      "roll", "Roll an expression, or call a ruleset's mechanic, and print the dice and the result");
+  cmd->add_option("expression", s.out.roll.words,
+                  "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
+                  "RULESET.MECHANIC followed by name=value words");
+  add_dice_options(cmd, s.out.roll);
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  add_limit_option(cmd, s.limit_words);
+  cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
+              "  alea roll \"10d10>=8\" --seed 7 --json\n"
+              "  alea roll RULESET.MECHANIC dice=3 --dice 4,5,5,4\n"
+              "  alea roll 'RULESET.MECHANIC(dice: 3).success'   one field of its result\n"
+              "  alea roll RULESET.MECHANIC --state hero.json    counters kept between rolls\n"
+              "  alea roll 'repeat 50000 { d6 }' --limit max_loop_iterations=100000\n"
+              "`alea rulesets` lists the rulesets and their mechanics; `alea describe RULESET.MECHANIC`\n"
+              "shows a mechanic's parameters, its choice flags and a call to copy.\n"
+              "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
+              "a bare word given to a label parameter is that label (difficulty=hard).\n"
+              "A mechanic's record result is printed one field to a line after its dice.\n"
+              "--state FILE keeps the rulesets' state (a character's counters) between calls;\n"
+              "the file is replaced whole, never left half-written. A roll that fails changes nothing.\n"
+              "Ctrl-C stops the roll (exit 130).");
+}
+
+void add_stats(CLI::App& app, Setup& s) {
+  s.stats_cmd = add_stats_command(app, s.out.stats);
+  add_rulesets_option(s.stats_cmd, s.out.ruleset_dirs);
+  add_limit_option(s.stats_cmd, s.limit_words);
+}
+
+void add_run(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.run_cmd = app.add_subcommand("run", "Run a program from a file ('-' reads standard input)");
+  cmd->add_option("file", s.out.run.file, "The program file")->required();
+  add_dice_options(cmd, s.out.run);
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  add_limit_option(cmd, s.limit_words);
+  cmd->footer("Example:\n  alea run game.alea --seed 7");
+}
+
+void add_rulesets(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.rulesets_cmd =
+      app.add_subcommand("rulesets", "List the rulesets alea can find, with their mechanics");
+  cmd->add_flag("--json", s.out.list_json, "Print the list as JSON: name, title, file, mechanics, ok");
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  cmd->footer("Example:\n  alea rulesets --rulesets ~/games");
+}
+
+void add_describe(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.describe_cmd =
+      app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
+  cmd->add_option("name", s.out.describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
+  cmd->add_flag("--json", s.out.describe_json, "Print the description as JSON");
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  cmd->footer("Examples:\n  alea describe RULESET\n  alea describe RULESET.MECHANIC\n"
+              "  alea describe rulesets/my-game.yaml\n"
+              "`alea rulesets` lists the names.");
+}
+
+void add_check(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.check_cmd = app.add_subcommand(
+      "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
+  cmd->add_option("file", s.out.check_files, "The files to check ('-' reads a program from standard input)")
+      ->required();
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  add_limit_option(cmd, s.limit_words);
+  cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
+              "error or cannot be read.\n"
+              "Example:\n  alea check my-game.yaml");
+}
+
+void add_repl(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.repl_cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
+  cmd->add_option("--seed", s.out.repl_seed, "Seed for the REPL's dice");
+  cmd->add_option("--state", s.out.repl_state,
+                  "Keep the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  add_limit_option(cmd, s.limit_words);
+  cmd->footer("Example:\n  alea repl --seed 7");
+}
+
+void add_limits(CLI::App& app, Setup& s) {
+  s.limits_cmd = app.add_subcommand(
+      "limits", "List the limits that keep a run finite, with their defaults; --limit NAME=VALUE sets one");
+}
+
+struct Subcommand {
+  std::string_view name;
+  void (*add)(CLI::App&, Setup&);
+};
+// In the order `alea --help` lists them.
+constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add_stats},
+                                       {"run", add_run},           {"rulesets", add_rulesets},
+                                       {"describe", add_describe}, {"check", add_check},
+                                       {"repl", add_repl},         {"limits", add_limits}};
+
+// The subcommand the command line names, when nothing but the options the
+// program itself takes comes before it; otherwise "" (no command, help,
+// version, a mistake). Setting CLI11 up is most of a short command's own
+// time, so only that subcommand is set up; with "" every one is, for help
+// and errors.
+std::string_view named_command(const std::vector<std::string>& words) {
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    const std::string_view w = words[i];
+    if (w == "--seed" || w == "--rulesets" || w == "--state" || w == "--limit") {
+      ++i;  // and its value
+    } else if (!w.starts_with("--seed=") && !w.starts_with("--rulesets=") && !w.starts_with("--state=") &&
+               !w.starts_with("--limit=")) {
+      for (const Subcommand& c : kSubcommands) {
+        if (w == c.name) return c.name;
+      }
+      return {};
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> limit_names() {
+  std::vector<std::string> names;
+  for (const LimitInfo& l : limit_table()) names.emplace_back(l.name);
+  return names;
+}
+
+}  // namespace
+
+std::string limits_text() {
+  std::size_t width = 0;
+  for (const LimitInfo& l : limit_table()) width = std::max(width, l.name.size());
+  std::string out = "The limits that keep a run finite. Set one with --limit NAME=VALUE (roll, run, stats,\n"
+                    "check, repl); reaching one is an error that names it. See docs/language.md §17.\n\n";
+  for (const LimitInfo& l : limit_table()) {
+    out += fmt::format("  {:<{}}  {:>13}  {}\n", l.name, width, l.default_value, l.counts);
+  }
+  return out;
+}
+
+void apply_limit(std::string_view word, Limits& limits) {
+  const auto eq = word.find('=');
+  if (eq == std::string_view::npos) {
+    throw UsageError(fmt::format("--limit '{}': give NAME=VALUE, as in --limit max_steps=5000000 "
+                                 "(`alea limits` lists the names)", word));
+  }
+  const std::string_view name = word.substr(0, eq), value = word.substr(eq + 1);
+  const LimitInfo* found = nullptr;
+  for (const LimitInfo& l : limit_table()) {
+    if (l.name == name) found = &l;
+  }
+  if (!found) {
+    const std::string near = closest_name(name, limit_names());
+    throw UsageError(fmt::format("--limit: there is no limit '{}'{}; the limits are {}", name,
+                                 near.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", near),
+                                 fmt::join(limit_names(), ", ")));
+  }
+  std::int64_t v = 0;
+  const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (r.ec != std::errc() || r.ptr != value.data() + value.size() || v <= 0) {
+    throw UsageError(fmt::format("--limit {}: '{}' is not a positive whole number (the default is {})",
+                                 found->name, value, found->default_value));
+  }
+  limits.*(found->member) = v;
+}
+
+ParsedArgs parse_args(std::vector<std::string> words) {
+  ParsedArgs out;
+  if (words.empty()) words.emplace_back("alea");
+  CLI::App app{"alea — a dice-and-rules language for tabletop games.\n"
+               "With no command, opens the interactive REPL.",
+               "alea"};
+  app.set_version_flag("--version", "alea 0.1.0");
+  app.require_subcommand(0, 1);
+  app.footer("Exit codes: 0 success, 1 error in the input (reported on stderr), 2 bad usage,\n"
+             "130 stopped by Ctrl-C.\n"
+             "Rulesets are found in each --rulesets DIR, then each directory of ALEA_PATH\n"
+             "(colon-separated), then the rulesets shipped with alea.\n"
+             "Every run is bounded by limits (steps, dice, sizes); `alea limits` lists them and\n"
+             "--limit NAME=VALUE sets one for roll, run, stats, check and repl.\n"
+             "The language is described in docs/language.md, rulesets in rulesets/README.md.");
+
+  Setup s{out, {}};
+  app.add_option("--seed", out.repl_seed, "Seed for the REPL's dice");
+  app.add_option("--state", out.repl_state,
+                 "The REPL keeps the rulesets' state in this JSON file: read at the start, saved on each change")
+      ->option_text("FILE");
+  add_rulesets_option(&app, out.ruleset_dirs);
+  add_limit_option(&app, s.limit_words);
+  const std::string_view only = named_command(words);
+  for (const Subcommand& sub : kSubcommands) {
+    if (only.empty() || only == sub.name) sub.add(app, s);
+  }
+
+  // CLI11 reads a word like `[1,2]` as its own array syntax and splits it; a
+  // leading space hides it, and the expression's words are trimmed again later.
+  std::vector<char*> args;
+  for (auto& w : words) {
+    if (&w != &words.front() && w.size() >= 2 && w.front() == '[' && w.back() == ']') w.insert(0, " ");
+    args.push_back(w.data());
+  }
+  const auto chosen = [](const CLI::App* cmd) { return cmd && cmd->parsed(); };
+  const auto stop = [&out](int code, std::string text, bool to_stdout) {
+    out.exit_code = code;
+    (to_stdout ? out.out : out.err) = std::move(text);
+    return out;
+  };
+  try {
+    app.parse(static_cast<int>(args.size()), args.data());
+    if ((out.roll.min && out.roll.max) || (out.run.min && out.run.max)) {
+      throw UsageError("--min and --max exclude each other");
+    }
+    for (const auto& w : s.limit_words) {
+      if (w == "help") return stop(exit_ok, limits_text(), true);
+      apply_limit(w, out.limits);
+    }
+    out.roll.limits = out.run.limits = out.stats.limits = out.limits;
+    // What CLI11 left over, but the `--` that ends the options: the choices' flags.
+    const auto leftovers = [&](CLI::App* cmd, std::vector<std::string>& flags) {
+      if (!chosen(cmd)) return;
+      for (auto& w : cmd->remaining()) {
+        if (w != "--") flags.push_back(std::move(w));
+      }
+    };
+    leftovers(s.roll_cmd, out.roll.flags);
+    leftovers(s.run_cmd, out.run.flags);
+    leftovers(s.stats_cmd, out.stats.flags);
+    if (chosen(s.roll_cmd)) out.command = Command::Roll;
+    else if (chosen(s.run_cmd)) out.command = Command::Run;
+    else if (chosen(s.stats_cmd)) out.command = Command::Stats;
+    else if (chosen(s.rulesets_cmd)) out.command = Command::Rulesets;
+    else if (chosen(s.describe_cmd)) out.command = Command::Describe;
+    else if (chosen(s.check_cmd)) out.command = Command::Check;
+    else if (chosen(s.limits_cmd)) return stop(exit_ok, limits_text(), true);
+    else out.command = Command::Repl;
+    return out;
+  } catch (const CLI::CallForHelp&) {
+    return stop(exit_ok, app.help(), true);
+  } catch (const CLI::CallForAllHelp&) {
+    return stop(exit_ok, app.help("", CLI::AppFormatMode::All), true);
+  } catch (const CLI::CallForVersion& e) {
+    return stop(exit_ok, std::string(e.what()) + "\n", true);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      std::ostringstream o, err;
+      const int code = app.exit(e, o, err);
+      out.out = o.str();
+      return stop(code, err.str(), false);
+    }
+    return stop(exit_usage, fmt::format("alea: {}\nRun 'alea --help' for usage.\n", e.what()), false);
+  } catch (const UsageError& e) {
+    return stop(exit_usage, fmt::format("alea: {}\n", e.what()), false);
+  }
+}
+
+}  // namespace alea::cli

@@ -1,0 +1,20 @@
+// cli/interrupt.hpp — Ctrl-C as a request to stop: one process-wide flag that
+// every evaluation and every odds computation polls (RunInput::cancel,
+// StatsOptions::cancel), so that a run ends cleanly with `Interrupted`.
+#pragma once
+
+#include <atomic>
+
+namespace alea::cli {
+
+// Exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+constexpr int exit_interrupted = 130;
+
+// The flag; set from a signal handler, read by running evaluations.
+[[nodiscard]] std::atomic<bool>& cancel_flag();
+
+// For one command (`roll`, `run`, `stats`, `check`): the first Ctrl-C sets the
+// flag and the command stops at its next poll; a second one kills at once.
+void stop_on_interrupt();
+
+}  // namespace alea::cli
