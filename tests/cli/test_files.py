@@ -83,7 +83,7 @@ with tempfile.TemporaryDirectory() as tmp:
                    out_contains=["hostile (has errors; run: alea check", "heroes-mythos — "])
         else:
             # What is no regular file is no ruleset of the path.
-            expect(["roll", "hostile.m", "--rulesets", str(d)], 1, err_contains="there is no ruleset 'hostile'")
+            expect(["roll", "hostile.m", "--rulesets", str(d)], 1, err_contains="unknown name 'hostile'")
             expect(["rulesets"], 0, env=environment(ALEA_PATH=str(d)), out_contains="heroes-mythos — ")
         # As a program.
         expect(["run", str(f)], 1 if name.startswith("sparse") else 2, err_contains=why)
