@@ -558,8 +558,9 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
   const Ruleset* r = nullptr;
   if (is_ruleset_file(what)) {
     // A file is described whole: there is no FILE.MECHANIC.
+    // What is there but is no regular file (a directory, a FIFO) is refused as such by the loader.
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(std::string(what), ec)) {
+    if (!std::filesystem::exists(std::string(what), ec)) {
       d.error = fmt::format("cannot read the ruleset file '{}' (is it there?)", what);
       return d;
     }

@@ -22,7 +22,8 @@ inline constexpr std::size_t history_cap = 1000;  // entries kept
 
 // The history file. It is rewritten after every input, merged with what other
 // sessions wrote meanwhile, through a temporary file and a rename: a crash or a
-// kill loses at most the input being typed. Problems cost one warning, never
+// kill loses at most the input being typed. Sessions appending at once take
+// turns on a lock file (FILE.lock), so none loses another's entries. Problems cost one warning, never
 // the session.
 class HistoryFile {
  public:

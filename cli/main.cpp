@@ -25,6 +25,7 @@
 #include "cli/ruleset_path.hpp"
 #include "cli/state_commands.hpp"
 #include "cli/state_file.hpp"
+#include "interpreter/io/read_file.hpp"
 #include "cli/stats_command.hpp"
 #include "interpreter/api.hpp"
 
@@ -120,8 +121,11 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
              const alea::cli::RulesetPath& path, bool fields_per_line = false) {
   const alea::Choices choices = command_choices(engine, a);
   std::optional<alea::State> state;
+  // Held from before the state is read until the new state is in place: read-modify-write is atomic.
+  std::optional<alea::cli::StateLock> lock;
   if (!a.state_file.empty()) {
     try {
+      lock.emplace(a.state_file);
       state = alea::cli::read_state_file(a.state_file);
       alea::cli::check_state_file(a.state_file, *state, engine, path);
     } catch (const alea::cli::StateFileError& e) {
@@ -158,6 +162,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
       return state_failure(a, source, e);
     }
   }
+  lock.reset();
   if (a.json) {
     std::string doc = alea::render_json(outcome, source, seed);
     if (state && outcome.ok() && outcome.state) {
@@ -225,18 +230,20 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
 }
 
 int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
-  std::string source;
-  if (a.file == "-") {
-    std::stringstream ss;
-    ss << std::cin.rdbuf();
-    source = ss.str();
-  } else {
-    std::ifstream in(a.file, std::ios::binary);
-    if (!in) throw UsageError(fmt::format("cannot read '{}'", a.file));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    source = ss.str();
+  // Neither a FIFO, a device nor a huge file is read: only a regular file, or standard input, up to the cap.
+  const auto max_bytes = static_cast<std::size_t>(a.limits.max_file_bytes);
+  alea::FileText read = a.file == "-" ? alea::read_fd_capped(0, max_bytes) : alea::read_file_capped(a.file, max_bytes);
+  if (!read.text) {
+    const std::string shown = a.file == "-" ? "standard input" : fmt::format("'{}'", a.file);
+    if (read.too_large) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}: error: cannot read {}: it {} (max_file_bytes)\n", a.file == "-" ? "<stdin>" : a.file,
+                 shown, read.error);
+      return exit_bad_input;
+    }
+    throw UsageError(fmt::format("cannot read {}: it {}", shown, read.error));
   }
+  std::string source = std::move(*read.text);
   alea::Engine engine(engine_options(a.limits));
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
   return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);

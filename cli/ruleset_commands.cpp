@@ -8,12 +8,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "dsl/resolver.hpp"
+#include "interpreter/io/read_file.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
 
 namespace alea::cli {
@@ -149,18 +147,10 @@ int rulesets_command(const RulesetPath& path, bool json) {
 
 namespace {
 
-std::optional<std::string> read_file(const std::string& name) {
-  std::stringstream ss;
-  if (name == "-") {
-    ss << std::cin.rdbuf();
-    return ss.str();
-  }
-  std::error_code ec;
-  if (fs::is_directory(name, ec)) return std::nullopt;
-  std::ifstream in(name, std::ios::binary);
-  if (!in) return std::nullopt;
-  ss << in.rdbuf();
-  return ss.str();
+// The text of `name` ("-": standard input), or why it cannot be read.
+FileText read_file(const std::string& name, const Limits& limits) {
+  const auto max_bytes = static_cast<std::size_t>(limits.max_file_bytes);
+  return name == "-" ? read_fd_capped(0, max_bytes) : read_file_capped(name, max_bytes);
 }
 
 bool is_yaml(std::string_view file) { return file.ends_with(".yaml") || file.ends_with(".yml"); }
@@ -197,17 +187,17 @@ int check_command(const std::vector<std::string>& files, const RulesetPath& path
     if (results[i]) {
       problems = std::move(*results[i]);
     } else {
-      const auto text = read_file(f);
-      if (!text) {
+      const FileText read = read_file(f, limits);
+      if (!read.text) {
         std::fflush(stdout);
-        fmt::print(stderr, "{}: error: cannot read the file (is it there?)\n", f);
+        fmt::print(stderr, "{}: error: cannot read the file: it {}{}\n", f == "-" ? "<stdin>" : f, read.error,
+                   read.too_large ? " (max_file_bytes)" : "");
         ++failed;
         continue;
       }
       if (!is_yaml(f)) {
-        problems = load_mentioned(engine, path, *text);
-        if (problems.empty())
-          problems = engine.compile(*text, f == "-" ? "<stdin>" : f).diagnostics;
+        problems = load_mentioned(engine, path, *read.text);
+        if (problems.empty()) problems = engine.compile(*read.text, f == "-" ? "<stdin>" : f).diagnostics;
       }
     }
     if (problems.empty()) {

@@ -2,20 +2,22 @@
 #include "cli/state_file.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "cli/ruleset_commands.hpp"
+#include "interpreter/io/read_file.hpp"
 
 namespace alea::cli {
 
@@ -24,7 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // A state file is a few counters; anything this big is not one.
-constexpr std::uintmax_t max_state_bytes = 1 << 20;
+constexpr auto max_state_bytes = static_cast<std::size_t>(Limits{}.max_file_bytes);
 
 [[noreturn]] void fail(const std::string& file, const std::string& message) {
   throw StateFileError(fmt::format("{}: error: {} [StateInvalid]\n", file, message));
@@ -61,20 +63,58 @@ void remove_stale_temporaries(const fs::path& dir, const std::string& prefix) {
   }
 }
 
+// The file a write replaces: `file` itself, or the file its symbolic link names.
+fs::path write_target(const std::string& file) {
+  fs::path target(file);
+  std::error_code ec;
+  // Through a symbolic link to the file it names, rather than replacing the link.
+  if (fs::is_symlink(target, ec)) {
+    const fs::path resolved = fs::weakly_canonical(target, ec);
+    if (!ec) target = resolved;
+  }
+  return target;
+}
+
 }  // namespace
 
-State read_state_file(const std::string& file) {
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return {};
-  if (fs::is_directory(file, ec)) fail(file, "this is a directory, not a state file");
-  if (const auto size = fs::file_size(file, ec); !ec && size > max_state_bytes) {
-    fail(file, fmt::format("the file has {} bytes; a state file holds at most {}", size, max_state_bytes));
+StateLock::StateLock(const std::string& file, std::chrono::milliseconds wait) {
+  const fs::path target = write_target(file);
+  // A directory, a FIFO or a device is refused by the read that follows; no lock file beside it.
+  if (struct stat st {}; ::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return;
+  const std::string lock = target.string() + ".lock";
+  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+  // No lock file (a directory that is missing or not writable): the state cannot be
+  // written there either, and the write reports that; reading needs no lock.
+  if (fd_ < 0) return;
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if ((errno != EWOULDBLOCK && errno != EINTR) || std::chrono::steady_clock::now() >= deadline) {
+      const bool busy = errno == EWOULDBLOCK;
+      const std::string why = os_error();
+      ::close(fd_);
+      fd_ = -1;
+      fail(file, busy ? fmt::format("another alea has been updating the state file for {} seconds (it holds {}); "
+                                    "nothing was rolled",
+                                    std::chrono::duration_cast<std::chrono::seconds>(wait).count(), lock)
+                      : fmt::format("cannot lock the state file ({}): {}", lock, why));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) fail(file, fmt::format("cannot read the state file: {}", os_error()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  StateParse parsed = parse_state_json(text.str(), file);
+}
+
+StateLock::~StateLock() {
+  // Closing the descriptor releases the lock. The lock file stays: removing it
+  // would let a waiting process lock a file that no longer has a name.
+  if (fd_ >= 0) ::close(fd_);
+}
+
+State read_state_file(const std::string& file) {
+  const FileText read = read_file_capped(file, max_state_bytes);
+  if (read.missing) return {};
+  if (!read.text) {
+    fail(file, fmt::format("cannot read the state file: it {}{}", read.error, read.too_large ? " (max_file_bytes)" : ""));
+  }
+  StateParse parsed = parse_state_json(*read.text, file);
   if (!parsed.state) throw StateFileError(render_text(parsed.diagnostics));
   return std::move(*parsed.state);
 }
@@ -94,13 +134,7 @@ void check_state_file(const std::string& file, const State& state, const Engine&
 }
 
 void write_state_file(const std::string& file, const State& state) {
-  fs::path target(file);
-  std::error_code ec;
-  // Through a symbolic link to the file it names, rather than replacing the link.
-  if (fs::is_symlink(target, ec)) {
-    const fs::path resolved = fs::weakly_canonical(target, ec);
-    if (!ec) target = resolved;
-  }
+  const fs::path target = write_target(file);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   // `.FILE.PID.XXXXXX`: a writer killed before its rename leaves its temporary
   // file behind, and the next writer removes it once that process is gone.

@@ -3,6 +3,7 @@
 // it against the rulesets, and write it back atomically.
 #pragma once
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,23 @@ struct StateFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The advisory lock of a state file, held while it lives: `flock` on FILE.lock
+// beside the file (beside the file a symbolic link names). A command that
+// updates the state takes it before reading the file and keeps it until the
+// new state is renamed into place, so two processes updating one file
+// serialise and no update is lost. Throws StateFileError when another process
+// holds it for longer than `wait`.
+class StateLock {
+ public:
+  explicit StateLock(const std::string& file, std::chrono::milliseconds wait = std::chrono::seconds(5));
+  ~StateLock();
+  StateLock(const StateLock&) = delete;
+  StateLock& operator=(const StateLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 // The state in `file`; the empty state (every counter at its default) when
 // there is no such file. Throws StateFileError.
 [[nodiscard]] State read_state_file(const std::string& file);
@@ -25,7 +43,7 @@ struct StateFileError : std::runtime_error {
 // loaded, or holds an entry for a ruleset neither loaded nor on `path`.
 void check_state_file(const std::string& file, const State& state, const Engine& engine, const RulesetPath& path);
 
-// Writes `state` to `file` so that the file is always whole: the new text goes
+// Writes `state` to `file` (take a StateLock first, before reading it) so that the file is always whole: the new text goes
 // to a temporary file in the same directory, which is flushed to the disk and
 // then renamed over `file`. A process killed while writing leaves the old
 // file whole, and at most a hidden temporary `.FILE.PID.XXXXXX`, which the

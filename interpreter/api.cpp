@@ -2,8 +2,6 @@
 #include "interpreter/api.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -12,6 +10,7 @@
 #include "dsl/resolver.hpp"
 #include "interpreter/eval/builtins.hpp"
 #include "interpreter/eval/evaluator.hpp"
+#include "interpreter/io/read_file.hpp"
 #include "interpreter/program.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
 #include "interpreter/rulesets/ruleset_loader.hpp"
@@ -74,6 +73,8 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
   opts.import_programs = shared_stdlib().programs;
   opts.expected_name = std::move(expected_name);
   opts.origin = origin;
+  opts.max_collection_size = options_.limits.max_collection_size;
+  opts.max_file_bytes = options_.limits.max_file_bytes;
   RulesetLoad load = load_ruleset(std::string(yaml), std::move(shown_as), opts);
   if (!load.ruleset) return std::move(load.diagnostics);
   auto same = std::find_if(rulesets_.begin(), rulesets_.end(),
@@ -87,17 +88,17 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
 Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::string shown_as,
                                       SourceOrigin origin) {
   if (shown_as.empty()) shown_as = file.string();
-  std::ifstream in(file, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(file, ec)) {
+  const auto max_bytes = static_cast<std::size_t>(std::max<std::int64_t>(0, options_.limits.max_file_bytes));
+  FileText read = read_file_capped(file, max_bytes);
+  if (!read.text) {
     auto src = SourceFile::make(shown_as, "");
     Diagnostics out;
-    out.emplace_back(DiagCode::RulesetNotFound, src->span(0, 0), fmt::format("cannot read the ruleset file '{}'", shown_as));
+    out.emplace_back(DiagCode::RulesetNotFound, src->span(0, 0),
+                     fmt::format("cannot read the ruleset file '{}': it {}{}", shown_as, read.error,
+                                 read.too_large ? " (max_file_bytes)" : ""));
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_ruleset_text(text.str(), std::move(shown_as), file.stem().string(), origin);
+  return load_ruleset_text(*read.text, std::move(shown_as), file.stem().string(), origin);
 }
 
 RulesetSummary ruleset_summary(const Ruleset& ruleset) {

@@ -50,10 +50,27 @@ class Loader final : public detail::RulesetReader {
     }
   }
 
+  RulesetLoad overflow(const YamlOverflow& over) {
+    const auto pos = offset_of(over.mark);
+    error(DiagCode::RulesetInvalidValue, file_->span(pos, pos + 1),
+          over.too_deep     ? (over.as_written ? "lists and mappings nest too deep here"
+                                                : "lists and mappings nest too deep here: an alias may refer to itself")
+          : over.as_written ? "the file holds too many values here"
+                            : "the file's aliases expand to too many values here")
+        .note({}, fmt::format("a ruleset may nest {} levels deep and hold {} values, aliases expanded",
+                              YamlBounds{}.max_depth, YamlBounds{}.max_nodes));
+    RulesetLoad out;
+    out.diagnostics = std::move(diags_);
+    return out;
+  }
+
   RulesetLoad run() {
     RulesetLoad out;
     YAML::Node root;
     try {
+      // Counted on yaml-cpp's events first, so that no tree is built for a document
+      // with too many nodes even before its aliases are expanded.
+      if (const auto over = yaml_event_overflow(file_->text())) return overflow(*over);
       root = YAML::Load(file_->text());
     } catch (const YAML::ParserException& e) {
       const auto pos = offset_of(e.mark);
@@ -62,16 +79,7 @@ class Loader final : public detail::RulesetReader {
       out.diagnostics = std::move(diags_);
       return out;
     }
-    if (const auto over = yaml_overflow(root)) {
-      const auto pos = offset_of(over->mark);
-      error(DiagCode::RulesetInvalidValue, file_->span(pos, pos + 1),
-            over->too_deep ? "lists and mappings nest too deep here: an alias may refer to itself"
-                           : "the file's aliases expand to too many values here")
-          .note({}, fmt::format("a ruleset may nest {} levels deep and hold {} values, aliases expanded",
-                                YamlBounds{}.max_depth, YamlBounds{}.max_nodes));
-      out.diagnostics = std::move(diags_);
-      return out;
-    }
+    if (const auto over = yaml_overflow(root)) return overflow(*over);
     if (!root.IsMap()) {
       error(DiagCode::RulesetFieldType, file_->span(0, 1),
             "a ruleset is a YAML mapping with the keys schema, name, title, source and mechanics");
@@ -417,6 +425,22 @@ class Loader final : public detail::RulesetReader {
     }
   }
 
+  // The first list or mapping in `n` longer than a list of the language may be, if any.
+  std::optional<YAML::Node> oversized(const YAML::Node& n) const {
+    const auto max = static_cast<std::size_t>(std::max<std::int64_t>(0, options_.max_collection_size));
+    if ((n.IsSequence() || n.IsMap()) && n.size() > max) return n;
+    if (n.IsSequence()) {
+      for (const auto& i : n) {
+        if (auto o = oversized(i)) return o;
+      }
+    } else if (n.IsMap()) {
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        if (auto o = oversized(it->second)) return o;
+      }
+    }
+    return std::nullopt;
+  }
+
   static std::size_t nesting(const YAML::Node& n) {
     std::size_t d = 0;
     if (n.IsSequence()) {
@@ -432,6 +456,13 @@ class Loader final : public detail::RulesetReader {
   void add_constant(const YAML::Node& key, const YAML::Node& v, std::string doc, std::vector<NamedValue>& into) {
     if (nesting(v) > 64) {
       error(DiagCode::RulesetInvalidValue, span_of(v), "lists and mappings here nest more than 64 levels deep");
+      return;
+    }
+    // A table becomes a list or record of the language, so it obeys the same limit.
+    if (const auto big = oversized(v)) {
+      error(DiagCode::RulesetInvalidValue, span_of(*big),
+            fmt::format("this {} has {} items; a list or record holds at most {} (max_collection_size)",
+                        big->IsMap() ? "mapping" : "list", big->size(), options_.max_collection_size));
       return;
     }
     auto c = std::make_unique<ast::Constant>();
@@ -670,11 +701,12 @@ class Loader final : public detail::RulesetReader {
 }  // namespace
 
 RulesetLoad load_ruleset(std::string yaml_text, std::string file_name, const RulesetLoadOptions& options) {
-  if (yaml_text.size() > 4'000'000) {
+  if (options.max_file_bytes >= 0 && yaml_text.size() > static_cast<std::size_t>(options.max_file_bytes)) {
     RulesetLoad out;
     auto file = SourceFile::make(file_name, "");
     out.diagnostics.emplace_back(DiagCode::InputTooLong, file->span(0, 0),
-                                 "a ruleset file is limited to 4 MB");
+                                 fmt::format("the ruleset is {} bytes; at most {} may be read (max_file_bytes)",
+                                             yaml_text.size(), options.max_file_bytes));
     return out;
   }
   return Loader(std::move(yaml_text), std::move(file_name), options).run();

@@ -13,6 +13,7 @@
 #include "dsl/diagnostic.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/resolver.hpp"
+#include "interpreter/limits.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
 
 namespace alea {
@@ -27,6 +28,10 @@ struct RulesetLoadOptions {
   // Library: a shipped ruleset, whose errors are reported where the user's
   // code called it (locate_in_user_code); User: a homebrewer's own.
   SourceOrigin origin = SourceOrigin::User;
+  // Items in one list or mapping of a constant or a table (Limits::max_collection_size).
+  std::int64_t max_collection_size = Limits{}.max_collection_size;
+  // Bytes of the YAML text (Limits::max_file_bytes).
+  std::int64_t max_file_bytes = Limits{}.max_file_bytes;
 };
 
 struct RulesetLoad {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "dsl/resolver.hpp"
@@ -60,7 +61,7 @@ std::optional<Value> from_json(const json& j, std::size_t depth, std::string& wh
       return make_record(std::move(names), std::move(values));
     }
     default:
-      why = fmt::format("{} is not a whole number", j.dump());
+      why = fmt::format("{} is not a whole number", j.dump(-1, ' ', false, json::error_handler_t::replace));
       return std::nullopt;
   }
 }
@@ -112,6 +113,134 @@ void RulesetValues::erase(std::string_view ruleset, std::string_view name) {
   if (r->second.empty()) values_.erase(r);
 }
 
+namespace {
+
+// nlohmann's message without its "[json.exception.…] parse error at line 1, column 5: " head.
+std::string json_error_text(std::string what) {
+  if (const auto p = what.find("] "); what.starts_with("[json.exception") && p != std::string::npos) {
+    what = what.substr(p + 2);
+  }
+  if (what.starts_with("parse error")) {
+    if (const auto q = what.find(": "); q != std::string::npos) what = what.substr(q + 2);
+  }
+  constexpr std::string_view value_head = "syntax error while parsing value - ";
+  if (what.starts_with(value_head)) what = what.substr(value_head.size());
+  return what;
+}
+
+// A character pointer that tells how far the JSON lexer has read: at each SAX event, `*seen`
+// is just past the text of that event, which places it in the file.
+class ReadingAt {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  ReadingAt() = default;
+  ReadingAt(const char* p, const char** seen) : p_(p), seen_(seen) {}
+  reference operator*() const { return *p_; }
+  ReadingAt& operator++() {
+    ++p_;
+    if (seen_) *seen_ = p_;
+    return *this;
+  }
+  ReadingAt operator++(int) {
+    ReadingAt before = *this;
+    ++*this;
+    return before;
+  }
+  friend bool operator==(const ReadingAt& a, const ReadingAt& b) { return a.p_ == b.p_; }
+
+ private:
+  const char* p_ = nullptr;
+  const char** seen_ = nullptr;
+};
+
+// Builds the document as nlohmann's own DOM parser does, but never throws: the first error
+// (syntax, or a number out of range such as 1e400) is kept with its byte offset. It also
+// notes where each ruleset's entry and each counter's value start.
+class StateSax {
+ public:
+  using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+
+  StateSax(json& root, const char* begin, const char* const* seen) : dom_(root, false), begin_(begin), seen_(seen) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool b) { return dom_.boolean(b); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
+  bool string(json::string_t& v) { return dom_.string(v); }
+  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    ++depth_;
+    return dom_.start_object(n);
+  }
+  bool key(json::string_t& k) {
+    // The key's closing quote has just been read; its value is what comes next.
+    if (depth_ == 1) {
+      entry_ = k;
+      entry_at.insert_or_assign(k, here());
+    } else if (depth_ == 2) {
+      counter_at.insert_or_assign({entry_, k}, here());
+    }
+    return dom_.key(k);
+  }
+  bool end_object() {
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) {
+    ++depth_;
+    return dom_.start_array(n);
+  }
+  bool end_array() {
+    --depth_;
+    return dom_.end_array();
+  }
+  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& e) {
+    if (e.id == 406) {  // a number past the range of a double: "1e400"
+      error_at = position >= last_token.size() ? position - last_token.size() : 0;
+      error = fmt::format("the number {} is out of range; a state holds whole numbers of 64 bits", last_token);
+    } else {
+      // `position` counts from 1 and points just past the offending character.
+      error_at = position == 0 ? 0 : position - 1;
+      error = fmt::format("this is not valid JSON: {}", json_error_text(e.what()));
+    }
+    return false;
+  }
+
+  std::optional<std::size_t> error_at;
+  std::string error;
+  std::map<std::string, std::size_t, std::less<>> entry_at;  // ruleset → its key
+  std::map<std::pair<std::string, std::string>, std::size_t> counter_at;  // (ruleset, counter) → its key
+
+ private:
+  Dom dom_;
+  const char* begin_;
+  const char* const* seen_;
+  std::size_t depth_ = 0;
+  std::string entry_;
+
+  // Where the key just read starts: its closing quote has just been read.
+  [[nodiscard]] std::size_t here() const {
+    std::size_t end = *seen_ > begin_ ? static_cast<std::size_t>(*seen_ - begin_) - 1 : 0;
+    // Back to its opening quote, past escaped quotes.
+    while (end > 0) {
+      --end;
+      if (begin_[end] != '"') continue;
+      std::size_t slashes = 0;
+      while (end > slashes && begin_[end - slashes - 1] == '\\') ++slashes;
+      if (slashes % 2 == 0) break;
+    }
+    return end;
+  }
+};
+
+}  // namespace
+
 StateParse parse_state_json(std::string_view text, std::string name) {
   StateParse out;
   const auto file = SourceFile::make(std::move(name), std::string(text));
@@ -123,29 +252,31 @@ StateParse parse_state_json(std::string_view text, std::string name) {
     return std::move(out);
   };
   json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // e.byte counts from 1 and points just past the offending character.
-    std::string what = e.what();
-    if (const auto p = what.find("syntax error while parsing value - "); p != std::string::npos) {
-      what = what.substr(p + 35);
-    } else if (const auto q = what.find(": "); q != std::string::npos) {
-      what = what.substr(q + 2);
-    }
-    return fail(e.byte == 0 ? 0 : e.byte - 1, fmt::format("this is not valid JSON: {}", what));
-  }
+  const std::string_view t = file->text();
+  const char* seen = t.data();
+  StateSax sax(j, t.data(), &seen);
+  // Never throws: every problem of the text comes back through sax.parse_error.
+  json::sax_parse(ReadingAt(t.data(), &seen), ReadingAt(t.data() + t.size(), nullptr), &sax);
+  if (sax.error_at) return fail(*sax.error_at, sax.error);
   if (!j.is_object()) return fail(0, "the state must be a JSON object, one entry per ruleset");
+  const auto entry_at = [&](const std::string& key) {
+    const auto e = sax.entry_at.find(key);
+    return e == sax.entry_at.end() ? std::size_t{0} : e->second;
+  };
   State state;
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (!it.value().is_object()) {
-      return fail(0, fmt::format("the entry \"{}\" must be an object of counters, got {}", it.key(),
-                                 it.value().dump()));
+      return fail(entry_at(it.key()), fmt::format("the entry \"{}\" must be an object of counters, got {}", it.key(),
+                                                  it.value().dump(-1, ' ', false, json::error_handler_t::replace)));
     }
     for (auto c = it.value().begin(); c != it.value().end(); ++c) {
       std::string why;
       auto v = from_json(c.value(), 1, why);
-      if (!v) return fail(0, fmt::format("{}.{}: {}", it.key(), c.key(), why));
+      const auto at = sax.counter_at.find({it.key(), c.key()});
+      if (!v) {
+        return fail(at == sax.counter_at.end() ? entry_at(it.key()) : at->second,
+                    fmt::format("{}.{}: {}", it.key(), c.key(), why));
+      }
       state.set(it.key(), c.key(), std::move(*v));
     }
   }
@@ -160,7 +291,8 @@ std::string state_to_json(const State& state) {
     for (const auto& [name, v] : values) o[name] = to_json(v);
     j[ruleset] = std::move(o);
   }
-  return j.dump(2);
+  // A string of the language may hold bytes that are not UTF-8; they must not stop the save.
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 std::vector<std::string> state_problems(const Ruleset& ruleset, const State& state) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 #include <yaml-cpp/yaml.h>
 
@@ -21,8 +22,15 @@ struct YamlBounds {
 struct YamlOverflow {
   YAML::Mark mark;
   bool too_deep = false;  // else too many nodes
+  bool as_written = false;  // counted before aliases are expanded
 };
 
 [[nodiscard]] std::optional<YamlOverflow> yaml_overflow(const YAML::Node& root, const YamlBounds& bounds = {});
+
+// The same bounds on the first document of `text` as written (an alias counts as one node),
+// counted on the parser's events: yaml-cpp builds its tree only for a document that passes,
+// so a file of a million tiny values never becomes a million nodes in memory. Throws
+// YAML::ParserException for what is not YAML, as YAML::Load does.
+[[nodiscard]] std::optional<YamlOverflow> yaml_event_overflow(const std::string& text, const YamlBounds& bounds = {});
 
 }  // namespace alea

@@ -259,7 +259,7 @@ doc = json.loads(out) if rc == 1 and out.startswith("{") else {}
 check("a bad state file with --json", doc.get("ok") is False and doc.get("error", {}).get("code") == "StateInvalid"
       and (doc["error"].get("location") or {}).get("file") == str(tmp / "range.json"), out + err)
 (tmp / "adir").mkdir(exist_ok=True)
-state_error("adir", None, "adir: error: this is a directory, not a state file")
+state_error("adir", None, "adir: error: cannot read the state file: it is a directory")
 rc, out, err = run(["roll", "pbta-superiority.increase", "--state", str(tmp / "no-such-dir" / "s.json")])
 check("unwritable state file", rc == 1 and "cannot write the state file" in err, err)
 

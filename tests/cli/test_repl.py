@@ -414,6 +414,34 @@ def test_interrupt(tmp):
         r.kill()
 
 
+def test_history_shared(tmp):
+    """Two sessions typing at once into one history file: every entry of both is kept."""
+    history = os.path.join(tmp, "shared_history")
+    n = 60
+    sessions = [Repl(environment(history)), Repl(environment(history))]
+    try:
+        for r in sessions:
+            r.expect(re.escape(PROMPT))
+        # Each sends all its lines at once, so the two append side by side.
+        for k, r in enumerate(sessions):
+            r.send("".join(f"{1000 * (k + 1) + i} + 0\n" for i in range(n)))
+        for k, r in enumerate(sessions):
+            last = 1000 * (k + 1) + n - 1
+            check(r.expect(re.escape(f"{last} + 0 = {last}"), timeout=4 * TIMEOUT) is not None,
+                  "a session runs all its lines", r.transcript())
+        for r in sessions:
+            r.send("\x04")
+            r.wait()
+        entries = read_text(history).splitlines()
+        missing = [f"{1000 * (k + 1) + i} + 0" for k in range(2) for i in range(n)
+                   if f"{1000 * (k + 1) + i} + 0" not in entries]
+        check(not missing, "two sessions sharing a history file lose no entry",
+              f"{len(missing)} missing, e.g. {missing[:5]}")
+    finally:
+        for r in sessions:
+            r.kill()
+
+
 def test_pipe(tmp):
     """Without a terminal: no prompts, no history, the same output; exit code 0."""
     history = os.path.join(tmp, "pipe_history")
@@ -448,6 +476,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_session(os.path.join(tmp, "session_history"))
         test_history(tmp)
+        test_history_shared(tmp)
         test_rulesets(tmp)
         test_interrupt(tmp)
         test_pipe(tmp)

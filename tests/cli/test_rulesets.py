@@ -201,7 +201,7 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(["check", "uses.alea"], 1, cwd=tmp, err_contains="unknown function 'mini.roll'")
     # A missing file is one line on stderr and exit 1; no file at all is bad usage.
     expect(["check", "missing.yaml"], 1, "", cwd=tmp,
-           err_contains="missing.yaml: error: cannot read the file (is it there?)")
+           err_contains="missing.yaml: error: cannot read the file: it does not exist")
     expect(["check", "missing.alea", "mini.yaml"], 1, "mini.yaml: ok\n", cwd=tmp,
            err_contains="missing.alea: error: cannot read the file")
     expect(["check"], 2, err_contains="file is required")

@@ -3,6 +3,8 @@
 // a good ruleset's mechanics, constants, tables and parameters work.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -335,6 +337,80 @@ TEST(RulesetLoader, LoadsEveryShippedRuleset) {
     const Diagnostics d = engine.load_ruleset_file(fmt::format("{}/rulesets/{}.yaml", ALEA_SOURCE_DIR, name));
     EXPECT_TRUE(d.empty()) << render_text(d);
   }
+}
+
+
+// ---- bombs: every bound is checked before a tree is walked, or even built ----------------
+
+// The first diagnostic as "LINE:COL Code message".
+std::string first_problem(const std::string& yaml, EngineOptions options = {}) {
+  Engine engine(options);
+  const Diagnostics d = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
+  if (d.empty()) return "loaded";
+  const LineColumn lc = d.front().span.file->line_column(d.front().span.begin);
+  return fmt::format("{}:{} {} {}", lc.line, lc.column, code_name(d.front().code), d.front().message);
+}
+
+const std::string mechanic = "mechanics:\n  m: {doc: d, body: \"1\", returns: {type: int, doc: one}}\n";
+
+TEST(RulesetBombs, ATableOverTheCollectionLimitIsRefusedAtItsRows) {
+  std::string rows;
+  for (int i = 0; i < 10'001; ++i) rows += "1,";
+  const std::string yaml = std::string(header) + "tables:\n  t:\n    doc: d\n    rows: [" + rows + "1]\n" + mechanic;
+  EXPECT_EQ(first_problem(yaml),
+            "8:11 RulesetInvalidValue this list has 10002 items; a list or record holds at most 10000 "
+            "(max_collection_size)");
+  // The engine's own limit applies.
+  EngineOptions small;
+  small.limits.max_collection_size = 3;
+  EXPECT_EQ(first_problem(std::string(header) + "constants:\n  c: {a: 1, b: [1, 2, 3, 4]}\n" + mechanic, small),
+            "6:16 RulesetInvalidValue this list has 4 items; a list or record holds at most 3 (max_collection_size)");
+  EXPECT_EQ(first_problem(std::string(header) + "constants:\n  c: [1, 2, 3]\n" + mechanic, small), "loaded");
+}
+
+TEST(RulesetBombs, TooManyValuesAsWrittenAreCountedBeforeATreeIsBuilt) {
+  std::string many;
+  for (int i = 0; i < 210'000; ++i) many += "1,";
+  const std::string yaml = std::string(header) + "constants:\n  c: [" + many + "1]\n" + mechanic;
+  // At the 200,001st value: the event count stops yaml-cpp before it builds the tree.
+  EXPECT_EQ(first_problem(yaml), "6:399981 RulesetInvalidValue the file holds too many values here");
+}
+
+TEST(RulesetBombs, DeepNestingAsWrittenIsRefusedAtItsPlace) {
+  const std::string yaml =
+      std::string(header) + "constants:\n  c: " + std::string(500, '[') + std::string(500, ']') + "\n" + mechanic;
+  EXPECT_EQ(first_problem(yaml), "6:132 RulesetInvalidValue lists and mappings nest too deep here");
+  // yaml-cpp's own guard (2,000 levels) is a syntax error, never a stack overflow.
+  const std::string deeper =
+      std::string(header) + "constants:\n  c: " + std::string(100'000, '[') + std::string(100'000, ']') + "\n";
+  EXPECT_EQ(first_problem(deeper).substr(0, 37), "6:132 RulesetInvalidValue lists and m");
+}
+
+TEST(RulesetBombs, AliasBombsAreRefusedAtTheirLine) {
+  EXPECT_EQ(first_problem(std::string(header) + "constants:\n  a: &a [1, *a]\n" + mechanic).substr(0, 80),
+            "6:6 RulesetInvalidValue lists and mappings nest too deep here: an alias may refe");
+  std::string laughs = std::string(header) + "constants:\n  a: &a [1,2,3,4,5,6,7,8,9,10]\n";
+  for (const char* p : {"ab", "bc", "cd", "de", "ef", "fg"}) {
+    laughs += fmt::format("  {1}: &{1} [*{0},*{0},*{0},*{0},*{0},*{0},*{0},*{0},*{0},*{0}]\n", p[0], p[1]);
+  }
+  EXPECT_EQ(first_problem(laughs + mechanic).substr(0, 70),
+            "6:22 RulesetInvalidValue the file's aliases expand to too many values ");
+}
+
+TEST(RulesetBombs, ARulesetFileIsReadOnlyWhenItIsARegularFileUnderTheCap) {
+  Engine engine;
+  const auto message = [&](const std::filesystem::path& file) {
+    const Diagnostics d = engine.load_ruleset_file(file, "given.yaml");
+    return d.empty() ? std::string("loaded") : fmt::format("{} {}", code_name(d.front().code), d.front().message);
+  };
+  EXPECT_EQ(message("/dev/zero"), "RulesetNotFound cannot read the ruleset file 'given.yaml': it is a device, not a file");
+  EXPECT_EQ(message("/"), "RulesetNotFound cannot read the ruleset file 'given.yaml': it is a directory");
+  EngineOptions small;
+  small.limits.max_file_bytes = 10;
+  Engine capped(small);
+  const Diagnostics d = capped.load_ruleset_file(std::string(ALEA_SOURCE_DIR) + "/rulesets/pbta-superiority.yaml");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_TRUE(d.front().message.ends_with("bytes; at most 10 may be read (max_file_bytes)")) << d.front().message;
 }
 
 }  // namespace

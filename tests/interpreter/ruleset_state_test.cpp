@@ -275,12 +275,46 @@ TEST(StateJson, RoundTripsAndReportsMistakesAtTheirPlace) {
   EXPECT_EQ(first(""),
             "1:1 StateInvalid this is not valid JSON: unexpected end of input; expected '[', '{', or a literal");
   EXPECT_EQ(first("[1]"), "1:1 StateInvalid the state must be a JSON object, one entry per ruleset");
-  EXPECT_EQ(first("{\"a\": 3}"), "1:1 StateInvalid the entry \"a\" must be an object of counters, got 3");
-  EXPECT_EQ(first("{\"a\": {\"n\": 2.5}}"), "1:1 StateInvalid a.n: 2.5 is not a whole number");
+  // Each problem is at its entry's or its counter's key.
+  EXPECT_EQ(first("{\"a\": 3}"), "1:2 StateInvalid the entry \"a\" must be an object of counters, got 3");
+  EXPECT_EQ(first("{\"a\": {\"n\": 2.5}}"), "1:8 StateInvalid a.n: 2.5 is not a whole number");
   EXPECT_EQ(first("{\"a\": {\"n\": 18446744073709551615}}"),
-            "1:1 StateInvalid a.n: 18446744073709551615 does not fit in 64 bits");
+            "1:8 StateInvalid a.n: 18446744073709551615 does not fit in 64 bits");
   EXPECT_EQ(first("{\"a\": {\"n\": " + std::string(100, '[') + std::string(100, ']') + "}}"),
-            "1:1 StateInvalid a.n: values nest more than 64 levels deep");
+            "1:8 StateInvalid a.n: values nest more than 64 levels deep");
+  EXPECT_EQ(first("{\n  \"a\": {\"m\": 1,\n    \"n\": 1.5\n  }\n}"), "3:5 StateInvalid a.n: 1.5 is not a whole number");
+  EXPECT_EQ(first("{\"a\\\"b\": 3}"), "1:2 StateInvalid the entry \"a\"b\" must be an object of counters, got 3");
+}
+
+// A number JSON can write but a double cannot hold was an uncaught exception; no exception
+// leaves parse_state_json, whatever the text.
+TEST(StateJson, NumbersOutOfRangeAreErrorsAtTheirPlace) {
+  const auto first = [](std::string_view text) {
+    StateParse bad;
+    EXPECT_NO_THROW(bad = parse_state_json(text, "s.json"));
+    if (bad.state) return std::string("parsed");
+    const Diagnostic& d = bad.diagnostics.front();
+    const LineColumn lc = d.span.file->line_column(d.span.begin);
+    return fmt::format("{}:{} {} {}", lc.line, lc.column, code_name(d.code), d.message);
+  };
+  EXPECT_EQ(first("{\"x\": 1e400}"),
+            "1:7 StateInvalid the number 1e400 is out of range; a state holds whole numbers of 64 bits");
+  EXPECT_EQ(first("{\"x\": {\"n\": -1e400}}"),
+            "1:13 StateInvalid the number -1e400 is out of range; a state holds whole numbers of 64 bits");
+  EXPECT_EQ(first("{\n  \"x\": {\n    \"n\": [1, 2e999]\n  }\n}"),
+            "3:14 StateInvalid the number 2e999 is out of range; a state holds whole numbers of 64 bits");
+  EXPECT_EQ(first("{\"x\": {\"n\": 1e300}}"), "1:8 StateInvalid x.n: 1e+300 is not a whole number");
+  EXPECT_EQ(first("{\"x\": \"\xff\"}"),
+            "1:8 StateInvalid this is not valid JSON: invalid string: ill-formed UTF-8 byte; last read: '\"\xff'");
+}
+
+// A string of the language need not be UTF-8; the state still saves.
+TEST(StateJson, SavesAStringThatIsNotUtf8) {
+  State st;
+  st.set("x", "s", Value(std::string("a\xff")));
+  std::string text;
+  EXPECT_NO_THROW(text = state_to_json(st));
+  EXPECT_TRUE(parse_state_json(text, "s.json").state);
 }
 
 TEST(StateJson, ProblemsAgainstTheRuleset) {
