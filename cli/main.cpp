@@ -71,17 +71,17 @@ std::uint64_t fresh_seed() {
 
 // A mechanic's record, one field to a line after the call and its dice: on
 // one line, `check(…) = {result: 10, success: true, …}` is too long to read.
-std::string record_breakdown(const alea::Outcome& o) {
-  const std::string text = alea::render_breakdown(o);
+std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes) {
+  const std::string text = alea::render_breakdown(o, max_bytes);
   const auto* record = o.value->as_record();
   if (!record) return text;
   const auto nl = std::min(text.find('\n'), text.size());
   std::string first = text.substr(0, nl);
-  const std::string value = " = " + alea::to_display(*o.value);
+  const std::string value = " = " + alea::to_display(*o.value, max_bytes);
   if (first.ends_with(value)) first.resize(first.size() - value.size());
   std::string out = first + text.substr(nl);
   for (std::size_t i = 0; i < record->names.size(); ++i) {
-    out += fmt::format("\n{}: {}", record->names[i], alea::to_display(record->values[i]));
+    out += fmt::format("\n{}: {}", record->names[i], alea::to_display(record->values[i], max_bytes));
   }
   return out;
 }
@@ -164,7 +164,8 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   }
   lock.reset();
   if (a.json) {
-    std::string doc = alea::render_json(outcome, source, seed);
+    const std::int64_t max_bytes = engine.options().limits.max_render_size;
+    std::string doc = alea::render_json(outcome, source, seed, max_bytes);
     if (state && outcome.ok() && outcome.state) {
       auto j = nlohmann::ordered_json::parse(doc);
       j["state"] = nlohmann::ordered_json::parse(alea::state_to_json(*outcome.state));
@@ -179,8 +180,8 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   }
   if (!a.json) {
     const std::string shown = !outcome.value ? "ok"
-                              : fields_per_line ? record_breakdown(outcome)
-                                                : alea::render_breakdown(outcome);
+                              : fields_per_line ? record_breakdown(outcome, engine.options().limits.max_render_size)
+                                                : alea::render_breakdown(outcome, engine.options().limits.max_render_size);
     fmt::print("{}\n", shown);
   }
   if (scripted && scripted->remaining() > 0) {
@@ -196,7 +197,7 @@ int fail(const RollArgs& a, const alea::Diagnostics& d, std::string_view express
   if (a.json) {
     alea::Outcome o;
     o.error = d.front();
-    fmt::print("{}\n", alea::render_json(o, expression));
+    fmt::print("{}\n", alea::render_json(o, expression, std::nullopt, a.limits.max_render_size));
   }
   std::fputs(alea::render_text(d).c_str(), stderr);
   return exit_bad_input;

@@ -210,6 +210,15 @@ class Repl {
       const Ruleset& r = *engine_.rulesets()[i];
       report("note: loaded the ruleset {} ({})\n", r.name, r.file);
     }
+    std::optional<StateLock> state_lock;
+    try {
+      state_lock = state_.lock_and_refresh();
+    } catch (const StateFileError& e) {
+      report("{}error: the input was not run\n", e.what());
+      std::string finished = std::move(pending_);
+      pending_.clear();
+      return finished;
+    }
     dice_.begin_input();
     const State state_before = session_.state();
     const Outcome outcome = session_.eval(pending_, dice_);
@@ -260,11 +269,12 @@ class Repl {
     // `let`; a `let` that rolled no dice has nothing to show but its value
     // (not "x = 1 = 1").
     const bool breakdown = trace_ && (has_main || !o.trace.dice.empty());
-    const std::string shown = breakdown ? render_breakdown(o) : to_display(*o.value);
+    const std::int64_t max_bytes = engine_.options().limits.max_render_size;
+    const std::string shown = breakdown ? render_breakdown(o, max_bytes) : to_display(*o.value, max_bytes);
     const std::size_t plain =
         has_main || o.globals.empty() ? o.globals.size() : o.globals.size() - 1;
     for (std::size_t i = 0; i < plain; ++i) {
-      print_interruptible(fmt::format("{} = {}\n", o.globals[i].first, to_display(o.globals[i].second)));
+      print_interruptible(fmt::format("{} = {}\n", o.globals[i].first, to_display(o.globals[i].second, max_bytes)));
     }
     if (has_main || o.globals.empty()) {
       print_interruptible(fmt::format("{}\n", shown));
@@ -471,6 +481,15 @@ class Repl {
   // :choose — the player decides after seeing the roll: it is made again
   // with the same dice and the decision.
   void choose(std::string_view arg) {
+    // Locked, not read again: the decision remakes the last roll from the
+    // state it started from.
+    std::optional<StateLock> state_lock;
+    try {
+      state_lock = state_.lock();
+    } catch (const StateFileError& e) {
+      report("{}error: the roll was not made again; nothing changed\n", e.what());
+      return;
+    }
     const State before = session_.state();
     dice_.begin_input();
     const std::optional<Outcome> o = state_.choose(arg, dice_);

@@ -53,8 +53,37 @@ std::string ReplState::open() {
   return {};
 }
 
+std::optional<StateLock> ReplState::lock() {
+  std::optional<StateLock> held;
+  if (!file_.empty()) held.emplace(file_);
+  return held;
+}
+
+std::optional<StateLock> ReplState::lock_and_refresh() {
+  std::optional<StateLock> held = lock();
+  if (!held) return held;
+  try {
+    State on_disk = read_state_file(file_);
+    check_state_file(file_, on_disk, engine_, path_);
+    if (!(on_disk == session_.state())) {
+      report("note: {} was changed by another process; its state is used\n", file_);
+      session_.set_state(std::move(on_disk));
+    }
+  } catch (const StateFileError& e) {
+    report("{}", e.what());
+  }
+  return held;
+}
+
 void ReplState::command(std::string_view arg) {
   if (arg == "reset") {
+    std::optional<StateLock> held;
+    try {
+      held = lock_and_refresh();
+    } catch (const StateFileError& e) {
+      report("{}error: the state was not reset\n", e.what());
+      return;
+    }
     const State before = session_.state();
     session_.set_state({});
     changed(before, false);

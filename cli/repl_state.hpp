@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "cli/ruleset_path.hpp"
+#include "cli/state_file.hpp"
 #include "interpreter/api.hpp"
 
 namespace alea::cli {
@@ -30,6 +31,16 @@ class ReplState {
   // when there was none to make (the reason was reported); an outcome with an
   // error leaves the session as it was. `:choose` alone lists the choices.
   std::optional<Outcome> choose(std::string_view arg, DiceSource& more);
+
+  // Before an input that may change the state: takes the state file's lock
+  // (held until the returned guard ends, after changed() has saved) and reads
+  // the file again, so that what another process wrote meanwhile is not lost.
+  // Nothing when there is no file. Throws StateFileError when the lock is
+  // not had in time; a file that cannot be read again is reported, and the
+  // session's state kept.
+  [[nodiscard]] std::optional<StateLock> lock_and_refresh();
+  // The lock alone, for a decision remade from the state its roll started from.
+  [[nodiscard]] std::optional<StateLock> lock();
 
   // After an input or a decision changed the session's state from `before`:
   // saves it to the file, and shows the change unless the trace showed it.

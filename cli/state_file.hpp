@@ -6,6 +6,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "cli/ruleset_path.hpp"
 #include "interpreter/api.hpp"
@@ -28,8 +29,11 @@ class StateLock {
  public:
   explicit StateLock(const std::string& file, std::chrono::milliseconds wait = std::chrono::seconds(5));
   ~StateLock();
-  StateLock(const StateLock&) = delete;
-  StateLock& operator=(const StateLock&) = delete;
+  StateLock(StateLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  StateLock& operator=(StateLock&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
 
  private:
   int fd_ = -1;
