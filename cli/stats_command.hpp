@@ -2,6 +2,7 @@
 // how a roll is distributed, exactly or by sampling (interpreter/stats.hpp).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ struct StatsArgs {
   std::string state_file;             // --state FILE: the counters a mechanic starts from (read only)
   std::vector<std::string> choose;    // --choose NAME[=VALUE]
   std::vector<std::string> flags;     // the choices' flags (--use-edge)
+  // Raised (by a Ctrl-C handler) to stop the computation: sampling then
+  // reports the runs so far, marked interrupted.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Adds the `stats` subcommand and its options to `app`.
