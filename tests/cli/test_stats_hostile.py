@@ -87,14 +87,14 @@ doc = json.loads(out)
 check("json: a whole sampling run is not partial", doc["partial"] is False and doc["stopped_by"] is None, doc)
 
 # Runs so long that fewer than 100 fit: an error naming the limit.
-_, err = expect(["stats", "--sampled", "len(repeat 200 { len(repeat 1000 { 1 }) })"], 1)
+_, err = expect(["stats", "--sampled", "len(repeat 100 { len(repeat 10000 { 1 }) })"], 1)
 check("too few samples: an error", "(max_sample_work)" in err and "StepLimitExceeded" in err, err)
 
 # ---- threads ----------------------------------------------------------------------------------------
 for args in (["stats", "--threads", "1024", "3d6"], ["stats", "--threads", "1024", "--sampled", "3d6"],
              ["stats", "--threads", "1024", "--sampled", "--samples", "100000", "sum(repeat 20 { d6 })"]):
     out, _ = expect(args, 0, megabytes=2000)
-    check(f"{' '.join(args)}: a table", " 10 " in out or "10 " in out, out[:300])
+    check(f"{' '.join(args)}: a table", "value  probability" in out, out[:300])
 out, _ = expect(["stats", "--threads", "1024", "--sampled", "--json", "--samples", "5000", "3d6"], 0, megabytes=2000)
 doc = json.loads(out)
 check("threads clamped to 256", doc["threads"] <= 256 and doc["runs"] == 5000, (doc["threads"], doc["runs"]))
