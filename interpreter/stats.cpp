@@ -46,6 +46,7 @@ struct Choice {
   std::vector<std::uint64_t> weight_of;  // how many faces of the die show each value
   std::vector<std::size_t> counts;       // the current multiset
   mpq_class weight;                      // its probability
+  std::uint64_t outcomes = 0;            // how many multisets it has
 };
 
 std::vector<std::pair<std::int64_t, std::uint64_t>> distinct_faces(const DieKind& k) {
@@ -151,6 +152,7 @@ class PathDice final : public DiceSource {
         throw Budget{fmt::format("an exact answer needs {}: one roll of {} dice has {} outcomes", runs_limit, c.n,
                                  count == UINT64_MAX ? std::string("more than 2^62") : fmt::format("{}", count))};
       }
+      c.outcomes = count;
       for (const auto& [v, w] : faces_of) {
         c.values.push_back(v);
         c.weight_of.push_back(w);
@@ -389,6 +391,8 @@ class OrderScan {
 
 // The enumeration's own work on a choice's weight: a GMP operation per value.
 constexpr std::uint64_t weight_cost = 8;
+// What starting one run of the evaluator costs, beyond its steps.
+constexpr std::uint64_t run_overhead = 50;
 
 Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& base,
             const StatsOptions& options) {
@@ -428,6 +432,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
                           ? fmt::format("more than {} runs (max_branches)", options.max_branches)
                           : fmt::format("more than {} units of work (max_odds_work)", limits.max_odds_work);
     const std::size_t known = dice.path.size();
+    const std::uint64_t work_before = work;
     const Outcome o = evaluate(program, bindings, dice, limits, input);
     if (o.error && o.error->code == DiagCode::Interrupted && cancelled()) throw Cancelled{};
     for (std::size_t i = known; i < dice.next && i < dice.path.size(); ++i) charge_weight(dice.path[i]);
@@ -438,7 +443,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
       throw Budget{fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches)};
     }
     steps += static_cast<std::uint64_t>(o.steps);
-    work += static_cast<std::uint64_t>(o.steps) + weight_cost * dice.path.size();
+    work += run_overhead + static_cast<std::uint64_t>(o.steps);
     if (o.ok()) {
       // The same outcome with each roll's dice in the opposite order, one roll
       // at a time: reversing every roll at once would keep the dice of two
@@ -453,7 +458,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
         dice.replaying = false;
         if (again.error && again.error->code == DiagCode::Interrupted && cancelled()) throw Cancelled{};
         steps += static_cast<std::uint64_t>(again.steps);
-        work += static_cast<std::uint64_t>(again.steps);
+        work += run_overhead + static_cast<std::uint64_t>(again.steps);
         if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
             !(unordered(*again.value) == unordered(*o.value))) {
           throw OrderMatters{};
@@ -467,6 +472,18 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
       }
     } else {
       t.fail(*o.error, w);
+    }
+    // The new choices' other multisets are each one run at least, of about
+    // this run's work: refuse now what cannot fit, rather than after it.
+    std::uint64_t more = 0;
+    for (std::size_t i = known; i < dice.path.size(); ++i) more += dice.path[i].outcomes - 1;
+    if (more > 0) {
+      const long double need = static_cast<long double>(more) * static_cast<long double>(work - work_before);
+      if (need > static_cast<long double>(max_work - std::min(max_work, work))) {
+        throw Budget{fmt::format("an exact answer needs more than {} units of work (max_odds_work): {} more runs "
+                                 "of {} units each",
+                                 limits.max_odds_work, more, work - work_before)};
+      }
     }
     if (memory > max_memory) {
       throw Budget{fmt::format("an exact answer needs more than {} bytes of outcomes (max_odds_memory)",

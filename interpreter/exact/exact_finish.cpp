@@ -130,11 +130,11 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   Composer c(bindings, limits, options.max_branches, options.cancel);
   try {
     Dist d = c.run_program(*program.ast);
-    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1)), ""};
+    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1)), "", "", false};
   } catch (const NotComposable& n) {
-    return {std::nullopt, n.why};
+    return {std::nullopt, n.why, "", false};
   } catch (const OverBudget& o) {
-    return {std::nullopt, over_budget_reason(o.limit, options.max_branches, limits), o.limit};
+    return {std::nullopt, over_budget_reason(o.limit, options.max_branches, limits), o.limit, false};
   } catch (const Cancelled&) {
     return {std::nullopt, "interrupted", "", true};
   }
