@@ -161,10 +161,18 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
     s.reason = fmt::format("{} has no bound, and its ruleset asks for sampling (odds: sampled)", sampled_mechanic);
   }
 
+  if (s.runs == 0 && s.first_error && s.first_error->code == DiagCode::Interrupted) {
+    return fail(a, {*s.first_error}, shown);
+  }
   if (s.runs == 0 && s.first_error) {
     // --exact, and no exact answer.
     Diagnostic d = *s.first_error;
-    if (d.message.find("max_branches") != std::string::npos) {
+    if (d.message.find("(max_odds_") != std::string::npos) {
+      const std::string limit = d.message.find("max_odds_memory") != std::string::npos ? "max_odds_memory" : "max_odds_work";
+      d.note({}, fmt::format("raise the limit {} (now {}), or leave out --exact to sample", limit,
+                             limit == "max_odds_memory" ? engine.options().limits.max_odds_memory
+                                                        : engine.options().limits.max_odds_work));
+    } else if (d.message.find("max_branches") != std::string::npos) {
       d.note({}, fmt::format("raise --max-branches (now {}), or leave out --exact to sample", a.max_branches));
     } else {
       d.note({}, "leave out --exact to sample instead");
@@ -172,7 +180,8 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
     return fail(a, {d}, shown);
   }
   if (s.value.entries.empty() && s.first_error) {
-    // Every run ended in an error: there is no distribution to show.
+    // Every run ended in an error, or sampling stopped before it had enough
+    // runs to say anything: there is no distribution to show.
     return fail(a, {*s.first_error}, shown);
   }
   add_declared_outcomes(s, declared);

@@ -29,7 +29,9 @@ struct StatsArgs {
   std::vector<std::string> choose;    // --choose NAME[=VALUE]
   std::vector<std::string> flags;     // the choices' flags (--use-edge)
   Limits limits;                      // --limit NAME=VALUE
-  const std::atomic<bool>* cancel = nullptr;  // set (by Ctrl-C) to stop: what was found so far is shown
+  // Raised (by a Ctrl-C handler) to stop the computation: sampling then
+  // reports the runs so far, marked interrupted.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Adds the `stats` subcommand and its options to `app`.

@@ -85,6 +85,15 @@ std::string interval(const Probability& p) {
   return fmt::format("{:.2f}–{:.2f}%", p.low * 100, p.high * 100);
 }
 
+std::string thousands(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
@@ -345,13 +354,27 @@ std::string distribution_text(const Stats& s, const Distribution& d, const std::
   return (title.empty() ? "\n" : title + ":\n") + table_text(s, d, analyse(s, d));
 }
 
+// Sampling that ended early says so, and of how many runs its answer is.
+std::string partial_text(const Stats& s) {
+  if (s.interrupted) {
+    return fmt::format("interrupted after {} of {} samples: the answer is of those, and partial\n",
+                       thousands(s.runs), thousands(s.samples_asked));
+  }
+  if (!s.cut_short.empty()) {
+    return fmt::format("sampling stopped at {} after {} of {} samples: the answer is of those\n", s.cut_short,
+                       thousands(s.runs), thousands(s.samples_asked));
+  }
+  return "";
+}
+
 std::string header_text(const Stats& s, const StatsContext& c) {
   if (s.method == StatsMethod::Exact) {
     if (s.exact_method == "composed") return fmt::format("{}: exact (composed)\n", c.expression);
     return fmt::format("{}: exact ({})\n", c.expression, plural(s.runs, "outcome", "outcomes"));
   }
   return fmt::format("{}: sampled ({} on {}, seed {}) — {}\n", c.expression, plural(s.runs, "run", "runs"),
-                     plural(s.threads, "thread", "threads"), c.seed, s.reason);
+                     plural(s.threads, "thread", "threads"), c.seed, s.reason) +
+         partial_text(s);
 }
 
 // One line per kind of run that gave no value: chains cut off, then errors.
@@ -507,6 +530,13 @@ std::string stats_json(const Stats& s, const StatsContext& c) {
                    : s.sampler == SamplerPath::Evaluator ? ordered_json("evaluator")
                                                          : ordered_json(nullptr);
   doc["sampler_note"] = s.sampler_note.empty() ? ordered_json(nullptr) : ordered_json(s.sampler_note);
+  // Sampling that ended early: "partial" says so, "stopped_by" why
+  // ("max_sample_work", or "interrupted"), "samples" how many were asked for.
+  doc["partial"] = s.interrupted || !s.cut_short.empty();
+  doc["stopped_by"] = s.interrupted ? ordered_json("interrupted")
+                      : !s.cut_short.empty() ? ordered_json(s.cut_short)
+                                             : ordered_json(nullptr);
+  doc["samples"] = exact ? ordered_json(nullptr) : ordered_json(s.samples_asked);
   doc.update(distribution_json(s, s.value));
   ordered_json fields = ordered_json::object();
   for (const auto& f : s.fields) fields[f.name] = distribution_json(s, f);

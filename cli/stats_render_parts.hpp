@@ -26,6 +26,8 @@ namespace alea::cli::detail {
 [[nodiscard]] std::string short_fraction(const Probability& p, std::size_t longest = 11);
 // The 95% interval of a sampled probability: "0.41–0.52%".
 [[nodiscard]] std::string interval(const Probability& p);
+// n with commas between groups of three digits: "41,000".
+[[nodiscard]] std::string thousands(std::uint64_t n);
 [[nodiscard]] std::string plural(std::uint64_t n, std::string_view one, std::string_view many);
 // The number of display columns of UTF-8 text (each code point one column).
 [[nodiscard]] std::size_t columns(std::string_view s);

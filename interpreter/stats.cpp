@@ -12,8 +12,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -25,6 +28,7 @@
 #include "interpreter/eval/builtin_table.hpp"
 #include "interpreter/eval/evaluator.hpp"
 #include "interpreter/exact/exact.hpp"
+#include "interpreter/exact/exact_dist.hpp"
 #include "interpreter/sample/lowered.hpp"
 #include "interpreter/sample/sampler.hpp"
 
@@ -42,6 +46,7 @@ struct Choice {
   std::vector<std::uint64_t> weight_of;  // how many faces of the die show each value
   std::vector<std::size_t> counts;       // the current multiset
   mpq_class weight;                      // its probability
+  std::uint64_t outcomes = 0;            // how many multisets it has
 };
 
 std::vector<std::pair<std::int64_t, std::uint64_t>> distinct_faces(const DieKind& k) {
@@ -97,9 +102,29 @@ void fill(const Choice& c, std::span<std::int64_t> faces, bool descending) {
   if (descending) std::reverse(faces.begin(), faces.end());
 }
 
+// Thrown when exact enumeration would pass a budget; `reason` names the limit.
+struct Budget {
+  std::string reason;
+};
+struct Cancelled {};     // thrown when the cancel flag is raised
+struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
+
+// The multisets of n dice over k values, C(n + k - 1, k - 1), or UINT64_MAX past it.
+std::uint64_t multisets(std::uint64_t n, std::uint64_t k) {
+  if (k == 0) return n == 0 ? 1 : 0;
+  const double log_c = std::lgamma(static_cast<double>(n + k)) - std::lgamma(static_cast<double>(n + 1)) -
+                       std::lgamma(static_cast<double>(k));
+  if (log_c > 43) return UINT64_MAX;  // e^43 > 2^62
+  return static_cast<std::uint64_t>(std::llround(std::exp(log_c)));
+}
+
 // The dice of one path through the choices; new choices start at their first multiset.
 class PathDice final : public DiceSource {
  public:
+  // Runs a new choice may still take: each of its multisets is one run at
+  // least, so a choice with more stops the enumeration before it starts.
+  std::uint64_t runs_left = UINT64_MAX;
+  std::string runs_limit;  // what runs_left comes from: "more than 100000 runs (max_branches)"
   std::vector<Choice> path;
   std::size_t next = 0;
   bool replaying = false;
@@ -121,7 +146,14 @@ class PathDice final : public DiceSource {
       Choice c;
       c.kind = kind;
       c.n = faces.size();
-      for (const auto& [v, w] : distinct_faces(kind)) {
+      const auto faces_of = distinct_faces(kind);
+      const std::uint64_t count = multisets(c.n, faces_of.size());
+      if (count > runs_left) {
+        throw Budget{fmt::format("an exact answer needs {}: one roll of {} dice has {} outcomes", runs_limit, c.n,
+                                 count == UINT64_MAX ? std::string("more than 2^62") : fmt::format("{}", count))};
+      }
+      c.outcomes = count;
+      for (const auto& [v, w] : faces_of) {
         c.values.push_back(v);
         c.weight_of.push_back(w);
       }
@@ -357,12 +389,10 @@ class OrderScan {
   }
 };
 
-// Thrown when exact enumeration would pass max_branches runs, or the work of
-// that many runs of average length.
-struct Budget {
-  bool work = false;  // the work ran out before the runs did
-};
-struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
+// The enumeration's own work on a choice's weight: a GMP operation per value.
+constexpr std::uint64_t weight_cost = 8;
+// What starting one run of the evaluator costs, beyond its steps.
+constexpr std::uint64_t run_overhead = 50;
 
 Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& base,
             const StatsOptions& options) {
@@ -371,20 +401,49 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   Tallies<mpq_class> t;
   const bool check_order = OrderScan().program(*program->ast);
   PathDice dice;
+  RunInput input;
+  input.cancel = options.cancel;
   std::vector<mpq_class> prefix{1};  // prefix[i]: the product of the first i weights
   // Expression nodes evaluated, checked after every run: a program whose runs
   // are long (a whole game per run) stops long before max_branches runs.
-  const std::uint64_t max_work = options.max_branches * exact_steps_per_branch;
-  std::uint64_t work = 0;
+  const std::uint64_t max_steps = options.max_branches * exact_steps_per_branch;
+  // Whatever max_branches allows: steps and weights' work against
+  // max_odds_work, the outcomes kept against max_odds_memory.
+  const auto max_work = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_work));
+  const auto max_memory = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_memory));
+  std::uint64_t steps = 0, work = 0, memory = 0;
+  auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+  auto out_of_work = [&] {
+    return Budget{fmt::format("an exact answer needs more than {} units of work (max_odds_work)", limits.max_odds_work)};
+  };
+  auto charge_weight = [&](const Choice& c) {
+    work += weight_cost * (c.values.size() + 1);
+    if (work > max_work) throw out_of_work();
+  };
   for (;;) {
+    if (cancelled()) throw Cancelled{};
     dice.next = 0;
     dice.replaying = false;
-    const Outcome o = evaluate(program, bindings, dice, limits);
+    // A choice that cannot fit in the runs left is refused before its first run.
+    const std::uint64_t by_branches = options.max_branches - std::min(options.max_branches, t.runs);
+    const std::uint64_t by_work = (max_work - std::min(max_work, work)) / weight_cost;
+    dice.runs_left = std::min(by_branches, by_work);
+    dice.runs_limit = by_branches <= by_work
+                          ? fmt::format("more than {} runs (max_branches)", options.max_branches)
+                          : fmt::format("more than {} units of work (max_odds_work)", limits.max_odds_work);
+    const std::size_t known = dice.path.size();
+    const std::uint64_t work_before = work;
+    const Outcome o = evaluate(program, bindings, dice, limits, input);
+    if (o.error && o.error->code == DiagCode::Interrupted && cancelled()) throw Cancelled{};
+    for (std::size_t i = known; i < dice.next && i < dice.path.size(); ++i) charge_weight(dice.path[i]);
     dice.path.resize(dice.next);  // a run may stop early (an error) before using the whole path
     while (prefix.size() <= dice.path.size()) prefix.push_back(prefix.back() * dice.path[prefix.size() - 1].weight);
     const mpq_class w = prefix[dice.path.size()];
-    if (++t.runs > options.max_branches) throw Budget{};
-    work += static_cast<std::uint64_t>(o.steps);
+    if (++t.runs > options.max_branches) {
+      throw Budget{fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches)};
+    }
+    steps += static_cast<std::uint64_t>(o.steps);
+    work += run_overhead + static_cast<std::uint64_t>(o.steps);
     if (o.ok()) {
       // The same outcome with each roll's dice in the opposite order, one roll
       // at a time: reversing every roll at once would keep the dice of two
@@ -395,23 +454,51 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
         dice.replaying = true;
         dice.reversed = r;
         dice.diverged = false;
-        const Outcome again = evaluate(program, bindings, dice, limits);
+        const Outcome again = evaluate(program, bindings, dice, limits, input);
         dice.replaying = false;
-        work += static_cast<std::uint64_t>(again.steps);
+        if (again.error && again.error->code == DiagCode::Interrupted && cancelled()) throw Cancelled{};
+        steps += static_cast<std::uint64_t>(again.steps);
+        work += run_overhead + static_cast<std::uint64_t>(again.steps);
         if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
             !(unordered(*again.value) == unordered(*o.value))) {
           throw OrderMatters{};
         }
       }
-      if (o.value) t.add(*o.value, w);
+      if (o.value) {
+        const std::size_t before = t.value.entries.size();
+        t.add(*o.value, w);
+        // A new outcome is kept to the end, with its weight.
+        if (t.value.entries.size() > before) memory += compose::value_bytes(*o.value) + 64;
+      }
     } else {
       t.fail(*o.error, w);
     }
-    if (work > max_work) throw Budget{true};
+    // The new choices' other multisets are each one run at least, of about
+    // this run's work: refuse now what cannot fit, rather than after it.
+    std::uint64_t more = 0;
+    for (std::size_t i = known; i < dice.path.size(); ++i) more += dice.path[i].outcomes - 1;
+    if (more > 0) {
+      const long double need = static_cast<long double>(more) * static_cast<long double>(work - work_before);
+      if (need > static_cast<long double>(max_work - std::min(max_work, work))) {
+        throw Budget{fmt::format("an exact answer needs more than {} units of work (max_odds_work): {} more runs "
+                                 "of {} units each",
+                                 limits.max_odds_work, more, work - work_before)};
+      }
+    }
+    if (memory > max_memory) {
+      throw Budget{fmt::format("an exact answer needs more than {} bytes of outcomes (max_odds_memory)",
+                               limits.max_odds_memory)};
+    }
+    if (steps > max_steps) {
+      throw Budget{fmt::format("an exact answer needs more work than {} runs of {} steps (max_branches)",
+                               options.max_branches, exact_steps_per_branch)};
+    }
+    if (work > max_work) throw out_of_work();
     // The next path: advance the deepest choice that has a next multiset.
     while (!dice.path.empty() && !next_multiset(dice.path.back().counts)) dice.path.pop_back();
     if (dice.path.empty()) break;
     set_weight(dice.path.back());
+    charge_weight(dice.path.back());
     prefix.resize(dice.path.size());
   }
   Stats s;
@@ -435,16 +522,31 @@ std::uint64_t thread_seed(std::uint64_t seed, unsigned i) {
   return z ^ (z >> 31);
 }
 
+// A lowered run is charged this fraction of what the evaluator's run of the
+// same program costs: it runs about that much faster.
+constexpr std::uint64_t lowered_speedup = 4;
+
 Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& limits,
               const StatsOptions& options, std::string reason) {
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, max_stats_threads);
   threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, options.samples)));
   std::vector<Tallies<std::uint64_t>> parts(threads);
+  std::vector<SampleEnd> ends(threads);
   std::atomic<std::uint64_t> done{0};
   // The fast path when the program lowers; it agrees with the evaluator run for run.
   std::string not_lowered = "the lowered sampler was turned off";
   const std::unique_ptr<const LoweredProgram> fast =
       options.lowered ? LoweredProgram::lower(*program, bindings, limits, not_lowered) : nullptr;
+  // max_sample_work in equal shares, so that where each thread stops depends
+  // only on its seed. A lowered run's cost is that of one evaluator run, on
+  // dice of their own, scaled down.
+  const auto total_work = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_sample_work));
+  std::uint64_t lowered_cost = 1;
+  if (fast) {
+    RandomDice probe(thread_seed(options.seed, UINT32_MAX));
+    lowered_cost = std::max<std::uint64_t>(1, run_cost(evaluate(program, bindings, probe, limits)) / lowered_speedup);
+  }
   struct Sink final : SampleSink {
     Tallies<std::uint64_t>& t;
     explicit Sink(Tallies<std::uint64_t>& tallies) : t(tallies) {}
@@ -455,30 +557,62 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
     }
     bool wants(DiagCode code) const override { return code != DiagCode::ExplosionLimitExceeded && !t.first_error; }
   };
+  std::mutex mutex;
+  std::condition_variable finished_cv;
+  unsigned finished = 0;
+  auto share_of = [&](unsigned i) {
+    SampleBudget b;
+    b.work = total_work / threads + (i < total_work % threads ? 1 : 0);
+    b.lowered_cost = lowered_cost;
+    b.cancel = options.cancel;
+    return b;
+  };
+  auto work = [&](unsigned i) {
+    const std::uint64_t runs = options.samples / threads + (i < options.samples % threads ? 1 : 0);
+    RandomDice dice(thread_seed(options.seed, i));
+    Sink sink(parts[i]);
+    ends[i] = sample(fast.get(), program, bindings, limits, dice, runs, share_of(i), sink, done);
+    parts[i].runs = ends[i].runs;
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      ++finished;
+    }
+    finished_cv.notify_all();
+  };
   std::vector<std::thread> pool;
+  // A share whose thread could not be started (out of memory or threads)
+  // runs here, after the others have started: the same runs, only slower.
+  std::vector<unsigned> here;
   for (unsigned i = 0; i < threads; ++i) {
-    const std::uint64_t share = options.samples / threads + (i < options.samples % threads ? 1 : 0);
-    pool.emplace_back([&, i, share] {
-      RandomDice dice(thread_seed(options.seed, i));
-      Sink sink(parts[i]);
-      sample(fast.get(), program, bindings, limits, dice, share, sink, done);
-      parts[i].runs = share;
-    });
+    try {
+      pool.emplace_back(work, i);
+    } catch (const std::system_error&) {
+      here.push_back(i);
+    }
   }
-  if (options.progress) {
-    // Report from the calling thread while the others work.
-    for (;;) {
-      bool all_done = done.load(std::memory_order_relaxed) + 1024ull * threads >= options.samples;
-      if (all_done) break;
-      options.progress(static_cast<double>(done.load(std::memory_order_relaxed)) / static_cast<double>(options.samples));
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (unsigned i : here) work(i);
+  {
+    // Report from the calling thread while the others work; wake as soon as they end.
+    std::unique_lock<std::mutex> lock(mutex);
+    while (finished < threads) {
+      if (options.progress) {
+        const auto at = done.load(std::memory_order_relaxed);
+        lock.unlock();
+        options.progress(std::min(1.0, static_cast<double>(at) / static_cast<double>(options.samples)));
+        lock.lock();
+      }
+      finished_cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished >= threads; });
     }
   }
   for (auto& th : pool) th.join();
   if (options.progress) options.progress(1.0);
   // Merge in thread order, so the result depends only on the seed and the thread count.
   Tallies<std::uint64_t> all;
-  for (auto& p : parts) {
+  bool out_of_work = false, cancelled = false;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto& p = parts[i];
+    out_of_work = out_of_work || ends[i].out_of_work;
+    cancelled = cancelled || ends[i].cancelled;
     all.runs += p.runs;
     all.cut_off += p.cut_off;
     all.errors += p.errors;
@@ -498,9 +632,24 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   s.method = StatsMethod::Sampled;
   s.reason = std::move(reason);
   s.runs = all.runs;
+  s.samples_asked = options.samples;
   s.threads = threads;
+  s.interrupted = cancelled;
+  if (out_of_work && !cancelled) s.cut_short = "max_sample_work";
   s.sampler = fast ? SamplerPath::Lowered : SamplerPath::Evaluator;
   if (!fast) s.sampler_note = std::move(not_lowered);
+  if ((cancelled || out_of_work) && all.runs < min_partial_samples) {
+    // Too few runs to say anything.
+    const Span where = program->ast->main ? program->ast->main->span : Span{};
+    s.first_error = cancelled
+        ? Diagnostic(DiagCode::Interrupted, where,
+                     fmt::format("interrupted after {} of {} samples, too few to estimate from", all.runs, options.samples))
+        : Diagnostic(DiagCode::StepLimitExceeded, where,
+                     fmt::format("sampling needs more than {} units of work for {} samples; it stopped after {}, "
+                                 "fewer than {} (max_sample_work)",
+                                 limits.max_sample_work, options.samples, all.runs, min_partial_samples));
+    return s;
+  }
   s.value = finish_sampled("", all.value, static_cast<double>(all.runs));
   for (std::size_t i = 0; i < all.fields.size(); ++i) {
     s.fields.push_back(finish_sampled(all.field_names[i], all.fields[i], static_cast<double>(all.runs)));
@@ -519,6 +668,15 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   return s;
 }
 
+// No answer: the cancel flag stopped the exact work.
+Stats interrupted(const CompiledProgram& program) {
+  Stats s;
+  s.interrupted = true;
+  s.first_error = Diagnostic(DiagCode::Interrupted, program.ast->main ? program.ast->main->span : Span{},
+                             "interrupted before an exact answer was found");
+  return s;
+}
+
 Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
                const StatsOptions& options) {
   const Limits& limits = engine.options().limits;
@@ -531,6 +689,7 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
       cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
       alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options);
       if (c.stats) return std::move(*c.stats);
+      if (c.interrupted) return interrupted(*program);
       not_composed = std::move(c.why_not);
     }
     try {
@@ -539,11 +698,11 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
       s.not_composed = std::move(not_composed);
       return s;
     } catch (const Budget& b) {
-      reason = b.work ? fmt::format("an exact answer needs more work than {} runs of {} steps (max_branches)",
-                                    options.max_branches, exact_steps_per_branch)
-                      : fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches);
+      reason = b.reason;
     } catch (const OrderMatters&) {
       reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
+    } catch (const Cancelled&) {
+      return interrupted(*program);
     }
     if (options.exact_only) {
       Stats s;

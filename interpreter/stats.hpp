@@ -14,6 +14,10 @@
 // spread over the other outcomes. A program that needs more than
 // `max_branches` runs is sampled instead: `samples` runs on `threads` threads,
 // with 95% confidence intervals; deterministic for a given seed and thread count.
+// Whatever max_branches allows, exact work stops at the engine's
+// Limits::max_odds_work and max_odds_memory (then it samples, or fails under
+// exact_only), and sampling at max_sample_work, shared equally by the threads
+// (then the answer is of the runs taken, marked cut short).
 #pragma once
 
 #include <atomic>
@@ -110,7 +114,20 @@ struct Stats {
   Probability cut_off;
   Probability errors;
   std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
+  // Sampling that ended before `samples_asked` runs: `cut_short` names the
+  // limit that stopped it ("max_sample_work"), or `interrupted` is set when
+  // the cancel flag did. The distributions are then of the `runs` taken. With
+  // fewer than min_partial_samples runs there is no answer: first_error says
+  // why (StepLimitExceeded or Interrupted) and the entries are empty.
+  bool interrupted = false;
+  std::string cut_short;
+  std::uint64_t samples_asked = 0;  // when sampled
 };
+
+// The fewest samples a cut-short or interrupted sampling run answers with.
+inline constexpr std::uint64_t min_partial_samples = 100;
+// Sampling uses at most this many threads, whatever StatsOptions::threads asks.
+inline constexpr unsigned max_stats_threads = 256;
 
 struct StatsOptions {
   std::uint64_t max_branches = 100'000;  // exact runs allowed before sampling instead
@@ -120,12 +137,13 @@ struct StatsOptions {
   bool compose = true;                   // exact: compose distributions before enumerating runs
   std::uint64_t samples = 100'000;
   std::uint64_t seed = 0;
-  unsigned threads = 0;  // 0: every core
+  unsigned threads = 0;  // 0: every core; at most max_stats_threads
   bool lowered = true;   // sample through the lowered program when there is one (false: the evaluator)
   // Called now and then from the calling thread with the fraction done (0..1).
   std::function<void(double)> progress;
-  // Set by the host (another thread, or a signal handler) to stop early; see
-  // Stats::interrupted.
+  // Set by the host (another thread, or a signal handler) to stop early:
+  // exact work stops with an Interrupted error, sampling with the runs so far
+  // (Stats::interrupted).
   const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -21,7 +21,12 @@ namespace alea::compose {
 struct Composed {
   std::optional<Stats> stats;  // set when composing applied
   std::string why_not;         // otherwise, why
+  std::string limit;           // the limit that stopped it, when one did (max_odds_work…)
+  bool interrupted = false;    // the cancel flag stopped it
 };
+
+// Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory), naming it.
+std::string over_budget_reason(const std::string& limit, std::uint64_t max_branches, const Limits& limits);
 
 // `limits` as the enumeration uses them (explosions cut at the depth asked for).
 Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,

@@ -12,6 +12,8 @@
 // composing with NotComposable, and the program is enumerated instead.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,9 +32,13 @@ namespace alea::compose {
 
 class Composer {
  public:
-  Composer(const Bindings& bindings, const Limits& limits, std::uint64_t max_branches)
+  Composer(const Bindings& bindings, const Limits& limits, std::uint64_t max_branches,
+           const std::atomic<bool>* cancel = nullptr)
       : bindings_(bindings), limits_(limits) {
     budget_.max = max_branches;
+    budget_.max_work = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_work));
+    budget_.max_memory = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_memory));
+    budget_.cancel = cancel;
   }
 
   // The distribution of the program's value, pools counted as their totals.

@@ -118,8 +118,24 @@ void Accumulator::index(std::size_t i) {
   buckets_[b].push_back(i);
 }
 
+std::uint64_t value_bytes(const Value& v) {
+  std::uint64_t n = sizeof(Value);
+  switch (v.kind()) {
+    case ValueKind::Str: return n + v.as_str()->size();
+    case ValueKind::Pool: return n + v.as_pool()->dice.size() * sizeof(PoolDie);
+    case ValueKind::List:
+      for (const auto& i : *v.as_list()) n += value_bytes(i);
+      return n;
+    case ValueKind::Record:
+      for (std::size_t i = 0; i < v.as_record()->names.size(); ++i)
+        n += v.as_record()->names[i].size() + value_bytes(v.as_record()->values[i]);
+      return n;
+    default: return n;
+  }
+}
+
 void Accumulator::add(Value v, const Weight& w) {
-  if (++branches_ > max_) throw OverBudget{};
+  budget_.charge(1);
   if (w.is_zero()) return;
   constexpr std::size_t linear = 12;
   if (buckets_.empty()) {
@@ -129,6 +145,7 @@ void Accumulator::add(Value v, const Weight& w) {
         return;
       }
     }
+    budget_.charge_memory(value_bytes(v) + sizeof(Weight));
     entries_.emplace_back(std::move(v), w);
     if (entries_.size() > linear) {
       buckets_.resize(64);
@@ -143,6 +160,7 @@ void Accumulator::add(Value v, const Weight& w) {
       return;
     }
   }
+  budget_.charge_memory(value_bytes(v) + sizeof(Weight) + sizeof(std::size_t));
   entries_.emplace_back(std::move(v), w);
   bucket.push_back(entries_.size() - 1);
   if (entries_.size() > 2 * buckets_.size()) {
@@ -159,7 +177,7 @@ Dist map(Budget& b, const Dist& d, const ValueFn& f) {
     out.dice = d.dice;
     return out;
   }
-  Accumulator acc(b.branches, b.max);
+  Accumulator acc(b);
   for (const auto& [v, w] : d.entries) acc.add(f(v), w);
   Dist out;
   out.entries = acc.take();
@@ -178,7 +196,7 @@ Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f) {
     out.dice = a.dice + d.dice;
     return out;
   }
-  Accumulator acc(b.branches, b.max);
+  Accumulator acc(b);
   for (const auto& [x, wx] : a.entries) {
     for (const auto& [y, wy] : d.entries) acc.add(f(x, y), wx * wy);
   }
@@ -204,7 +222,7 @@ Dist mixture(Budget& b, const std::vector<Weight>& weights, const std::vector<Di
   for (std::size_t i = 0; i < inner.size(); ++i) {
     common = i == 0 ? inner[i].total : lcm(common, inner[i].total);
   }
-  Accumulator acc(b.branches, b.max);
+  Accumulator acc(b);
   Dist out;
   out.total = outer_total * common;
   out.fail = outer_fail;

@@ -9,6 +9,8 @@
 // fail in the first never reach the second.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -27,8 +29,13 @@ namespace alea::compose {
 struct NotComposable {
   std::string why;
 };
-// Thrown when composing would pass max_branches.
-struct OverBudget {};
+// Thrown when composing would pass a budget: `limit` names it (max_branches,
+// max_odds_work or max_odds_memory).
+struct OverBudget {
+  std::string limit;
+};
+// Thrown when the host raised the cancel flag (StatsOptions::cancel).
+struct Cancelled {};
 
 [[noreturn]] void not_composable(std::string why);
 
@@ -70,31 +77,69 @@ struct Dist {
   }
 };
 
-// Merges weights of equal values (by same()); counts every addition as a branch.
+struct Budget;
+
+// Merges weights of equal values (by same()); counts every addition as a
+// branch, and every new entry's bytes as memory held.
 class Accumulator {
  public:
-  explicit Accumulator(std::uint64_t& branches, std::uint64_t max_branches)
-      : branches_(branches), max_(max_branches) {}
+  explicit Accumulator(Budget& budget) : budget_(budget) {}
   void add(Value v, const Weight& w);
   std::vector<std::pair<Value, Weight>> take() { return std::move(entries_); }
 
  private:
-  std::uint64_t& branches_;
-  std::uint64_t max_;
+  Budget& budget_;
   std::vector<std::pair<Value, Weight>> entries_;
   std::vector<std::vector<std::size_t>> buckets_;  // by hash, once there are many entries
   void index(std::size_t i);
 };
 
-// The branch counter and budget shared by every combination in one computation.
+// The counters and ceilings shared by every combination in one computation.
+// `branches` are outcomes combined (max_branches, the caller's); `work` is
+// the same plus the work that is not a branch (DP cells, weights wider than
+// 128 bits), against max_odds_work whatever max_branches allows; `memory` the
+// bytes of every outcome created, never given back (max_odds_memory). Every
+// charge polls the cancel flag.
 struct Budget {
   std::uint64_t branches = 0;
   std::uint64_t max = 0;
+  std::uint64_t work = 0;
+  std::uint64_t max_work = UINT64_MAX;
+  std::uint64_t memory = 0;
+  std::uint64_t max_memory = UINT64_MAX;
+  const std::atomic<bool>* cancel = nullptr;
+
   void charge(std::uint64_t n) {
     branches += n;
-    if (branches > max) throw OverBudget{};
+    work += n;
+    check();
+  }
+  // Work that is not a branch of the result.
+  void charge_work(std::uint64_t n) {
+    work += n;
+    check();
+  }
+  void charge_memory(std::uint64_t bytes) {
+    memory += bytes;
+    check();
+  }
+  // Before a step known to take `n` branches holding `bytes`: fails now
+  // rather than after spending the budget.
+  void expect(std::uint64_t n, std::uint64_t bytes) const {
+    if (n > max - std::min(max, branches)) throw OverBudget{"max_branches"};
+    if (n > max_work - std::min(max_work, work)) throw OverBudget{"max_odds_work"};
+    if (bytes > max_memory - std::min(max_memory, memory)) throw OverBudget{"max_odds_memory"};
+  }
+  void check() const {
+    if (branches > max) throw OverBudget{"max_branches"};
+    if (work > max_work) throw OverBudget{"max_odds_work"};
+    if (memory > max_memory) throw OverBudget{"max_odds_memory"};
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled{};
   }
 };
+
+// The bytes a value holds, roughly: what an outcome costs to keep.
+std::uint64_t value_bytes(const Value& v);
 
 using ValueFn = std::function<Value(const Value&)>;
 using PairFn = std::function<Value(const Value&, const Value&)>;

@@ -37,10 +37,17 @@ bool is_zero(const W& w) {
     return w == 0;
 }
 
+// What one operation on a weight of type W costs, in work units: a GMP
+// integer costs several times a machine one.
+template <class W>
+constexpr std::uint64_t weight_cost = std::is_same_v<W, Weight> ? 8 : 1;
+
 template <class W>
 std::vector<W> conv(Budget& budget, const std::vector<W>& a, const std::vector<W>& b) {
-  std::vector<W> out(a.size() + b.size() - 1);
   budget.charge(a.size() * b.size());
+  budget.charge_work((weight_cost<W> - 1) * a.size() * b.size());
+  budget.charge_memory((a.size() + b.size()) * sizeof(W));
+  std::vector<W> out(a.size() + b.size() - 1);
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (is_zero(a[i])) continue;
     const W x = a[i];
@@ -73,11 +80,14 @@ std::vector<W> conv_power(Budget& budget, std::vector<W> a, std::uint64_t n) {
 template <class W>
 std::vector<W> uniform_power(Budget& budget, std::size_t faces, std::uint64_t n) {
   std::vector<W> ways{W(1)}, next;
+  // The last row alone holds n·(F-1)+1 weights, twice over.
+  budget.expect(n * (faces - 1) + 1, 2 * (n * (faces - 1) + 1) * sizeof(W));
   ways.reserve(n * (faces - 1) + 1);
   next.reserve(n * (faces - 1) + 1);
   for (std::uint64_t die = 0; die < n; ++die) {
     next.resize(ways.size() + faces - 1);  // every element is written below
     budget.charge(next.size());
+    budget.charge_work((weight_cost<W> - 1) * next.size());
     W window(0);
     for (std::size_t s = 0; s < next.size(); ++s) {
       if (s < ways.size()) window += ways[s];

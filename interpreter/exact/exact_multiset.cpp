@@ -4,6 +4,7 @@
 #include "interpreter/exact/exact_multiset.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -36,6 +37,15 @@ std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k) {
   std::map<std::int64_t, std::uint64_t> m;
   for (std::int64_t i = 0; i < k.face_count(); ++i) ++m[k.face(i)];
   return {m.begin(), m.end()};
+}
+
+// The multisets of n dice over k faces, C(n + k - 1, k - 1), or UINT64_MAX past it.
+std::uint64_t multisets(std::uint64_t n, std::uint64_t k) {
+  if (k == 0) return n == 0 ? 1 : 0;
+  const double log_c = std::lgamma(static_cast<double>(n + k)) - std::lgamma(static_cast<double>(n + 1)) -
+                       std::lgamma(static_cast<double>(k));
+  if (log_c > 43) return UINT64_MAX;  // e^43 > 2^62
+  return static_cast<std::uint64_t>(std::llround(std::exp(log_c)));
 }
 
 void roll_rec(Budget& budget, Accumulator& acc,
@@ -105,7 +115,12 @@ Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int6
   const auto faces = faces_of(kind);
   // The listing recurses once per distinct face.
   if (faces.size() > 1000) not_composable("a die with too many faces to list its rolls");
-  Accumulator acc(budget.branches, budget.max);
+  // Every multiset becomes an outcome holding n dice: refuse a listing that
+  // cannot fit before making any of it.
+  const std::uint64_t count = multisets(static_cast<std::uint64_t>(n), faces.size());
+  const std::uint64_t each = sizeof(Value) + sizeof(Weight) + static_cast<std::uint64_t>(n) * sizeof(PoolDie);
+  budget.expect(count, count > UINT64_MAX / each ? UINT64_MAX : count * each);
+  Accumulator acc(budget);
   std::vector<PoolDie> dice;
   dice.reserve(static_cast<std::size_t>(n));
   roll_rec(budget, acc, faces, 0, n, kinds.id_of(kind), dice, Weight(1));

@@ -106,6 +106,11 @@ bool zero(const W& w) {
     return w == 0;
 }
 
+// What one operation on a weight of type W costs, in work units: a GMP
+// integer costs several times a machine one.
+template <class W>
+constexpr std::uint64_t weight_cost = std::is_same_v<W, Weight> ? 8 : 1;
+
 template <class W>
 W as(const Weight& w) {
   if constexpr (std::is_same_v<W, Weight>)
@@ -137,7 +142,10 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
   auto add = [&](std::size_t j, std::size_t q, std::size_t si, const W& w) {
     const std::size_t l = j * qs + q;
     auto& v = states[l];
-    if (v.empty()) v.assign(static_cast<std::size_t>(width), W(0));
+    if (v.empty()) {
+      budget.charge_memory(static_cast<std::uint64_t>(width) * sizeof(W));
+      v.assign(static_cast<std::size_t>(width), W(0));
+    }
     v[si] += w;
     first[l] = std::min(first[l], si);
     last[l] = std::max(last[l], si);
@@ -182,6 +190,7 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
         if (states[l].empty()) continue;
         const std::size_t from = first[l], to = last[l];
         budget.charge((to - from + 1) * (m + 1));
+        budget.charge_work((weight_cost<W> - 1) * (to - from + 1) * (m + 1));
         // Each choice of c dice showing this face shifts the whole layer by
         // what the kept ones add and scales it by one weight: a loop over
         // the sums per choice, not the choices per sum.
@@ -199,7 +208,10 @@ std::optional<std::vector<std::pair<std::int64_t, W>>> keep_dp(
           const std::int64_t shift = static_cast<std::int64_t>(kept) * h;
           const std::size_t l2 = (j + c) * qs + q2;
           auto& dst = states[l2];
-          if (dst.empty()) dst.assign(static_cast<std::size_t>(width), W(0));
+          if (dst.empty()) {
+            budget.charge_memory(static_cast<std::uint64_t>(width) * sizeof(W));
+            dst.assign(static_cast<std::size_t>(width), W(0));
+          }
           W* d = dst.data();  // d[si + shift] is the sum si + shift
           for (std::size_t si = from; si <= to; ++si)
             d[static_cast<std::size_t>(static_cast<std::int64_t>(si) + shift)] += src[si] * coef;

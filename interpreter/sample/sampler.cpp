@@ -1,26 +1,58 @@
 // interpreter/sample/sampler.cpp — the sampling loop of one thread.
 #include "interpreter/sample/sampler.hpp"
 
+#include <algorithm>
+
 #include "interpreter/eval/evaluator.hpp"
 
 namespace alea {
 
-void sample(const LoweredProgram* fast, const std::shared_ptr<const CompiledProgram>& program,
-            const Bindings& bindings, const Limits& limits, RandomDice& dice, std::uint64_t runs,
-            SampleSink& sink, std::atomic<std::uint64_t>& done) {
+std::uint64_t run_cost(const Outcome& o) {
+  // A die costs more than a step: it is drawn, then recorded in the trace.
+  constexpr std::uint64_t die_cost = 10;
+  return static_cast<std::uint64_t>(std::max<std::int64_t>(1, o.steps)) + die_cost * o.trace.dice.size();
+}
+
+namespace {
+
+bool raised(const std::atomic<bool>* flag) { return flag && flag->load(std::memory_order_relaxed); }
+
+}  // namespace
+
+SampleEnd sample(const LoweredProgram* fast, const std::shared_ptr<const CompiledProgram>& program,
+                 const Bindings& bindings, const Limits& limits, RandomDice& dice, std::uint64_t runs,
+                 const SampleBudget& budget, SampleSink& sink, std::atomic<std::uint64_t>& done) {
+  SampleEnd end;
+  RunInput input;
+  input.cancel = budget.cancel;
   if (!fast) {
     for (std::uint64_t k = 0; k < runs; ++k) {
-      const Outcome o = evaluate(program, bindings, dice, limits);
+      if (raised(budget.cancel)) {
+        end.cancelled = true;
+        break;
+      }
+      if (end.work >= budget.work) {
+        end.out_of_work = true;
+        break;
+      }
+      const Outcome o = evaluate(program, bindings, dice, limits, input);
+      // A run the flag cut off is not one of the program's outcomes.
+      if (o.error && o.error->code == DiagCode::Interrupted && raised(budget.cancel)) {
+        end.cancelled = true;
+        break;
+      }
+      end.work += run_cost(o);
+      ++end.runs;
       if (o.error) sink.fail(o.error->code, &*o.error);
       else if (o.value) sink.add(*o.value, 1);
       if ((k & 1023) == 1023) done.fetch_add(1024, std::memory_order_relaxed);
     }
-    return;
+    return end;
   }
   ValueCounts counts;
   // Runs that end in an error are counted by their code; the evaluator runs
   // one again on the same dice when its full diagnostic is wanted, and any run
-  // the lowered form could not follow.
+  // the lowered form could not follow. A replay is charged what it costs.
   struct Others final : LoweredProgram::Others {
     const LoweredProgram& fast;
     const std::shared_ptr<const CompiledProgram>& program;
@@ -28,6 +60,7 @@ void sample(const LoweredProgram* fast, const std::shared_ptr<const CompiledProg
     const Limits& limits;
     SampleSink& sink;
     ValueCounts& counts;
+    std::uint64_t work = 0;
     Others(const LoweredProgram& f, const std::shared_ptr<const CompiledProgram>& p, const Bindings& b,
            const Limits& l, SampleSink& s, ValueCounts& c)
         : fast(f), program(p), bindings(b), limits(l), sink(s), counts(c) {}
@@ -38,6 +71,7 @@ void sample(const LoweredProgram* fast, const std::shared_ptr<const CompiledProg
       }
       dice = before;
       const Outcome o = evaluate(program, bindings, dice, limits);
+      work += run_cost(o);
       if (o.error) {
         sink.fail(o.error->code, &*o.error);
       } else if (o.value) {
@@ -47,8 +81,26 @@ void sample(const LoweredProgram* fast, const std::shared_ptr<const CompiledProg
     }
   } others(*fast, program, bindings, limits, sink, counts);
   LoweredProgram::Scratch scratch(*fast);
-  fast->run_many(scratch, dice, runs, counts, others, done);
+  const std::uint64_t cost = std::max<std::uint64_t>(1, budget.lowered_cost);
+  // In chunks of 1024 runs, between which the flag and the budget are checked.
+  while (end.runs < runs) {
+    if (raised(budget.cancel)) {
+      end.cancelled = true;
+      break;
+    }
+    const std::uint64_t spent = end.runs * cost + others.work;
+    const std::uint64_t affordable = spent >= budget.work ? 0 : (budget.work - spent + cost - 1) / cost;
+    const std::uint64_t chunk = std::min({std::uint64_t{1024}, runs - end.runs, affordable});
+    if (chunk == 0) {
+      end.out_of_work = true;
+      break;
+    }
+    fast->run_many(scratch, dice, chunk, counts, others, done);
+    end.runs += chunk;
+  }
+  end.work = end.runs * cost + others.work;
   counts.each([&](std::int64_t key, std::uint64_t n) { sink.add(fast->value_of_key(key), n); });
+  return end;
 }
 
 }  // namespace alea

@@ -20,6 +20,7 @@
 #include "interpreter/limits.hpp"
 #include "interpreter/sample/lowered.hpp"
 #include "interpreter/program.hpp"
+#include "interpreter/outcome.hpp"
 #include "interpreter/values/value.hpp"
 
 namespace alea {
@@ -36,10 +37,31 @@ class SampleSink {
   [[nodiscard]] virtual bool wants(DiagCode code) const = 0;
 };
 
-// Runs `program` `runs` times, drawing from `dice`, lowered when `fast` is not
-// null. Adds 1024 to `done` every 1024 runs.
-void sample(const LoweredProgram* fast, const std::shared_ptr<const CompiledProgram>& program,
-            const Bindings& bindings, const Limits& limits, RandomDice& dice, std::uint64_t runs,
-            SampleSink& sink, std::atomic<std::uint64_t>& done);
+// What one thread may spend. An evaluator run costs its steps plus ten per die;
+// a lowered run costs `lowered_cost` (what one evaluator run of the program
+// was measured to cost, scaled down), plus the evaluator work of any run
+// replayed. A run starts only while work is left, so where a thread stops
+// depends on its seed alone.
+struct SampleBudget {
+  std::uint64_t work = UINT64_MAX;
+  std::uint64_t lowered_cost = 1;
+  const std::atomic<bool>* cancel = nullptr;  // checked before every run
+};
+
+struct SampleEnd {
+  std::uint64_t runs = 0;  // runs counted in the sink
+  std::uint64_t work = 0;
+  bool out_of_work = false;  // stopped by SampleBudget::work
+  bool cancelled = false;    // stopped by the cancel flag
+};
+
+// Runs `program` up to `runs` times, drawing from `dice`, lowered when `fast`
+// is not null. Adds 1024 to `done` every 1024 runs.
+SampleEnd sample(const LoweredProgram* fast, const std::shared_ptr<const CompiledProgram>& program,
+                 const Bindings& bindings, const Limits& limits, RandomDice& dice, std::uint64_t runs,
+                 const SampleBudget& budget, SampleSink& sink, std::atomic<std::uint64_t>& done);
+
+// The work one evaluator run costs, as SampleBudget counts it.
+std::uint64_t run_cost(const Outcome& o);
 
 }  // namespace alea

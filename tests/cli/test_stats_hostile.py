@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""tests/cli/test_stats_hostile.py — `alea stats` on programs whose odds once
+took minutes or gigabytes: each must end with an exact answer, a sampled one
+or a clear error naming the limit that stopped it, under a memory cap.
+
+The timeout is a safety net for a hang, not a speed test.
+
+Usage: test_stats_hostile.py /path/to/alea   (CTest passes the built binary)
+"""
+import json
+import os
+import resource
+import subprocess
+import sys
+
+ALEA = sys.argv[1]
+failures = []
+
+
+def capped(megabytes):
+    def limit():
+        cap = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    return limit
+
+
+def run(args, megabytes=1000, timeout=120):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
+    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=timeout, env=env,
+                       preexec_fn=capped(megabytes))
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(f"{name}: {detail}")
+
+
+def expect(args, code, megabytes=1000):
+    rc, so, se = run(args, megabytes)
+    check(" ".join(args)[:70], rc == code, f"exit {rc}, expected {code}; stderr: {se.strip()[-400:]}")
+    return so, se
+
+
+def first_line(text):
+    return text.splitlines()[0] if text else ""
+
+
+# ---- exact work and memory: sampled instead, the reason names the limit -------------------------
+for expr, limits in [
+    ("d1000000+1", ["(max_branches)"]),
+    ("d1000000 * d1000000", ["(max_branches)", "(max_odds_work)"]),
+    ("1000d1000kh500", ["(max_branches)", "(max_odds_work)", "(max_odds_memory)"]),
+    ("500d100kl250", ["(max_branches)", "(max_odds_work)", "(max_odds_memory)"]),
+]:
+    out, _ = expect(["stats", expr, "--samples", "2000"], 0)
+    head = first_line(out)
+    check(f"{expr} is sampled", "sampled (2000 runs" in head, head)
+    check(f"{expr}: the reason names a limit", any(l in head for l in limits), head)
+
+out, _ = expect(["stats", "--max-branches", "1000000000000", "for x in 20d10 { x }", "--samples", "2000"], 0)
+head = first_line(out)
+check("raised --max-branches: sampled", "sampled (2000 runs" in head, head)
+check("raised --max-branches: memory or work bound it", "(max_odds_memory)" in head or "(max_odds_work)" in head,
+      head)
+
+# --exact: no answer, exit 1, the limit and how to raise it.
+_, err = expect(["stats", "--exact", "--max-branches", "1000000000000", "1000d1000kh500"], 1)
+check("--exact names the limit", "no exact answer" in err and "(max_odds_" in err, err)
+check("--exact says how to raise it", "note: raise the limit max_odds_" in err, err)
+
+# ---- total sampling work: the answer of the runs taken, marked ------------------------------------
+out, _ = expect(["stats", "sum(repeat 1000 { d6 })"], 0)
+check("long runs: cut short", "sampling stopped at max_sample_work after " in out and " of 100,000 samples" in out,
+      out[:400])
+out, _ = expect(["stats", "sum(repeat 1000 { d6 })", "--json", "--threads", "2", "--seed", "5"], 0)
+doc = json.loads(out)
+check("json: partial", doc["partial"] is True and doc["stopped_by"] == "max_sample_work"
+      and doc["samples"] == 100000 and 100 <= doc["runs"] < 100000, {k: doc[k] for k in ("partial", "stopped_by",
+                                                                                          "samples", "runs")})
+check("json: a mean of the runs taken", abs(doc["mean"] - 3500) < 100, doc["mean"])
+again = json.loads(expect(["stats", "sum(repeat 1000 { d6 })", "--json", "--threads", "2", "--seed", "5"], 0)[0])
+check("cut short, still deterministic", again["runs"] == doc["runs"] and again["mean"] == doc["mean"],
+      (again["runs"], doc["runs"]))
+out, _ = expect(["stats", "3d6", "--sampled", "--samples", "1000", "--json"], 0)
+doc = json.loads(out)
+check("json: a whole sampling run is not partial", doc["partial"] is False and doc["stopped_by"] is None, doc)
+
+# Fewer than 100 runs within the budget is an error naming max_sample_work: at the default
+# budget no run costs that much (max_steps bounds a run), so it is tested through the API
+# with a small limit (tests/interpreter/odds_limits_test.cpp).
+
+# ---- threads ----------------------------------------------------------------------------------------
+for args in (["stats", "--threads", "1024", "3d6"], ["stats", "--threads", "1024", "--sampled", "3d6"],
+             ["stats", "--threads", "1024", "--sampled", "--samples", "100000", "sum(repeat 20 { d6 })"]):
+    out, _ = expect(args, 0, megabytes=2000)
+    check(f"{' '.join(args)}: a table", "value  probability" in out, out[:300])
+out, _ = expect(["stats", "--threads", "1024", "--sampled", "--json", "--samples", "5000", "3d6"], 0, megabytes=2000)
+doc = json.loads(out)
+check("threads clamped to 256", doc["threads"] <= 256 and doc["runs"] == 5000, (doc["threads"], doc["runs"]))
+
+if failures:
+    print("\n".join(f"FAIL  {f}" for f in failures))
+    print(f"{len(failures)} failed")
+    sys.exit(1)
+print("all passed")

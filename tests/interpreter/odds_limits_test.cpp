@@ -1,0 +1,221 @@
+// tests/interpreter/odds_limits_test.cpp — the odds engine's own limits:
+// exact work and memory (max_odds_work, max_odds_memory) whatever max_branches
+// allows, the total work of sampling (max_sample_work), the thread count, and
+// the cancel flag. Each hostile program here ran for minutes or hours, or
+// grew past a gigabyte, before these limits; each must now end quickly.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "interpreter/api.hpp"
+#include "interpreter/stats.hpp"
+
+namespace alea {
+namespace {
+
+Stats stats_of(const Engine& engine, std::string_view source, const StatsOptions& options) {
+  const Compiled c = engine.compile(source);
+  if (!c.ok()) throw std::runtime_error(render_text(c.diagnostics));
+  return compute_stats(engine, c.program, {}, options);
+}
+
+Stats stats_of(std::string_view source, const StatsOptions& options) { return stats_of(Engine(), source, options); }
+
+Engine with_limits(void (*set)(Limits&)) {
+  EngineOptions o;
+  set(o.limits);
+  return Engine(o);
+}
+
+bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+StatsOptions exact_only(std::uint64_t max_branches = StatsOptions{}.max_branches) {
+  StatsOptions o;
+  o.exact_only = true;
+  o.max_branches = max_branches;
+  return o;
+}
+
+TEST(OddsLimits, AHugeDieIsRefusedBeforeItsFirstRun) {
+  const Stats s = stats_of("d1000000+1", exact_only());
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "(max_branches)")) << s.first_error->message;
+  EXPECT_TRUE(s.value.entries.empty());
+}
+
+TEST(OddsLimits, AHugeDieFallsBackToSampling) {
+  StatsOptions o;
+  o.samples = 2000;
+  o.threads = 2;
+  const Stats s = stats_of("d1000000+1", o);
+  EXPECT_EQ(s.method, StatsMethod::Sampled);
+  EXPECT_EQ(s.runs, 2000u);
+  EXPECT_TRUE(s.cut_short.empty());
+}
+
+TEST(OddsLimits, AThousandDiceKeepingHalfStopsAtALimit) {
+  const Stats s = stats_of("1000d1000kh500", exact_only());
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "no exact answer")) << s.first_error->message;
+  EXPECT_TRUE(has(s.first_error->message, "(max_")) << s.first_error->message;
+}
+
+TEST(OddsLimits, RaisingMaxBranchesDoesNotLetMemoryRunAway) {
+  // 10 million multisets of 20 dice, each kept as a pool: gigabytes.
+  const Stats s = stats_of("for x in 20d10 { x }", exact_only(1'000'000'000'000));
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "(max_odds_memory)") || has(s.first_error->message, "(max_odds_work)"))
+      << s.first_error->message;
+}
+
+TEST(OddsLimits, ComposingStopsAtMaxOddsWorkAndSaysSo) {
+  const Engine e = with_limits([](Limits& l) { l.max_odds_work = 50; });
+  StatsOptions o;
+  o.compose = true;
+  o.exact_only = true;
+  o.max_branches = 1'000'000'000;
+  const Stats s = stats_of(e, "10d6", o);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "(max_odds_work)")) << s.first_error->message;
+}
+
+TEST(OddsLimits, EnumeratingStopsAtMaxOddsWork) {
+  const Engine e = with_limits([](Limits& l) { l.max_odds_work = 2000; });
+  StatsOptions o = exact_only(1'000'000'000);
+  o.compose = false;
+  const Stats s = stats_of(e, "4d6kh3", o);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "(max_odds_work)")) << s.first_error->message;
+}
+
+TEST(OddsLimits, EnumeratingStopsAtMaxOddsMemory) {
+  const Engine e = with_limits([](Limits& l) { l.max_odds_memory = 2000; });
+  StatsOptions o = exact_only();
+  o.compose = false;
+  const Stats s = stats_of(e, "[d6, d6, d6]", o);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "(max_odds_memory)")) << s.first_error->message;
+}
+
+TEST(OddsLimits, WithinTheLimitsTheAnswerStaysExact) {
+  const Stats s = stats_of("4d6kh3", exact_only());
+  EXPECT_FALSE(s.first_error);
+  EXPECT_EQ(s.method, StatsMethod::Exact);
+  EXPECT_EQ(s.value.exact_mean, "15869/1296");
+}
+
+// 3000 steps a run: 100,000 runs would take a minute.
+const std::string long_runs = "sum(repeat 1000 { d6 })";
+
+TEST(OddsLimits, SamplingStopsAtMaxSampleWorkWithTheRunsTaken) {
+  StatsOptions o;
+  o.sampled_only = true;
+  o.threads = 2;
+  o.seed = 3;
+  const Engine e = with_limits([](Limits& l) { l.max_sample_work = 2'000'000; });
+  const Stats s = stats_of(e, long_runs, o);
+  EXPECT_EQ(s.method, StatsMethod::Sampled);
+  EXPECT_EQ(s.cut_short, "max_sample_work");
+  EXPECT_FALSE(s.interrupted);
+  EXPECT_EQ(s.samples_asked, 100'000u);
+  EXPECT_GE(s.runs, min_partial_samples);
+  EXPECT_LT(s.runs, 2000u);
+  EXPECT_FALSE(s.value.entries.empty());
+  EXPECT_NEAR(s.value.mean, 3500, 60);
+  // The same seed and threads stop at the same run, with the same answer.
+  const Stats again = stats_of(e, long_runs, o);
+  EXPECT_EQ(again.runs, s.runs);
+  EXPECT_EQ(again.value.mean, s.value.mean);
+}
+
+TEST(OddsLimits, TooFewSamplesWithinMaxSampleWorkIsAnError) {
+  StatsOptions o;
+  o.sampled_only = true;
+  o.threads = 1;
+  const Engine e = with_limits([](Limits& l) { l.max_sample_work = 30'000; });
+  const Stats s = stats_of(e, long_runs, o);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_EQ(s.first_error->code, DiagCode::StepLimitExceeded);
+  EXPECT_TRUE(has(s.first_error->message, "(max_sample_work)")) << s.first_error->message;
+  EXPECT_TRUE(s.value.entries.empty());
+}
+
+TEST(OddsLimits, TheLoweredSamplerCountsItsWorkToo) {
+  StatsOptions o;
+  o.sampled_only = true;
+  o.threads = 2;
+  o.samples = 1'000'000;
+  const Engine e = with_limits([](Limits& l) { l.max_sample_work = 5000; });
+  const Stats s = stats_of(e, "3d6", o);
+  EXPECT_EQ(s.sampler, SamplerPath::Lowered);
+  EXPECT_EQ(s.cut_short, "max_sample_work");
+  EXPECT_GE(s.runs, min_partial_samples);
+  EXPECT_LE(s.runs, 5000u);
+}
+
+TEST(OddsLimits, ThreadsPastTheMaximumAreClamped) {
+  StatsOptions o;
+  o.sampled_only = true;
+  o.threads = 5000;
+  o.samples = 1000;
+  const Stats s = stats_of("3d6", o);
+  EXPECT_EQ(s.threads, max_stats_threads);
+  EXPECT_EQ(s.runs, 1000u);
+}
+
+TEST(OddsLimits, ARaisedFlagStopsExactWorkWithInterrupted) {
+  const std::atomic<bool> stop{true};
+  StatsOptions o;
+  o.cancel = &stop;
+  for (const bool compose : {true, false}) {
+    o.compose = compose;
+    const Stats s = stats_of("4d6kh3", o);
+    EXPECT_TRUE(s.interrupted);
+    ASSERT_TRUE(s.first_error);
+    EXPECT_EQ(s.first_error->code, DiagCode::Interrupted);
+  }
+}
+
+TEST(OddsLimits, ARaisedFlagBeforeAnySampleIsAnInterruptedError) {
+  const std::atomic<bool> stop{true};
+  StatsOptions o;
+  o.sampled_only = true;
+  o.cancel = &stop;
+  const Stats s = stats_of("3d6", o);
+  EXPECT_TRUE(s.interrupted);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_EQ(s.first_error->code, DiagCode::Interrupted);
+}
+
+TEST(OddsLimits, AFlagRaisedWhileSamplingReturnsTheSamplesSoFar) {
+  std::atomic<bool> stop{false};
+  StatsOptions o;
+  o.sampled_only = true;
+  o.threads = 2;
+  o.samples = 1'000'000'000;
+  o.cancel = &stop;
+  const Engine e = with_limits([](Limits& l) { l.max_sample_work = INT64_MAX; });
+  std::thread raiser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  const Stats s = stats_of(e, "sum(repeat 10 { d6 })", o);
+  raiser.join();
+  EXPECT_TRUE(s.interrupted);
+  EXPECT_TRUE(s.cut_short.empty());
+  EXPECT_LT(s.runs, o.samples);
+  if (s.runs >= min_partial_samples) {
+    EXPECT_FALSE(s.value.entries.empty());
+    EXPECT_NEAR(s.value.mean, 35, 2);
+  } else {
+    ASSERT_TRUE(s.first_error);
+    EXPECT_EQ(s.first_error->code, DiagCode::Interrupted);
+  }
+}
+
+}  // namespace
+}  // namespace alea
