@@ -43,7 +43,7 @@ std::vector<std::int64_t> numbers(BuiltinCall& c, std::string_view fn) {
   return out;
 }
 
-// Argument i, a list; charges one step per item, for builtins that go through it.
+// Argument i, a list; charges the items, for builtins that go through it.
 const std::vector<Value>& list_arg(BuiltinCall& c, std::size_t i, std::string_view fn) {
   if (const auto* l = c.args[i].as_list()) {
     c.ev.charge_items(l->size(), c.arg_span(i));

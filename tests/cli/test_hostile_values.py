@@ -33,10 +33,11 @@ CASES = [
     ("doubling-str", ["roll", f"let v = {DOUBLING} in str(v)"], "max_value_size"),
     ("shared-str", ["roll", SHARED + "len(str(v))"], "max_string_length"),
     # Two equal values that share nothing with each other: comparing them walks both.
-    ("shared-equal-unshared", ["roll", SHARED + "v == (loop x = {n: 0, v: 1} while x.n < 19 "
-                               "{ {n: x.n + 1, v: [x.v, x.v]} }).v"], "max_steps"),
+    ("shared-equal-unshared", ["roll", SHARED + "let w = (loop x = {n: 0, v: 1} while x.n < 19 "
+                               "{ {n: x.n + 1, v: [x.v, x.v]} }).v in len(repeat 40 { v == w })"], "max_steps"),
     ("shared-equal-itself", ["roll", SHARED + "v == v"], None),
-    ("nested-ranges", ["roll", "repeat 100 { repeat 10000 { range(1, 10000) } }"], "max_steps"),
+    # 10,000 lists of 10,000 items: the value passes max_value_size long before the steps run out.
+    ("nested-ranges", ["roll", "repeat 100 { repeat 10000 { range(1, 10000) } }"], "max_value_size"),
     ("string-doubling", ["roll", 'loop s = "a" while len(s) < 1000000000000 { str(s, s) }'],
      "max_string_length"),
     ("builtin-work", ["roll", "let l = range(1, 10000) in len(repeat 10000 { len(repeat 100 "
