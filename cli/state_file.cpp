@@ -34,19 +34,6 @@ constexpr auto max_state_bytes = static_cast<std::size_t>(Limits{}.max_file_byte
 
 std::string os_error() { return std::strerror(errno); }
 
-// Writes all of `text` to `fd`.
-bool write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 // Removes the temporary files of writers that no longer run.
 void remove_stale_temporaries(const fs::path& dir, const std::string& prefix) {
   std::error_code ec;

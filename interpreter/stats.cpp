@@ -109,15 +109,6 @@ struct Budget {
 struct Cancelled {};     // thrown when the cancel flag is raised
 struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
 
-// The multisets of n dice over k values, C(n + k - 1, k - 1), or UINT64_MAX past it.
-std::uint64_t multisets(std::uint64_t n, std::uint64_t k) {
-  if (k == 0) return n == 0 ? 1 : 0;
-  const double log_c = std::lgamma(static_cast<double>(n + k)) - std::lgamma(static_cast<double>(n + 1)) -
-                       std::lgamma(static_cast<double>(k));
-  if (log_c > 43) return UINT64_MAX;  // e^43 > 2^62
-  return static_cast<std::uint64_t>(std::llround(std::exp(log_c)));
-}
-
 // The dice of one path through the choices; new choices start at their first multiset.
 class PathDice final : public DiceSource {
  public:
@@ -147,7 +138,7 @@ class PathDice final : public DiceSource {
       c.kind = kind;
       c.n = faces.size();
       const auto faces_of = distinct_faces(kind);
-      const std::uint64_t count = multisets(c.n, faces_of.size());
+      const std::uint64_t count = compose::multisets(c.n, faces_of.size());
       if (count > runs_left) {
         throw Budget{fmt::format("an exact answer needs {}: one roll of {} dice has {} outcomes", runs_limit, c.n,
                                  count == UINT64_MAX ? std::string("more than 2^62") : fmt::format("{}", count))};

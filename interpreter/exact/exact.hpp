@@ -28,6 +28,10 @@ struct Composed {
 // Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory), naming it.
 std::string over_budget_reason(const std::string& limit, std::uint64_t max_branches, const Limits& limits);
 
+// The multisets of n dice over k faces, C(n + k - 1, k - 1), or UINT64_MAX past
+// 2^62: how many outcomes a roll of n such dice has, order aside.
+std::uint64_t multisets(std::uint64_t n, std::uint64_t k);
+
 // `limits` as the enumeration uses them (explosions cut at the depth asked for).
 Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,
                        const StatsOptions& options);

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/exact/exact.hpp"
+
 namespace alea::compose {
 
 std::uint32_t PoolKinds::id_of(const DieKind& k) {
@@ -39,14 +41,6 @@ std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k) {
   return {m.begin(), m.end()};
 }
 
-// The multisets of n dice over k faces, C(n + k - 1, k - 1), or UINT64_MAX past it.
-std::uint64_t multisets(std::uint64_t n, std::uint64_t k) {
-  if (k == 0) return n == 0 ? 1 : 0;
-  const double log_c = std::lgamma(static_cast<double>(n + k)) - std::lgamma(static_cast<double>(n + 1)) -
-                       std::lgamma(static_cast<double>(k));
-  if (log_c > 43) return UINT64_MAX;  // e^43 > 2^62
-  return static_cast<std::uint64_t>(std::llround(std::exp(log_c)));
-}
 
 void roll_rec(Budget& budget, Accumulator& acc,
               const std::vector<std::pair<std::int64_t, std::uint64_t>>& faces, std::size_t i,
@@ -149,6 +143,14 @@ Dist apply_step(Budget& budget, PoolKinds& kinds, const PoolStep& step, const Va
     return Dist::point(make_sorted_pool(std::move(dice), p->successes || step.successes));
   }
   not_composable(fmt::format("'{}' is not composed", pool_op_info(step.id).name));
+}
+
+std::uint64_t multisets(std::uint64_t n, std::uint64_t k) {
+  if (k == 0) return n == 0 ? 1 : 0;
+  const double log_c = std::lgamma(static_cast<double>(n + k)) - std::lgamma(static_cast<double>(n + 1)) -
+                       std::lgamma(static_cast<double>(k));
+  if (log_c > 43) return UINT64_MAX;  // e^43 > 2^62
+  return static_cast<std::uint64_t>(std::llround(std::exp(log_c)));
 }
 
 }  // namespace alea::compose

@@ -95,4 +95,16 @@ FileText read_fd_capped(int fd, std::size_t max_bytes) {
   return read_all(fd, max_bytes, 0);
 }
 
+bool write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
 }  // namespace alea

@@ -1,4 +1,4 @@
-// interpreter/io/read_file.hpp — reading a file the user named, whatever it turns out to be.
+// interpreter/io/read_file.hpp — reading a file the user named, whatever it turns out to be; writing a text whole.
 //
 // A name given as a ruleset, a program or a state file may be a directory, a FIFO that no
 // one writes, /dev/zero or a 10 GB sparse file. Each is refused before any byte is read:
@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace alea {
 
@@ -30,5 +31,9 @@ struct FileText {
 // The text of an open descriptor (standard input), at most `max_bytes` of it. It blocks
 // as reading does; a regular file or a pipe is read, a directory is refused.
 [[nodiscard]] FileText read_fd_capped(int fd, std::size_t max_bytes);
+
+// Writes all of `text` to `fd`, again after a short write or EINTR; false on
+// an error, with errno set.
+[[nodiscard]] bool write_all(int fd, std::string_view text);
 
 }  // namespace alea
