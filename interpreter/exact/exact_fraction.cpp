@@ -13,7 +13,6 @@ namespace alea::compose {
 namespace {
 
 __extension__ using i128 = __int128;
-constexpr u128 u128_max = ~u128{0};
 
 std::string decimal(u128 v) {
   if ((v >> 64) == 0) {
