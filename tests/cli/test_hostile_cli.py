@@ -6,19 +6,18 @@ never on speed.
 
 Usage: python3 test_hostile_cli.py /path/to/alea   (exit 0 = every check passed)
 """
-import resource
 import signal
 import subprocess
 import time
 
-from clitest import ALEA, ROOT, check, environment, finish, run
+from clitest import ALEA, ROOT, check, environment, finish, run, cap_address_space
 
 MEMORY_CAP = 2 * 1024 ** 3  # bytes of address space for each alea run
 TIMEOUT = 60
 
 
 def capped():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    cap_address_space(MEMORY_CAP)
 
 
 def shell(command):

@@ -4,16 +4,15 @@ cap. A generous timeout only guards the machine; the checks are on the message a
 
     python3 tests/cli/test_hostile_values.py build/cli/alea
 """
-import resource
 import subprocess
 
-from clitest import ALEA, ROOT, check, environment, finish
+from clitest import ALEA, ROOT, check, environment, finish, cap_address_space
 
 MEMORY_CAP = 1 << 30  # 1 GB of address space: the fixed program needs a few hundred MB at most
 
 
 def capped():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    cap_address_space(MEMORY_CAP)
 
 
 def run_capped(args, stdin=None):
