@@ -71,6 +71,15 @@ std::uint64_t fresh_seed() {
 
 // A mechanic's record, one field to a line after the call and its dice: on
 // one line, `check(…) = {result: 10, success: true, …}` is too long to read.
+// Whether render_json refused a successful outcome's document as too large:
+// its stand-in is short and says "ok": false.
+bool refused_json(const std::string& doc) {
+  constexpr std::size_t stand_in = 2048;
+  if (doc.size() > stand_in) return false;
+  const auto j = nlohmann::json::parse(doc, nullptr, false);
+  return j.is_object() && j.contains("ok") && j["ok"] == false;
+}
+
 std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes) {
   const std::string text = alea::render_breakdown(o, max_bytes);
   const auto* record = o.value->as_record();
@@ -166,6 +175,14 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   if (a.json) {
     const std::int64_t max_bytes = engine.options().limits.max_render_size;
     std::string doc = alea::render_json(outcome, source, seed, max_bytes);
+    if (outcome.ok() && refused_json(doc)) {
+      // The document would have passed max_render_size: an error like any other.
+      fmt::print("{}\n", doc);
+      const auto j = nlohmann::json::parse(doc);
+      const alea::Diagnostic d(alea::DiagCode::SizeLimitExceeded, alea::Span{}, j["error"]["message"].get<std::string>());
+      std::fputs(alea::render_text(alea::Diagnostics{d}).c_str(), stderr);
+      return exit_bad_input;
+    }
     if (state && outcome.ok() && outcome.state) {
       auto j = nlohmann::ordered_json::parse(doc);
       j["state"] = nlohmann::ordered_json::parse(alea::state_to_json(*outcome.state));

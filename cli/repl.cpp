@@ -475,6 +475,7 @@ class Repl {
     context.seed = options.seed;
     context.explosion_depth = options.explosion_depth;
     context.engine_explosion_limit = engine_.options().limits.max_explosion_depth;
+    context.max_render_size = engine_.options().limits.max_render_size;
     print_interruptible(stats_text(s, context));
   }
 

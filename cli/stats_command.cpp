@@ -191,13 +191,18 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   context.seed = a.seed;
   context.explosion_depth = a.explosion_depth;
   context.engine_explosion_limit = engine.options().limits.max_explosion_depth;
+  context.max_render_size = engine.options().limits.max_render_size;
   if (!a.svg.empty()) {
-    if (const std::string problem = write_atomically(a.svg, stats_svg(s, context)); !problem.empty()) {
+    const std::optional<std::string> svg = stats_svg(s, context);
+    if (!svg) return fail(a, {too_large("the chart", context)}, shown);
+    if (const std::string problem = write_atomically(a.svg, *svg); !problem.empty()) {
       throw UsageError(fmt::format("--svg: {}", problem));
     }
   }
   if (a.json) {
-    fmt::print("{}\n", stats_json(s, context));
+    const std::optional<std::string> doc = stats_json(s, context);
+    if (!doc) return fail(a, {too_large("the JSON", context)}, shown);
+    fmt::print("{}\n", *doc);
   } else {
     fmt::print("{}", stats_text(s, context));
   }

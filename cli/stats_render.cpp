@@ -513,10 +513,32 @@ std::string stats_text(const Stats& s, const StatsContext& c) {
   } else {
     out += distribution_text(s, s.value, "");
   }
-  return rtrim_lines(out);
+  out = rtrim_lines(out);
+  const auto max = static_cast<std::size_t>(std::max<std::int64_t>(0, c.max_render_size));
+  if (out.size() <= max) return out;
+  // Cut at the end of a line, then say how much was left out.
+  std::size_t cut = out.rfind('\n', max);
+  cut = cut == std::string::npos ? 0 : cut + 1;
+  const auto left_out = static_cast<std::uint64_t>(std::count(out.begin() + static_cast<std::ptrdiff_t>(cut), out.end(), '\n'));
+  out.resize(cut);
+  out += fmt::format("… {} more {} left out: the text passed {} bytes (max_render_size)\n", thousands(left_out),
+                     left_out == 1 ? "line" : "lines", max);
+  return out;
 }
 
-std::string stats_json(const Stats& s, const StatsContext& c) {
+Diagnostic too_large(std::string_view what, const StatsContext& c) {
+  return Diagnostic(DiagCode::SizeLimitExceeded, Span{},
+                    fmt::format("{} would pass {} bytes (max_render_size)", what, std::max<std::int64_t>(0, c.max_render_size)));
+}
+
+std::optional<std::string> stats_json(const Stats& s, const StatsContext& c) {
+  const auto max = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.max_render_size));
+  // An entry takes more than this many bytes as JSON: a distribution that
+  // cannot fit is refused before its document is built.
+  constexpr std::uint64_t entry_bytes = 48;
+  std::uint64_t entries = s.value.entries.size();
+  for (const auto& f : s.fields) entries += f.entries.size();
+  if (entries * entry_bytes > max) return std::nullopt;
   ordered_json doc;
   doc["expression"] = c.expression;
   const bool exact = s.method == StatsMethod::Exact;
@@ -551,7 +573,9 @@ std::string stats_json(const Stats& s, const StatsContext& c) {
   u["explosion_depth"] = exact ? std::min(c.explosion_depth, c.engine_explosion_limit) : c.engine_explosion_limit;
   u["error"] = s.first_error ? diagnostic_json(*s.first_error) : ordered_json(nullptr);
   doc["unresolved"] = u;
-  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace);
+  std::string out = doc.dump(2, ' ', false, ordered_json::error_handler_t::replace);
+  if (out.size() > max) return std::nullopt;
+  return out;
 }
 
 std::string stats_error_json(const Diagnostic& d, std::string_view expression) {

@@ -26,6 +26,7 @@ struct StatsContext {
   std::uint64_t seed = 0;              // the sampler's seed
   std::int64_t explosion_depth = 12;   // where an exact run cut an explosion chain off
   std::int64_t engine_explosion_limit = 100;  // where a sampled run did (max_explosion_depth)
+  std::int64_t max_render_size = Limits{}.max_render_size;  // bytes any one rendering may take
 };
 
 // The named outcomes a mechanic declares, so that those that never happen are
@@ -40,12 +41,18 @@ using DeclaredOutcomes = std::map<std::string, std::vector<std::string>>;
 // the labels of those distributions in the declared order.
 void add_declared_outcomes(Stats& stats, const DeclaredOutcomes& declared);
 
-// The report for a terminal, 80 columns wide.
+// The report for a terminal, 80 columns wide. Past max_render_size bytes its
+// table is cut at a line and ends with a marker saying how many lines were
+// left out.
 [[nodiscard]] std::string stats_text(const Stats& stats, const StatsContext& context);
-// One JSON document (see docs/stats.md for its shape).
-[[nodiscard]] std::string stats_json(const Stats& stats, const StatsContext& context);
-// A standalone SVG bar chart.
-[[nodiscard]] std::string stats_svg(const Stats& stats, const StatsContext& context);
+// One JSON document (see docs/stats.md for its shape), or nothing when it
+// would pass max_render_size bytes (too_large() then says so).
+[[nodiscard]] std::optional<std::string> stats_json(const Stats& stats, const StatsContext& context);
+// A standalone SVG bar chart, or nothing when it would pass max_render_size.
+[[nodiscard]] std::optional<std::string> stats_svg(const Stats& stats, const StatsContext& context);
+// Why stats_json or stats_svg gave nothing: `what` ("the JSON", "the chart")
+// would pass max_render_size.
+[[nodiscard]] Diagnostic too_large(std::string_view what, const StatsContext& context);
 // An error as the JSON document `--json` prints instead of the distribution.
 [[nodiscard]] std::string stats_error_json(const Diagnostic& d, std::string_view expression);
 

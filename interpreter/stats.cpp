@@ -190,23 +190,59 @@ Value unordered(const Value& v) {
   return counted(v);
 }
 
+// A value as it is kept in a tally: every pool in it as its total, as it is
+// shown. A list of pools keeps no dice.
+Value kept(const Value& v) {
+  if (const auto* l = v.as_list()) {
+    std::vector<Value> items;
+    items.reserve(l->size());
+    for (const auto& i : *l) items.push_back(kept(i));
+    return make_list(std::move(items));
+  }
+  if (const auto* r = v.as_record()) {
+    std::vector<Value> values;
+    values.reserve(r->values.size());
+    for (const auto& f : r->values) values.push_back(kept(f));
+    return make_record(r->names, std::move(values));
+  }
+  return counted(v);
+}
+
 // Counts of values with a weight of type W (mpq_class, or an integer count).
 template <class W>
 struct Tally {
   std::vector<std::pair<Value, W>> entries;
   std::unordered_map<std::int64_t, std::size_t> numbers;  // a number → its entry (the common case)
   std::map<std::string, std::size_t> others;              // kind and display → entry
+  std::uint64_t bytes = 0;  // about what the entries and their index hold
 
   void add(const Value& raw, const W& w) {
     const Value v = counted(raw);
-    auto found = [&](auto& index, auto key) {
-      auto [it, fresh] = index.emplace(std::move(key), entries.size());
-      if (fresh) entries.emplace_back(v, w);
-      else entries[it->second].second += w;
-    };
-    if (const auto* i = v.as_int()) found(numbers, *i);
-    else found(others, fmt::format("{}:{}", static_cast<int>(v.kind()), to_display(v)));
+    if (const auto* i = v.as_int()) {
+      auto [it, fresh] = numbers.emplace(*i, entries.size());
+      if (fresh) {
+        entries.emplace_back(v, w);
+        bytes += entry_bytes;
+      } else {
+        entries[it->second].second += w;
+      }
+      return;
+    }
+    std::string key = fmt::format("{}:{}", static_cast<int>(v.kind()), to_display(v));
+    const std::size_t key_size = key.size();
+    auto [it, fresh] = others.emplace(std::move(key), entries.size());
+    if (!fresh) {
+      entries[it->second].second += w;
+      return;
+    }
+    entries.emplace_back(kept(v), w);
+    // Measured: a kept list or record, with its key, its allocations and its
+    // copy in the merged tally, holds about twice its payload.
+    bytes += entry_bytes + 2 * (key_size + compose::value_bytes(entries.back().first));
   }
+
+ private:
+  static constexpr std::uint64_t entry_bytes = 96;  // an entry, its index node and their allocations
 };
 
 template <class W>
@@ -219,6 +255,11 @@ struct Tallies {
   std::uint64_t runs = 0;
   std::optional<Diagnostic> first_error;
 
+  [[nodiscard]] std::uint64_t bytes() const {
+    std::uint64_t n = value.bytes;
+    for (const auto& f : fields) n += f.bytes;
+    return n;
+  }
   void add(const Value& v, const W& w) {
     value.add(v, w);
     if (const auto* r = v.as_record()) {
@@ -380,6 +421,11 @@ class OrderScan {
   }
 };
 
+// The bytes a weight's numerator and denominator hold.
+std::uint64_t weight_bytes(const mpq_class& q) {
+  return (mpz_size(q.get_num_mpz_t()) + mpz_size(q.get_den_mpz_t())) * sizeof(mp_limb_t);
+}
+
 // The enumeration's own work on a choice's weight: a GMP operation per value.
 constexpr std::uint64_t weight_cost = 8;
 // What starting one run of the evaluator costs, beyond its steps.
@@ -428,13 +474,20 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     if (o.error && o.error->code == DiagCode::Interrupted && cancelled()) throw Cancelled{};
     for (std::size_t i = known; i < dice.next && i < dice.path.size(); ++i) charge_weight(dice.path[i]);
     dice.path.resize(dice.next);  // a run may stop early (an error) before using the whole path
-    while (prefix.size() <= dice.path.size()) prefix.push_back(prefix.back() * dice.path[prefix.size() - 1].weight);
+    while (prefix.size() <= dice.path.size()) {
+      prefix.push_back(prefix.back() * dice.path[prefix.size() - 1].weight);
+      memory += weight_bytes(prefix.back());
+    }
     const mpq_class w = prefix[dice.path.size()];
+    // A weight of many limbs (a long chain of choices) costs in proportion to
+    // its size squared where the outcomes are summed and divided.
+    const std::uint64_t limbs = weight_bytes(w) / sizeof(mp_limb_t);
+    work += limbs * limbs;
     if (++t.runs > options.max_branches) {
       throw Budget{fmt::format("an exact answer needs more than {} runs (max_branches)", options.max_branches)};
     }
     steps += static_cast<std::uint64_t>(o.steps);
-    work += run_overhead + static_cast<std::uint64_t>(o.steps);
+    work += run_overhead + run_cost(o);
     if (o.ok()) {
       // The same outcome with each roll's dice in the opposite order, one roll
       // at a time: reversing every roll at once would keep the dice of two
@@ -449,17 +502,17 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
         dice.replaying = false;
         if (again.error && again.error->code == DiagCode::Interrupted && cancelled()) throw Cancelled{};
         steps += static_cast<std::uint64_t>(again.steps);
-        work += run_overhead + static_cast<std::uint64_t>(again.steps);
+        work += run_overhead + run_cost(again);
         if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
             !(unordered(*again.value) == unordered(*o.value))) {
           throw OrderMatters{};
         }
       }
       if (o.value) {
-        const std::size_t before = t.value.entries.size();
-        t.add(*o.value, w);
         // A new outcome is kept to the end, with its weight.
-        if (t.value.entries.size() > before) memory += compose::value_bytes(*o.value) + 64;
+        const std::uint64_t before = t.bytes();
+        t.add(*o.value, w);
+        if (t.bytes() > before) memory += t.bytes() - before + weight_bytes(w);
       }
     } else {
       t.fail(*o.error, w);
@@ -533,6 +586,7 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   // only on its seed. A lowered run's cost is that of one evaluator run, on
   // dice of their own, scaled down.
   const auto total_work = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_sample_work));
+  const std::uint64_t memory_share = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_memory)) / threads;
   std::uint64_t lowered_cost = 1;
   if (fast) {
     RandomDice probe(thread_seed(options.seed, UINT32_MAX));
@@ -540,8 +594,10 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   }
   struct Sink final : SampleSink {
     Tallies<std::uint64_t>& t;
-    explicit Sink(Tallies<std::uint64_t>& tallies) : t(tallies) {}
+    Sink(Tallies<std::uint64_t>& tallies, std::uint64_t bytes) : t(tallies), max_bytes(bytes) {}
+    std::uint64_t max_bytes;
     void add(const Value& v, std::uint64_t times) override { t.add(v, times); }
+    bool full() const override { return t.bytes() > max_bytes; }
     void fail(DiagCode code, const Diagnostic* full) override {
       if (full) t.fail(*full, 1);
       else (code == DiagCode::ExplosionLimitExceeded ? t.cut_off : t.errors) += 1;
@@ -561,7 +617,9 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   auto work = [&](unsigned i) {
     const std::uint64_t runs = options.samples / threads + (i < options.samples % threads ? 1 : 0);
     RandomDice dice(thread_seed(options.seed, i));
-    Sink sink(parts[i]);
+    // The outcomes kept, against max_odds_memory in equal shares (the merge
+    // then holds them once more, without their dice).
+    Sink sink(parts[i], memory_share);
     ends[i] = sample(fast.get(), program, bindings, limits, dice, runs, share_of(i), sink, done);
     parts[i].runs = ends[i].runs;
     {
@@ -599,10 +657,11 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   if (options.progress) options.progress(1.0);
   // Merge in thread order, so the result depends only on the seed and the thread count.
   Tallies<std::uint64_t> all;
-  bool out_of_work = false, cancelled = false;
+  bool out_of_work = false, out_of_memory = false, cancelled = false;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto& p = parts[i];
     out_of_work = out_of_work || ends[i].out_of_work;
+    out_of_memory = out_of_memory || ends[i].out_of_memory;
     cancelled = cancelled || ends[i].cancelled;
     all.runs += p.runs;
     all.cut_off += p.cut_off;
@@ -626,19 +685,28 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   s.samples_asked = options.samples;
   s.threads = threads;
   s.interrupted = cancelled;
-  if (out_of_work && !cancelled) s.cut_short = "max_sample_work";
+  if (out_of_memory && !cancelled) s.cut_short = "max_odds_memory";
+  else if (out_of_work && !cancelled) s.cut_short = "max_sample_work";
   s.sampler = fast ? SamplerPath::Lowered : SamplerPath::Evaluator;
   if (!fast) s.sampler_note = std::move(not_lowered);
-  if ((cancelled || out_of_work) && all.runs < min_partial_samples) {
+  if ((cancelled || out_of_work || out_of_memory) && all.runs < min_partial_samples) {
     // Too few runs to say anything.
     const Span where = program->ast->main ? program->ast->main->span : Span{};
-    s.first_error = cancelled
-        ? Diagnostic(DiagCode::Interrupted, where,
-                     fmt::format("interrupted after {} of {} samples, too few to estimate from", all.runs, options.samples))
-        : Diagnostic(DiagCode::StepLimitExceeded, where,
-                     fmt::format("sampling needs more than {} units of work for {} samples; it stopped after {}, "
-                                 "fewer than {} (max_sample_work)",
-                                 limits.max_sample_work, options.samples, all.runs, min_partial_samples));
+    if (cancelled) {
+      s.first_error = Diagnostic(DiagCode::Interrupted, where,
+                                 fmt::format("interrupted after {} of {} samples, too few to estimate from", all.runs,
+                                             options.samples));
+    } else if (out_of_memory) {
+      s.first_error = Diagnostic(DiagCode::SizeLimitExceeded, where,
+                                 fmt::format("the different outcomes of {} samples hold more than {} bytes; fewer "
+                                             "than {} samples say nothing (max_odds_memory)",
+                                             all.runs, limits.max_odds_memory, min_partial_samples));
+    } else {
+      s.first_error = Diagnostic(DiagCode::StepLimitExceeded, where,
+                                 fmt::format("sampling needs more than {} units of work for {} samples; it stopped "
+                                             "after {}, fewer than {} (max_sample_work)",
+                                             limits.max_sample_work, options.samples, all.runs, min_partial_samples));
+    }
     return s;
   }
   s.value = finish_sampled("", all.value, static_cast<double>(all.runs));

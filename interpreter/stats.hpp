@@ -115,10 +115,12 @@ struct Stats {
   Probability errors;
   std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
   // Sampling that ended before `samples_asked` runs: `cut_short` names the
-  // limit that stopped it ("max_sample_work"), or `interrupted` is set when
-  // the cancel flag did. The distributions are then of the `runs` taken. With
-  // fewer than min_partial_samples runs there is no answer: first_error says
-  // why (StepLimitExceeded or Interrupted) and the entries are empty.
+  // limit that stopped it ("max_sample_work", or "max_odds_memory" for the
+  // different outcomes kept), or `interrupted` is set when the cancel flag
+  // did. The distributions are then of the `runs` taken. With fewer than
+  // min_partial_samples runs there is no answer: first_error says why
+  // (StepLimitExceeded, SizeLimitExceeded or Interrupted) and the entries are
+  // empty.
   bool interrupted = false;
   std::string cut_short;
   std::uint64_t samples_asked = 0;  // when sampled

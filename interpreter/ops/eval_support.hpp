@@ -91,6 +91,8 @@ class EvalDice {
     drawn_ = ev_.draw_for(active);
     return drawn_.data();
   }
+  // n dice looked at, counted against max_steps as a builtin's items are.
+  void charge_items(std::size_t n) { ev_.evaluator().charge_items(n, ev_.span()); }
   // The old die is marked rerolled, and its new die takes its place.
   Active reroll(const Active& a, std::int64_t f) {
     ev_.remove(a.last_id, DieFate::Rerolled);

@@ -69,6 +69,9 @@ class RunDice {
     run_.draw(kind_, n, run_.drawn.data());
     return run_.drawn.data();
   }
+  // Work is not counted run by run: a run's cost is measured once, on the
+  // evaluator (SampleBudget).
+  static void charge_items(std::size_t) {}
   std::uint32_t reroll(std::uint32_t i, std::int64_t f) {
     faces_[i] = f;
     return i;

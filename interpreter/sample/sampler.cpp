@@ -35,6 +35,10 @@ SampleEnd sample(const LoweredProgram* fast, const std::shared_ptr<const Compile
         end.out_of_work = true;
         break;
       }
+      if (sink.full()) {
+        end.out_of_memory = true;
+        break;
+      }
       const Outcome o = evaluate(program, bindings, dice, limits, input);
       // A run the flag cut off is not one of the program's outcomes.
       if (o.error && o.error->code == DiagCode::Interrupted && raised(budget.cancel)) {
@@ -58,34 +62,42 @@ SampleEnd sample(const LoweredProgram* fast, const std::shared_ptr<const Compile
     const std::shared_ptr<const CompiledProgram>& program;
     const Bindings& bindings;
     const Limits& limits;
+    const RunInput& input;
     SampleSink& sink;
     ValueCounts& counts;
     std::uint64_t work = 0;
+    std::uint64_t cut = 0;  // replays the cancel flag cut off: not runs of the program
     Others(const LoweredProgram& f, const std::shared_ptr<const CompiledProgram>& p, const Bindings& b,
-           const Limits& l, SampleSink& s, ValueCounts& c)
-        : fast(f), program(p), bindings(b), limits(l), sink(s), counts(c) {}
+           const Limits& l, const RunInput& in, SampleSink& s, ValueCounts& c)
+        : fast(f), program(p), bindings(b), limits(l), input(in), sink(s), counts(c) {}
     void other(const LoweredResult& r, RandomDice& dice, const RandomDice& before) override {
       if (r.status == LoweredResult::Status::Error && !sink.wants(r.code)) {
         sink.fail(r.code, nullptr);
         return;
       }
       dice = before;
-      const Outcome o = evaluate(program, bindings, dice, limits);
+      const Outcome o = evaluate(program, bindings, dice, limits, input);
       work += run_cost(o);
-      if (o.error) {
+      if (o.error && o.error->code == DiagCode::Interrupted && raised(input.cancel)) {
+        ++cut;
+      } else if (o.error) {
         sink.fail(o.error->code, &*o.error);
       } else if (o.value) {
         if (const auto key = fast.key_of(*o.value)) counts.add(*key);
         else sink.add(*o.value, 1);
       }
     }
-  } others(*fast, program, bindings, limits, sink, counts);
+  } others(*fast, program, bindings, limits, input, sink, counts);
   LoweredProgram::Scratch scratch(*fast);
   const std::uint64_t cost = std::max<std::uint64_t>(1, budget.lowered_cost);
   // In chunks of 1024 runs, between which the flag and the budget are checked.
   while (end.runs < runs) {
     if (raised(budget.cancel)) {
       end.cancelled = true;
+      break;
+    }
+    if (sink.full()) {
+      end.out_of_memory = true;
       break;
     }
     const std::uint64_t spent = end.runs * cost + others.work;
@@ -95,8 +107,13 @@ SampleEnd sample(const LoweredProgram* fast, const std::shared_ptr<const Compile
       end.out_of_work = true;
       break;
     }
+    const std::uint64_t cut_before = others.cut;
     fast->run_many(scratch, dice, chunk, counts, others, done);
-    end.runs += chunk;
+    end.runs += chunk - (others.cut - cut_before);
+    if (others.cut > cut_before) {
+      end.cancelled = true;
+      break;
+    }
   }
   end.work = end.runs * cost + others.work;
   counts.each([&](std::int64_t key, std::uint64_t n) { sink.add(fast->value_of_key(key), n); });

@@ -35,6 +35,8 @@ class SampleSink {
   // wants() asked for it (and whenever the evaluator ran it).
   virtual void fail(DiagCode code, const Diagnostic* full) = 0;
   [[nodiscard]] virtual bool wants(DiagCode code) const = 0;
+  // Whether what it keeps has reached its memory share: sampling then stops.
+  [[nodiscard]] virtual bool full() const { return false; }
 };
 
 // What one thread may spend. An evaluator run costs its steps plus ten per die;
@@ -53,6 +55,7 @@ struct SampleEnd {
   std::uint64_t work = 0;
   bool out_of_work = false;  // stopped by SampleBudget::work
   bool cancelled = false;    // stopped by the cancel flag
+  bool out_of_memory = false;  // stopped because the sink was full
 };
 
 // Runs `program` up to `runs` times, drawing from `dice`, lowered when `fast`

@@ -67,6 +67,8 @@ check("large print is cut", len(out) <= 4_100_000, f"{len(out)} bytes")
 check("large print says so", "left out" in out and "(max_render_size)" in out, out[-300:])
 rc, out, err = run_capped(["roll", "--json", WIDE])
 check("large JSON refused", '"SizeLimitExceeded"' in out and "max_render_size" in out, out[-300:])
+check("large JSON refused: exit 1, one diagnostic", rc == 1 and err.count("error:") == 1
+      and "(max_render_size)" in err, f"rc={rc} err={err[-300:]}")
 
 # A breakdown of many rolls is cut too, saying how many lines were left out.
 rc, out, err = run_capped(["roll", "repeat 10000 { note(\"x\", str(range(1, 300))) }"])

@@ -91,6 +91,49 @@ check("json: a whole sampling run is not partial", doc["partial"] is False and d
 # budget no run costs that much (max_steps bounds a run), so it is tested through the API
 # with a small limit (tests/interpreter/odds_limits_test.cpp).
 
+# ---- the outcomes sampling keeps: max_odds_memory ---------------------------------------------------
+# Every run of a list of 200 dice is a new outcome: what sampling keeps stops at the limit, and the
+# answer is of the runs taken, marked.
+out, _ = expect(["stats", "repeat 200 { d6 }", "--limit", "max_odds_memory=2000000", "--json", "--seed", "3"], 0)
+doc = json.loads(out)
+check("many outcomes: partial", doc["partial"] is True and doc["stopped_by"] == "max_odds_memory"
+      and 100 <= doc["runs"] < 100000, {k: doc[k] for k in ("partial", "stopped_by", "runs")})
+out, _ = expect(["stats", "repeat 200 { d6 }", "--limit", "max_odds_memory=2000000"], 0)
+check("many outcomes: the text says so", "sampling stopped at max_odds_memory after " in out, out[:400])
+# Fewer than 100 runs kept within it: an error naming the limit.
+_, err = expect(["stats", "repeat 200 { d6 }", "--limit", "max_odds_memory=20000"], 1)
+check("too few outcomes kept: names the limit", "(max_odds_memory)" in err and "[SizeLimitExceeded]" in err, err)
+# At the default, the same program ends within the memory cap.
+out, _ = expect(["stats", "repeat 200 { d6 }"], 0, megabytes=1000)
+check("many outcomes at the default limit: a table", "probability, 95% interval" in out, out[:300])
+
+# A long chain of choices: its weights grow with the chain, and the enumeration counts them.
+out, _ = expect(["stats", "d6 explode 6 limit 1000000", "--samples", "2000"], 0)
+check("long explosion chain: sampled, naming the limit", "sampled (2000 runs" in first_line(out)
+      and "(max_odds_work)" in first_line(out), first_line(out))
+
+# A large unique pool: its rounds are counted as work, and sampling ends with an answer.
+out, _ = expect(["stats", "sum(900d1000 unique)", "--samples", "20000"], 0)
+check("large unique pool: sampled", first_line(out).startswith("sum(900d1000 unique): sampled ("), first_line(out))
+
+# ---- rendering: max_render_size --------------------------------------------------------------------
+# Two million values: the text is cut at a line with a marker; JSON and SVG are refused whole.
+out, _ = expect(["stats", "d1000000 + d1000000", "--samples", "200000"], 0)
+check("long table is cut", len(out.encode()) <= 4_000_200, len(out.encode()))
+check("long table says what it left out", out.rstrip().endswith("lines left out: the text passed 4000000 bytes "
+                                                                 "(max_render_size)"), out[-300:])
+out, err = expect(["stats", "d1000000 + d1000000", "--samples", "200000", "--json"], 1)
+doc = json.loads(out)
+check("long JSON refused", doc["error"]["code"] == "SizeLimitExceeded"
+      and "(max_render_size)" in doc["error"]["message"], out[:300])
+check("long JSON: one diagnostic", err.count("error:") == 1 and "(max_render_size)" in err, err)
+svg = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"alea-stats-hostile-{os.getpid()}.svg")
+_, err = expect(["stats", "d1000000 + d1000000", "--samples", "200000", "--svg", svg], 1)
+check("long chart refused", "the chart would pass" in err and "(max_render_size)" in err, err)
+check("long chart: no file", not os.path.exists(svg), svg)
+out, _ = expect(["stats", "3d6", "--json", "--limit", "max_render_size=100000"], 0)
+check("a short JSON fits", json.loads(out)["method"] == "exact", out[:200])
+
 # ---- threads ----------------------------------------------------------------------------------------
 for args in (["stats", "--threads", "1024", "3d6"], ["stats", "--threads", "1024", "--sampled", "3d6"],
              ["stats", "--threads", "1024", "--sampled", "--samples", "100000", "sum(repeat 20 { d6 })"]):
