@@ -15,6 +15,8 @@ constexpr int exit_interrupted = 130;
 
 // For one command (`roll`, `run`, `stats`, `check`): the first Ctrl-C sets the
 // flag and the command stops at its next poll; a second one kills at once.
-void stop_on_interrupt();
+// With `interrupt_reads`, a read blocked at that moment fails (EINTR) rather
+// than going on waiting: a script read from a pipe stops there.
+void stop_on_interrupt(bool interrupt_reads = false);
 
 }  // namespace alea::cli

@@ -636,12 +636,21 @@ int run_terminal(Repl& repl) {
   }
 }
 
+// Input from a file or a pipe. Ctrl-C stops what runs, as on a terminal, and
+// then the script: there is no prompt to come back to. It exits 130 after the
+// input it stopped, which is undone as on a terminal; a second Ctrl-C kills.
 int run_script(Repl& repl) {
-  for (std::string line; std::getline(std::cin, line);) {
+  stop_on_interrupt(true);
+  const auto stopped = [] { return cancel_flag().load(std::memory_order_relaxed); };
+  for (std::string line; !stopped() && std::getline(std::cin, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (repl.feed(line).quit) return 0;
   }
-  (void)repl.finish();
+  if (!stopped()) (void)repl.finish();
+  if (stopped()) {
+    report("interrupted\n");
+    return exit_interrupted;
+  }
   return 0;
 }
 

@@ -291,6 +291,22 @@ std::optional<Diagnostic> Session::over_session_budget(const Bindings& variables
   return d;
 }
 
+std::optional<Diagnostic> Session::set_variable(std::string name, Value v) {
+  const std::uint64_t max = static_cast<std::uint64_t>(std::max<std::int64_t>(engine_.options().limits.max_session_size, 0));
+  std::uint64_t total = v.size();
+  for (const auto& [k, old] : variables_.all()) {
+    if (k != name) total += old.size();
+  }
+  if (total > max) {
+    return Diagnostic(DiagCode::SizeLimitExceeded, Span{},
+                      fmt::format("setting '{}' would make the session keep values of {} items in all; the limit "
+                                  "is {} (max_session_size)",
+                                  name, total, max));
+  }
+  variables_.set(std::move(name), std::move(v));
+  return std::nullopt;
+}
+
 Outcome Session::eval(std::string_view source, DiceSource& dice, std::string name, const Choices& choices) {
   return eval_recorded(source, dice, std::move(name), choices);
 }

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,7 +95,10 @@ struct RulesetSummary {
 class Engine {
  public:
   Engine() = default;
-  explicit Engine(EngineOptions options) : options_(std::move(options)), cache_(options_.compile_cache) {}
+  // Throws std::invalid_argument, naming the limit, when a limit is negative.
+  explicit Engine(EngineOptions options) : options_(std::move(options)), cache_(options_.compile_cache) {
+    if (std::string problem = limits_problem(options_.limits); !problem.empty()) throw std::invalid_argument(problem);
+  }
 
   [[nodiscard]] const EngineOptions& options() const { return options_; }
 
@@ -192,7 +196,10 @@ class Session {
   void set_state(State state) { state_ = std::move(state); }
 
   [[nodiscard]] const Bindings& variables() const { return variables_; }
-  void set_variable(std::string name, Value v) { variables_.set(std::move(name), std::move(v)); }
+  // Sets a variable as a `let` would. Refused, with a SizeLimitExceeded error
+  // (no place) and the session unchanged, when the values kept would then
+  // pass max_session_size.
+  [[nodiscard]] std::optional<Diagnostic> set_variable(std::string name, Value v);
   struct Function {
     std::string name;
     std::vector<std::string> params;

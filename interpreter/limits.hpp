@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace alea {
@@ -33,6 +34,18 @@ struct LimitInfo {
 #undef ALEA_LIMIT
   };
   return table;
+}
+
+// Why `limits` cannot be used, or "": every limit is a count or a size, so
+// none may be negative.
+[[nodiscard]] inline std::string limits_problem(const Limits& limits) {
+  for (const LimitInfo& l : limit_table()) {
+    if (limits.*l.member < 0) {
+      return std::string("the limit ") + std::string(l.name) + " cannot be negative, got " +
+             std::to_string(limits.*l.member);
+    }
+  }
+  return "";
 }
 
 }  // namespace alea

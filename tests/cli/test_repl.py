@@ -469,6 +469,29 @@ def test_pipe(tmp):
           "'alea --seed 9 repl' gives the same output, random dice included", runs[1].stdout)
 
 
+def test_pipe_interrupt(tmp):
+    """A piped script and Ctrl-C: what runs stops, then the script, with exit 130 (not a signal)."""
+    history = os.path.join(tmp, "pipe_interrupt_history")
+    args = [ALEA, "--seed", "1", "--limit", "max_loop_iterations=1000000000", "--limit", "max_steps=1000000000000"]
+    for name, script in (("during an evaluation", "let a = 5\nlet b = loop x = 0 while x >= 0 { x + 1 }\n"),
+                         ("while waiting for input", "let a = 5\n")):
+        p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=environment(history))
+        p.stdin.write(script)
+        p.stdin.flush()  # the pipe stays open: the script has not ended
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            check(False, f"Ctrl-C {name} in a piped script ends it")
+            continue
+        check(p.returncode == 130, f"Ctrl-C {name} in a piped script exits 130", f"rc={p.returncode} {err}")
+        check("a = 5" in out and err.count("interrupted") == 1,
+              f"Ctrl-C {name}: the earlier input ran, and 'interrupted' is said once", f"{out!r} {err!r}")
+
+
 def main():
     if not os.access(ALEA, os.X_OK):
         print(f"usage: {sys.argv[0]} /path/to/alea  ({ALEA} is not executable)")
@@ -481,6 +504,7 @@ def main():
         test_rulesets(tmp)
         test_interrupt(tmp)
         test_pipe(tmp)
+        test_pipe_interrupt(tmp)
     print(f"{len(failures)} failed" if failures else "all passed", f"({time.monotonic() - started:.1f} s)")
     return 1 if failures else 0
 

@@ -94,5 +94,39 @@ TEST(SessionBudget, ADefinitionPastTheLimitIsRefusedAndChangesNothing) {
   EXPECT_TRUE(s.eval("let c = range(1, 10000)", dice).ok());
 }
 
+TEST(SessionBudget, AHostsVariablePastTheLimitIsRefusedAndChangesNothing) {
+  EngineOptions opts;
+  opts.limits.max_session_size = 25'000;
+  Engine engine(opts);
+  Session s(engine);
+  std::vector<Value> items(10'000, Value(1));
+  const Value big = make_list(items);
+  EXPECT_FALSE(s.set_variable("a", big));
+  EXPECT_FALSE(s.set_variable("b", big));
+  const std::optional<Diagnostic> refused = s.set_variable("c", big);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->code, DiagCode::SizeLimitExceeded);
+  EXPECT_NE(refused->message.find("(max_session_size)"), std::string::npos) << refused->message;
+  EXPECT_EQ(s.variables().find("c"), nullptr);
+  // Replacing a variable frees its room.
+  EXPECT_FALSE(s.set_variable("a", Value(1)));
+  EXPECT_FALSE(s.set_variable("c", big));
+}
+
+TEST(EngineLimits, ANegativeLimitIsRefusedNamingIt) {
+  EngineOptions opts;
+  opts.limits.max_explosion_depth = -1;
+  try {
+    Engine engine(opts);
+    FAIL() << "an engine with a negative limit was made";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("max_explosion_depth"), std::string::npos) << e.what();
+  }
+  opts.limits.max_explosion_depth = 0;  // zero is a limit like any other
+  Engine engine(opts);
+  const Outcome o = engine.roll("d6 explode", 1);
+  EXPECT_TRUE(o.ok() || o.error->code == DiagCode::ExplosionLimitExceeded);
+}
+
 }  // namespace
 }  // namespace alea
