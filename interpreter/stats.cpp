@@ -216,7 +216,9 @@ struct Tally {
   std::map<std::string, std::size_t> others;              // kind and display → entry
   std::uint64_t bytes = 0;  // about what the entries and their index hold
 
-  void add(const Value& raw, const W& w) {
+  // False, with nothing counted, when `raw` prints as more than max_shown
+  // bytes: cut short, its key could not tell it from another value.
+  [[nodiscard]] bool add(const Value& raw, const W& w, std::int64_t max_shown) {
     const Value v = counted(raw);
     if (const auto* i = v.as_int()) {
       auto [it, fresh] = numbers.emplace(*i, entries.size());
@@ -226,19 +228,23 @@ struct Tally {
       } else {
         entries[it->second].second += w;
       }
-      return;
+      return true;
     }
-    std::string key = fmt::format("{}:{}", static_cast<int>(v.kind()), to_display(v));
+    std::string shown = to_display(v, max_shown);
+    // A text cut short is at least half the limit long: only then is it checked.
+    if (shown.size() >= static_cast<std::size_t>(max_shown / 2) && display_exceeds(v, max_shown)) return false;
+    std::string key = fmt::format("{}:{}", static_cast<int>(v.kind()), shown);
     const std::size_t key_size = key.size();
     auto [it, fresh] = others.emplace(std::move(key), entries.size());
     if (!fresh) {
       entries[it->second].second += w;
-      return;
+      return true;
     }
     entries.emplace_back(kept(v), w);
     // Measured: a kept list or record, with its key, its allocations and its
     // copy in the merged tally, holds about twice its payload.
     bytes += entry_bytes + 2 * (key_size + compose::value_bytes(entries.back().first));
+    return true;
   }
 
  private:
@@ -254,6 +260,7 @@ struct Tallies {
   W errors{};   // runs that ended in any other error
   std::uint64_t runs = 0;
   std::optional<Diagnostic> first_error;
+  std::int64_t max_shown = Limits{}.max_render_size;  // how long an outcome may print (max_render_size)
 
   [[nodiscard]] std::uint64_t bytes() const {
     std::uint64_t n = value.bytes;
@@ -261,7 +268,15 @@ struct Tallies {
     return n;
   }
   void add(const Value& v, const W& w) {
-    value.add(v, w);
+    if (!value.add(v, w, max_shown)) {
+      // Not counted among the values, and not lost: an error like any other.
+      fail(Diagnostic(DiagCode::SizeLimitExceeded, Span{},
+                      fmt::format("an outcome prints as more than {} bytes: cut short, it could not be told apart "
+                                  "from others (max_render_size)",
+                                  max_shown)),
+           w);
+      return;
+    }
     if (const auto* r = v.as_record()) {
       for (std::size_t i = 0; i < r->names.size(); ++i) {
         auto it = std::find(field_names.begin(), field_names.end(), r->names[i]);
@@ -270,7 +285,8 @@ struct Tallies {
           fields.emplace_back();
           it = field_names.end() - 1;
         }
-        fields[static_cast<std::size_t>(it - field_names.begin())].add(r->values[i], w);
+        // A field prints as part of the whole, which fitted.
+        (void)fields[static_cast<std::size_t>(it - field_names.begin())].add(r->values[i], w, max_shown);
       }
     }
   }
@@ -436,6 +452,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   Limits limits = base;
   limits.max_explosion_depth = std::min<std::int64_t>(limits.max_explosion_depth, options.explosion_depth);
   Tallies<mpq_class> t;
+  t.max_shown = limits.max_render_size;
   const bool check_order = OrderScan().program(*program->ast);
   PathDice dice;
   RunInput input;
@@ -576,6 +593,7 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   threads = std::min(threads, max_stats_threads);
   threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(1, options.samples)));
   std::vector<Tallies<std::uint64_t>> parts(threads);
+  for (auto& p : parts) p.max_shown = limits.max_render_size;
   std::vector<SampleEnd> ends(threads);
   std::atomic<std::uint64_t> done{0};
   // The fast path when the program lowers; it agrees with the evaluator run for run.
@@ -657,6 +675,7 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   if (options.progress) options.progress(1.0);
   // Merge in thread order, so the result depends only on the seed and the thread count.
   Tallies<std::uint64_t> all;
+  all.max_shown = limits.max_render_size;
   bool out_of_work = false, out_of_memory = false, cancelled = false;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto& p = parts[i];
@@ -667,7 +686,7 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
     all.cut_off += p.cut_off;
     all.errors += p.errors;
     if (!all.first_error && p.first_error) all.first_error = p.first_error;
-    for (const auto& [v, w] : p.value.entries) all.value.add(v, w);
+    for (const auto& [v, w] : p.value.entries) (void)all.value.add(v, w, all.max_shown);
     for (std::size_t f = 0; f < p.fields.size(); ++f) {
       auto it = std::find(all.field_names.begin(), all.field_names.end(), p.field_names[f]);
       if (it == all.field_names.end()) {
@@ -675,7 +694,9 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
         all.fields.emplace_back();
         it = all.field_names.end() - 1;
       }
-      for (const auto& [v, w] : p.fields[f].entries) all.fields[static_cast<std::size_t>(it - all.field_names.begin())].add(v, w);
+      for (const auto& [v, w] : p.fields[f].entries) {
+        (void)all.fields[static_cast<std::size_t>(it - all.field_names.begin())].add(v, w, all.max_shown);
+      }
     }
   }
   Stats s;

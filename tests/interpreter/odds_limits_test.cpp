@@ -144,6 +144,48 @@ TEST(OddsLimits, TooFewSamplesWithinMaxSampleWorkIsAnError) {
   EXPECT_TRUE(s.value.entries.empty());
 }
 
+// An outcome that prints past max_render_size would be cut short, and its
+// cut text could equal another's: it is counted as an error, never merged.
+TEST(OddsLimits, AnOutcomeTooLongToPrintIsAnErrorNotMergedWithAnother) {
+  const Engine e = with_limits([](Limits& l) { l.max_render_size = 8; });  // "[1, 2, 3]" is 9 bytes
+  const std::string_view source = "if d2 == 1 then repeat 3 { d6 } else [2]";
+  for (const bool sampled : {true, false}) {
+    StatsOptions o;
+    o.sampled_only = sampled;
+    o.exact_only = !sampled;
+    o.compose = false;  // the enumeration, which keeps each outcome by how it prints
+    o.samples = 4000;
+    o.threads = 1;
+    const Stats s = stats_of(e, source, o);
+    ASSERT_EQ(s.value.entries.size(), 1u) << "sampled " << sampled;
+    EXPECT_EQ(to_display(s.value.entries[0].value), "[2]");
+    ASSERT_TRUE(s.first_error) << "sampled " << sampled;
+    EXPECT_EQ(s.first_error->code, DiagCode::SizeLimitExceeded);
+    EXPECT_TRUE(has(s.first_error->message, "(max_render_size)")) << s.first_error->message;
+    EXPECT_NEAR(s.errors.value, 0.5, sampled ? 0.05 : 0.0);  // 4,000 runs: 0.05 is over 6 sd
+  }
+}
+
+// Each different outcome sampling keeps counts against max_odds_memory:
+// a list of 200 dice is a new one every run.
+TEST(OddsLimits, SamplingStopsAtMaxOddsMemoryWithTheRunsTaken) {
+  StatsOptions o;
+  o.sampled_only = true;
+  o.threads = 2;
+  o.seed = 3;
+  const Engine e = with_limits([](Limits& l) { l.max_odds_memory = 4'000'000; });
+  const Stats s = stats_of(e, "repeat 200 { d6 }", o);
+  EXPECT_EQ(s.cut_short, "max_odds_memory");
+  EXPECT_GE(s.runs, min_partial_samples);
+  EXPECT_LT(s.runs, 10'000u);
+  EXPECT_EQ(s.value.entries.size(), s.runs);  // no two alike
+  const Engine tight = with_limits([](Limits& l) { l.max_odds_memory = 40'000; });
+  const Stats none = stats_of(tight, "repeat 200 { d6 }", o);
+  ASSERT_TRUE(none.first_error);
+  EXPECT_EQ(none.first_error->code, DiagCode::SizeLimitExceeded);
+  EXPECT_TRUE(has(none.first_error->message, "(max_odds_memory)")) << none.first_error->message;
+}
+
 TEST(OddsLimits, TheLoweredSamplerCountsItsWorkToo) {
   StatsOptions o;
   o.sampled_only = true;
