@@ -10,6 +10,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -163,5 +164,36 @@ with tempfile.TemporaryDirectory() as tmp:
     final = json.loads(state.read_text())["tally"]["n"] if state.exists() else 0
     check("every reported increment is kept", final == succeeded and succeeded > 0,
           f"{succeeded} runs succeeded, the counter is {final}")
+
+    # ---- a REPL and a command sharing one state file: the REPL reads it again ------------------
+    # The REPL takes the file's lock and reads it again around each input, so the increments
+    # of a command run between two inputs are kept, not overwritten by the REPL's old copy.
+    shared = tmp / "shared.json"
+
+    def count():
+        try:
+            return json.loads(shared.read_text())["tally"]["n"]
+        except (OSError, ValueError, KeyError):
+            return None
+
+    repl = subprocess.Popen([ALEA, "--state", str(shared), "--rulesets", str(tmp / "tally")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, env=environment(ALEA_HISTORY=str(tmp / "history")))
+    try:
+        repl.stdin.write("tally.inc()\n")
+        repl.stdin.flush()
+        for _ in range(200):  # until the REPL has written its first increment
+            if count() == 1:
+                break
+            time.sleep(0.05)
+        for _ in range(2):
+            expect(["roll", "tally.inc", "--state", str(shared), "--rulesets", str(tmp / "tally")], 0)
+        repl.stdin.write("tally.inc()\n")
+        repl.stdin.close()
+        repl.wait(timeout=60)
+    finally:
+        repl.kill()
+    check("the REPL keeps what a command wrote between its inputs", count() == 4,
+          f"the counter is {count()}, expected 1 + 2 + 1; stderr {repl.stderr.read()[:500]!r}")
 
 finish("test_files")
