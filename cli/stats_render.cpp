@@ -531,14 +531,15 @@ Diagnostic too_large(std::string_view what, const StatsContext& c) {
                     fmt::format("{} would pass {} bytes (max_render_size)", what, std::max<std::int64_t>(0, c.max_render_size)));
 }
 
-std::optional<std::string> stats_json(const Stats& s, const StatsContext& c) {
-  const auto max = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.max_render_size));
-  // An entry takes more than this many bytes as JSON: a distribution that
-  // cannot fit is refused before its document is built.
-  constexpr std::uint64_t entry_bytes = 48;
+bool detail::too_many_entries(const Stats& s, std::uint64_t per_entry, std::int64_t max_render_size) {
   std::uint64_t entries = s.value.entries.size();
   for (const auto& f : s.fields) entries += f.entries.size();
-  if (entries * entry_bytes > max) return std::nullopt;
+  return entries * per_entry > static_cast<std::uint64_t>(std::max<std::int64_t>(0, max_render_size));
+}
+
+std::optional<std::string> stats_json(const Stats& s, const StatsContext& c) {
+  constexpr std::uint64_t entry_bytes = 48;  // an entry takes more as JSON
+  if (too_many_entries(s, entry_bytes, c.max_render_size)) return std::nullopt;
   ordered_json doc;
   doc["expression"] = c.expression;
   const bool exact = s.method == StatsMethod::Exact;
@@ -574,7 +575,7 @@ std::optional<std::string> stats_json(const Stats& s, const StatsContext& c) {
   u["error"] = s.first_error ? diagnostic_json(*s.first_error) : ordered_json(nullptr);
   doc["unresolved"] = u;
   std::string out = doc.dump(2, ' ', false, ordered_json::error_handler_t::replace);
-  if (out.size() > max) return std::nullopt;
+  if (out.size() > static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.max_render_size))) return std::nullopt;
   return out;
 }
 

@@ -34,6 +34,13 @@ namespace alea::cli::detail {
 // A value as shown in a table or under a bar, cut at 40 columns.
 [[nodiscard]] std::string shown_value(const Value& v);
 
+// ---- how large a rendering may be
+
+// Whether `per_entry` bytes for each entry of the value's and the fields'
+// distributions would already pass max_render_size: a document or chart that
+// cannot fit is refused before it is built.
+[[nodiscard]] bool too_many_entries(const Stats& s, std::uint64_t per_entry, std::int64_t max_render_size);
+
 // ---- what a distribution says
 
 enum class Shape { Numeric, Bool, Other };

@@ -198,13 +198,8 @@ std::string panel_title(const Stats& s, const Distribution& d, const std::string
 }  // namespace
 
 std::optional<std::string> stats_svg(const Stats& s, const StatsContext& c) {
-  const auto max = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.max_render_size));
-  // A bar takes more than this many bytes: a chart that cannot fit is
-  // refused before it is drawn.
-  constexpr std::uint64_t bar_bytes = 64;
-  std::uint64_t bars = s.value.entries.size();
-  for (const auto& f : s.fields) bars += f.entries.size();
-  if (bars * bar_bytes > max) return std::nullopt;
+  constexpr std::uint64_t bar_bytes = 64;  // a bar takes more
+  if (too_many_entries(s, bar_bytes, c.max_render_size)) return std::nullopt;
   const bool record = is_record_value(s);
   std::vector<std::pair<const Distribution*, std::string>> panels;
   if (record) {
@@ -285,7 +280,7 @@ std::optional<std::string> stats_svg(const Stats& s, const StatsContext& c) {
     top += panel_height(*d);
   }
   out += "</svg>\n";
-  if (out.size() > max) return std::nullopt;
+  if (out.size() > static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.max_render_size))) return std::nullopt;
   return out;
 }
 
