@@ -190,9 +190,18 @@ Value unordered(const Value& v) {
   return counted(v);
 }
 
+bool holds_pool(const Value& v) {
+  if (v.as_pool()) return true;
+  if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), holds_pool);
+  if (const auto* r = v.as_record()) return std::any_of(r->values.begin(), r->values.end(), holds_pool);
+  return false;
+}
+
 // A value as it is kept in a tally: every pool in it as its total, as it is
-// shown. A list of pools keeps no dice.
+// shown. A list of pools keeps no dice; a value without pools is kept as it
+// is, shared.
 Value kept(const Value& v) {
+  if (!holds_pool(v)) return v;
   if (const auto* l = v.as_list()) {
     std::vector<Value> items;
     items.reserve(l->size());
@@ -267,7 +276,9 @@ struct Tallies {
     for (const auto& f : fields) n += f.bytes;
     return n;
   }
-  void add(const Value& v, const W& w) {
+  void add(const Value& raw, const W& w) {
+    // Kept once: the fields' tallies then share the parts of the whole's.
+    const Value v = raw.as_record() ? kept(raw) : raw;
     if (!value.add(v, w, max_shown)) {
       // Not counted among the values, and not lost: an error like any other.
       fail(Diagnostic(DiagCode::SizeLimitExceeded, Span{},
