@@ -445,6 +445,8 @@ Dist Composer::node(const ast::Repeat& k, const ast::Expr&, Demand d) {
     if (n < 0 || n > limits_.max_loop_iterations) not_composable("a repeat count out of range");
     check_size(static_cast<std::size_t>(n), limits_);
     if (!body) body = eval(k.body, d);
+    // A certain body: its one value n times, without appending n times.
+    if (body->is_point()) return Dist::point(make_list(std::vector<Value>(static_cast<std::size_t>(n), body->entries[0].first)));
     Dist acc = Dist::point(make_list({}));
     for (std::int64_t i = 0; i < n; ++i) {
       acc = product(budget_, acc, *body, [](const Value& list, const Value& x) {
