@@ -69,8 +69,6 @@ std::uint64_t fresh_seed() {
   return (std::uint64_t{rd()} << 32) | rd();
 }
 
-// A mechanic's record, one field to a line after the call and its dice: on
-// one line, `check(…) = {result: 10, success: true, …}` is too long to read.
 // Whether render_json refused a successful outcome's document as too large:
 // its stand-in is short and says "ok": false.
 bool refused_json(const std::string& doc) {
@@ -80,6 +78,8 @@ bool refused_json(const std::string& doc) {
   return j.is_object() && j.contains("ok") && j["ok"] == false;
 }
 
+// A mechanic's record, one field to a line after the call and its dice: on
+// one line, `check(…) = {result: 10, success: true, …}` is too long to read.
 std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes) {
   const std::string text = alea::render_breakdown(o, max_bytes);
   const auto* record = o.value->as_record();

@@ -646,8 +646,8 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
   auto work = [&](unsigned i) {
     const std::uint64_t runs = options.samples / threads + (i < options.samples % threads ? 1 : 0);
     RandomDice dice(thread_seed(options.seed, i));
-    // The outcomes kept, against max_odds_memory in equal shares (the merge
-    // then holds them once more, without their dice).
+    // The outcomes kept, against max_odds_memory in equal shares (Tally's
+    // count allows for the merged tally's copy).
     Sink sink(parts[i], memory_share);
     ends[i] = sample(fast.get(), program, bindings, limits, dice, runs, share_of(i), sink, done);
     parts[i].runs = ends[i].runs;

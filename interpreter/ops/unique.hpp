@@ -17,10 +17,6 @@
 
 namespace alea::ops::unique {
 
-// Rerolls the dice of `d` that show the face of a die before them, all of
-// them at once, until none do: at most max_rerolls rounds (more is an error,
-// and so is a pool that can never differ); or, `once`, a single round that
-// leaves repeats be.
 // The dice of `d` that show the face of a die before them, in pool order.
 // A small pool compares each die with those before it. A large one marks the
 // faces seen, in a table when they span few values (a round then costs n plus
@@ -48,7 +44,7 @@ void find_repeats(Dice& d, List& repeats) {
     high = std::max(high, d.face(d.die(i)));
   }
   thread_local std::vector<char> seen;
-  // high - low cannot overflow when both are near zero; compare as unsigned.
+  // As unsigned, high - low is the span even where it would overflow as signed.
   const auto span = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
   if (span < 4 * m + 1024) {
     seen.assign(span + 1, 0);
@@ -72,6 +68,10 @@ void find_repeats(Dice& d, List& repeats) {
   }
 }
 
+// Rerolls the dice of `d` that show the face of a die before them, all of
+// them at once, until none do: at most max_rerolls rounds (more is an error,
+// and so is a pool that can never differ); or, `once`, a single round that
+// leaves repeats be.
 template <class Dice>
 void rounds(Dice& d, bool once, std::int64_t max_rerolls) {
   auto& repeats = d.active;
