@@ -446,7 +446,12 @@ Dist Composer::node(const ast::Repeat& k, const ast::Expr&, Demand d) {
     check_size(static_cast<std::size_t>(n), limits_);
     if (!body) body = eval(k.body, d);
     // A certain body: its one value n times, without appending n times.
-    if (body->is_point()) return Dist::point(make_list(std::vector<Value>(static_cast<std::size_t>(n), body->entries[0].first)));
+    if (body->is_point()) {
+      Dist r = Dist::point(make_list(std::vector<Value>(static_cast<std::size_t>(n), body->entries[0].first)));
+      r.steps = body->steps * n;  // as n products would count them: each run still rolls its dice
+      r.dice = body->dice * n;
+      return r;
+    }
     Dist acc = Dist::point(make_list({}));
     for (std::int64_t i = 0; i < n; ++i) {
       acc = product(budget_, acc, *body, [](const Value& list, const Value& x) {
