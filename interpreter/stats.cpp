@@ -18,7 +18,6 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
-#include <unordered_map>
 
 #include <fmt/format.h>
 #include <gmpxx.h>
@@ -31,9 +30,18 @@
 #include "interpreter/exact/exact_dist.hpp"
 #include "interpreter/sample/lowered.hpp"
 #include "interpreter/sample/sampler.hpp"
+#include "interpreter/stats_tally.hpp"
 
 namespace alea {
 namespace {
+
+using tally::counted;
+using tally::exact_probability;
+using tally::finish_exact;
+using tally::finish_sampled;
+using tally::Tallies;
+using tally::unordered;
+using tally::wilson;
 
 // The exact enumeration's work budget: max_branches runs of this many steps.
 constexpr std::uint64_t exact_steps_per_branch = 100;
@@ -156,239 +164,6 @@ class PathDice final : public DiceSource {
     fill(path[next++], faces, false);
   }
 };
-
-// A value as it is counted: a pool as its total.
-Value counted(const Value& v) {
-  if (const auto* p = v.as_pool()) {
-    if (auto t = pool_total(*p)) return Value(*t);
-  }
-  return v;
-}
-
-// A value with every list's items sorted: what the order check compares, so
-// that a result listing a roll's dice (in whatever order) passes it.
-Value unordered(const Value& v) {
-  if (const auto* l = v.as_list()) {
-    std::vector<std::pair<std::string, Value>> items;
-    for (const auto& i : *l) {
-      Value c = unordered(counted(i));
-      items.emplace_back(fmt::format("{}:{}", static_cast<int>(c.kind()), to_display(c)), std::move(c));
-    }
-    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-      if (a.second.as_int() && b.second.as_int()) return *a.second.as_int() < *b.second.as_int();
-      return a.first < b.first;
-    });
-    std::vector<Value> out;
-    for (auto& [k, c] : items) out.push_back(std::move(c));
-    return make_list(std::move(out));
-  }
-  if (const auto* r = v.as_record()) {
-    std::vector<Value> values;
-    for (const auto& f : r->values) values.push_back(unordered(counted(f)));
-    return make_record(r->names, std::move(values));
-  }
-  return counted(v);
-}
-
-bool holds_pool(const Value& v) {
-  if (v.as_pool()) return true;
-  if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), holds_pool);
-  if (const auto* r = v.as_record()) return std::any_of(r->values.begin(), r->values.end(), holds_pool);
-  return false;
-}
-
-// A value as it is kept in a tally: every pool in it as its total, as it is
-// shown. A list of pools keeps no dice; a value without pools is kept as it
-// is, shared.
-Value kept(const Value& v) {
-  if (!holds_pool(v)) return v;
-  if (const auto* l = v.as_list()) {
-    std::vector<Value> items;
-    items.reserve(l->size());
-    for (const auto& i : *l) items.push_back(kept(i));
-    return make_list(std::move(items));
-  }
-  if (const auto* r = v.as_record()) {
-    std::vector<Value> values;
-    values.reserve(r->values.size());
-    for (const auto& f : r->values) values.push_back(kept(f));
-    return make_record(r->names, std::move(values));
-  }
-  return counted(v);
-}
-
-// Counts of values with a weight of type W (mpq_class, or an integer count).
-template <class W>
-struct Tally {
-  std::vector<std::pair<Value, W>> entries;
-  std::unordered_map<std::int64_t, std::size_t> numbers;  // a number → its entry (the common case)
-  std::map<std::string, std::size_t> others;              // kind and display → entry
-  std::uint64_t bytes = 0;  // about what the entries and their index hold
-
-  // False, with nothing counted, when `raw` prints as more than max_shown
-  // bytes: cut short, its key could not tell it from another value.
-  [[nodiscard]] bool add(const Value& raw, const W& w, std::int64_t max_shown) {
-    const Value v = counted(raw);
-    if (const auto* i = v.as_int()) {
-      auto [it, fresh] = numbers.emplace(*i, entries.size());
-      if (fresh) {
-        entries.emplace_back(v, w);
-        bytes += entry_bytes;
-      } else {
-        entries[it->second].second += w;
-      }
-      return true;
-    }
-    std::string shown = to_display(v, max_shown);
-    // A text cut short is at least half the limit long: only then is it checked.
-    if (shown.size() >= static_cast<std::size_t>(max_shown / 2) && display_exceeds(v, max_shown)) return false;
-    std::string key = fmt::format("{}:{}", static_cast<int>(v.kind()), shown);
-    const std::size_t key_size = key.size();
-    auto [it, fresh] = others.emplace(std::move(key), entries.size());
-    if (!fresh) {
-      entries[it->second].second += w;
-      return true;
-    }
-    entries.emplace_back(kept(v), w);
-    // Measured: a kept list or record, with its key, its allocations and its
-    // copy in the merged tally, holds about twice its payload.
-    bytes += entry_bytes + 2 * (key_size + compose::value_bytes(entries.back().first));
-    return true;
-  }
-
- private:
-  static constexpr std::uint64_t entry_bytes = 96;  // an entry, its index node and their allocations
-};
-
-template <class W>
-struct Tallies {
-  Tally<W> value;
-  std::vector<std::string> field_names;
-  std::vector<Tally<W>> fields;
-  W cut_off{};  // explosion chains followed past the depth
-  W errors{};   // runs that ended in any other error
-  std::uint64_t runs = 0;
-  std::optional<Diagnostic> first_error;
-  std::int64_t max_shown = Limits{}.max_render_size;  // how long an outcome may print (max_render_size)
-
-  [[nodiscard]] std::uint64_t bytes() const {
-    std::uint64_t n = value.bytes;
-    for (const auto& f : fields) n += f.bytes;
-    return n;
-  }
-  void add(const Value& raw, const W& w) {
-    // Kept once: the fields' tallies then share the parts of the whole's.
-    const Value v = raw.as_record() ? kept(raw) : raw;
-    if (!value.add(v, w, max_shown)) {
-      // Not counted among the values, and not lost: an error like any other.
-      fail(Diagnostic(DiagCode::SizeLimitExceeded, Span{},
-                      fmt::format("an outcome prints as more than {} bytes: cut short, it could not be told apart "
-                                  "from others (max_render_size)",
-                                  max_shown)),
-           w);
-      return;
-    }
-    if (const auto* r = v.as_record()) {
-      for (std::size_t i = 0; i < r->names.size(); ++i) {
-        auto it = std::find(field_names.begin(), field_names.end(), r->names[i]);
-        if (it == field_names.end()) {
-          field_names.push_back(r->names[i]);
-          fields.emplace_back();
-          it = field_names.end() - 1;
-        }
-        // A field prints as part of the whole, which fitted.
-        (void)fields[static_cast<std::size_t>(it - field_names.begin())].add(r->values[i], w, max_shown);
-      }
-    }
-  }
-  void fail(const Diagnostic& d, const W& w) {
-    if (d.code == DiagCode::ExplosionLimitExceeded) {
-      cut_off += w;
-    } else {
-      errors += w;
-      if (!first_error) first_error = d;
-    }
-  }
-};
-
-bool value_less(const Value& a, const Value& b) {
-  if (a.as_int() && b.as_int()) return *a.as_int() < *b.as_int();
-  if (a.as_bool() && b.as_bool()) return !*a.as_bool() && *b.as_bool();
-  return false;
-}
-
-// Wilson's 95% interval for a proportion of k in n.
-std::pair<double, double> wilson(double k, double n) {
-  if (n <= 0) return {0, 1};
-  constexpr double z = 1.959963984540054;
-  const double p = k / n;
-  const double denom = 1 + z * z / n;
-  const double centre = (p + z * z / (2 * n)) / denom;
-  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom;
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
-}
-
-Probability exact_probability(const mpq_class& q) {
-  Probability p;
-  p.value = q.get_d();
-  std::string text = q.get_str();
-  if (text.find('/') == std::string::npos) text += "/1";
-  p.set_exact(std::move(text));
-  p.low = p.high = p.value;
-  return p;
-}
-
-// Probabilities are of all runs, so the entries and `unresolved` add up to 1;
-// the mean and sd are of the resolved runs.
-Distribution finish_exact(std::string name, Tally<mpq_class> t) {
-  Distribution d;
-  d.name = std::move(name);
-  std::stable_sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) { return value_less(a.first, b.first); });
-  d.numeric = !t.entries.empty() && std::all_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.first.as_int() != nullptr; });
-  mpq_class total = 0, mean = 0, square = 0;
-  for (const auto& [v, w] : t.entries) total += w;
-  for (const auto& [v, w] : t.entries) {
-    const mpq_class share = total == 0 ? mpq_class(0) : mpq_class(w / total);
-    d.entries.push_back({v, exact_probability(w)});
-    if (d.numeric) {
-      const mpq_class x(mpz_class(std::to_string(*v.as_int())));
-      mean += x * share;
-      square += x * x * share;
-    }
-  }
-  if (d.numeric) {
-    d.mean = mean.get_d();
-    d.exact_mean = exact_probability(mean).exact();
-    const double var = mpq_class(square - mean * mean).get_d();
-    d.sd = std::sqrt(std::max(0.0, var));
-  }
-  return d;
-}
-
-Distribution finish_sampled(std::string name, Tally<std::uint64_t> t, double runs) {
-  Distribution d;
-  d.name = std::move(name);
-  std::stable_sort(t.entries.begin(), t.entries.end(), [](const auto& a, const auto& b) { return value_less(a.first, b.first); });
-  d.numeric = !t.entries.empty() && std::all_of(t.entries.begin(), t.entries.end(), [](const auto& e) { return e.first.as_int() != nullptr; });
-  double total = 0, mean = 0, square = 0;
-  for (const auto& [v, w] : t.entries) total += static_cast<double>(w);
-  for (const auto& [v, w] : t.entries) {
-    Probability p;
-    p.value = runs > 0 ? static_cast<double>(w) / runs : 0;
-    std::tie(p.low, p.high) = wilson(static_cast<double>(w), runs);
-    d.entries.push_back({v, p});
-    if (d.numeric && total > 0) {
-      const double x = static_cast<double>(*v.as_int());
-      mean += x * static_cast<double>(w) / total;
-      square += x * x * static_cast<double>(w) / total;
-    }
-  }
-  if (d.numeric) {
-    d.mean = mean;
-    d.sd = std::sqrt(std::max(0.0, square - mean * mean));
-  }
-  return d;
-}
 
 // Whether a program can see the order of the dice within a roll: only through
 // faces(), rolled(), indexing or a `for` loop (over a pool's faces) can it, or
