@@ -97,6 +97,17 @@ void item(std::string& out, std::size_t indent, std::string_view head, std::stri
   if (!doc.empty()) out += wrap(doc, indent + 4);
 }
 
+// The ruleset-wide parameters, counters or choices in `all` that `m` reads: the ones a call of
+// it may set.
+template <class P>
+std::vector<P> read_by(const MechanicInfo& m, const std::vector<P>& all) {
+  std::vector<P> out;
+  for (const auto& p : all) {
+    if (std::find(m.settable.begin(), m.settable.end(), p.name) != m.settable.end()) out.push_back(p);
+  }
+  return out;
+}
+
 void params_text(std::string& out, std::size_t indent, const std::vector<ParamInfo>& params) {
   for (const auto& p : params)
     item(out, indent, fmt::format("{} ({})", p.name, param_attributes(p)), p.doc);
@@ -280,17 +291,20 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
     for (const auto& p : m.params) types_named(p.type, used);
     types_text(out, indent, r, used);
   }
-  if (with_ruleset_parameters && !r.parameters.empty()) {
-    out += pad + "parameters of the whole ruleset, settable on this call too:\n";
-    params_text(out, indent + 2, r.parameters);
+  const auto parameters = read_by(m, r.parameters);
+  const auto state = read_by(m, r.state);
+  const auto choices = read_by(m, r.choices);
+  if (with_ruleset_parameters && !parameters.empty()) {
+    out += pad + "parameters of the whole ruleset that it reads, settable on this call too:\n";
+    params_text(out, indent + 2, parameters);
   }
-  if (with_ruleset_parameters && !r.state.empty()) {
-    out += pad + "the ruleset's state, read from --state FILE, or set on this call:\n";
-    state_text(out, indent + 2, r.state);
+  if (with_ruleset_parameters && !state.empty()) {
+    out += pad + "the ruleset's state that it reads, from --state FILE, or set on this call:\n";
+    state_text(out, indent + 2, state);
   }
-  if (with_ruleset_parameters && !r.choices.empty()) {
-    out += pad + "the player's choices (--choose NAME[=VALUE], or set on this call):\n";
-    choices_text(out, indent + 2, r.choices);
+  if (with_ruleset_parameters && !choices.empty()) {
+    out += pad + "the player's choices it reads (--choose NAME[=VALUE], or set on this call):\n";
+    choices_text(out, indent + 2, choices);
   }
   if (!m.result.empty()) {
     out += pad + "result, a record:\n";
@@ -367,7 +381,7 @@ std::string ruleset_text(const Ruleset& r) {
     }
   }
   if (!r.parameters.empty()) {
-    out += "\nParameters of the whole ruleset, settable on every mechanic:\n";
+    out += "\nParameters of the whole ruleset, settable on each mechanic that reads them:\n";
     params_text(out, 2, r.parameters);
   }
   if (!r.state.empty()) {
@@ -399,7 +413,8 @@ std::string ruleset_text(const Ruleset& r) {
 // "my-game.check dice=… [red=0] …": every parameter a call may set.
 std::string usage(const Ruleset& r, const MechanicInfo& m) {
   std::string s = r.name + "." + m.name;
-  for (const auto* list : {&m.params, &r.parameters}) {
+  const auto parameters = read_by(m, r.parameters);
+  for (const auto* list : {&m.params, &parameters}) {
     for (const auto& p : *list) {
       if (std::find(m.sides.begin(), m.sides.end(), p.name) != m.sides.end()) {
         for (const auto& f : m.side_fields) s += fmt::format(" {}.{}=…", p.name, f.name);
@@ -414,6 +429,9 @@ std::string usage(const Ruleset& r, const MechanicInfo& m) {
     }
   }
   if (!r.state.empty()) s += " [--state FILE]";
+  for (const auto& c : read_by(m, r.choices)) {
+    if (!c.flag.empty()) s += fmt::format(" [--{}]", c.flag);
+  }
   return s;
 }
 
@@ -522,6 +540,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"doc", m.doc},
           {"group", m.group.empty() ? json(nullptr) : json(m.group)},
           {"params", params_json(m.params)},
+          {"reads", m.settable},
           {"sides", m.sides},
           {"side_fields", params_json(m.side_fields)},
           {"result", fields},
@@ -606,7 +625,7 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
     o["ruleset"] = r->name;
     o["title"] = r->title;
     o["file"] = r->file;
-    o["ruleset_parameters"] = params_json(r->parameters);
+    o["ruleset_parameters"] = params_json(read_by(*m, r->parameters));
     o["types"] = types_json(*r);
     d.text = o.dump(2) + "\n";
   } else {

@@ -126,6 +126,12 @@ int state_failure(const RollArgs& a, const std::string& source, const alea::cli:
   return exit_bad_input;
 }
 
+// The mechanic a command calls, as typed: "heroes-mythos.check".
+std::string mechanic_word(const RollArgs& a) {
+  const std::string& w = a.words.front();
+  return w.substr(!w.empty() && w.front() == ' ');
+}
+
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
              const alea::cli::RulesetPath& path, bool fields_per_line = false) {
   const alea::Choices choices = command_choices(engine, a);
@@ -155,6 +161,10 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
     dice = std::make_unique<alea::RandomDice>(*seed);
   }
   alea::Compiled compiled = engine.compile(source, name);
+  if (compiled.ok()) {
+    alea::cli::check_choices_read(engine, choices, alea::choices_read(compiled),
+                                  name == "<command line>" ? mechanic_word(a) : "this roll");
+  }
   alea::Outcome outcome;
   if (!compiled.ok()) {
     outcome.error = compiled.diagnostics.front();

@@ -38,15 +38,21 @@ bool is_ident(std::string_view s) {
 
 }  // namespace
 
-const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m, std::string_view name) {
-  for (const auto* list : {&m.params, &r.parameters}) {
-    for (const auto& p : *list) {
-      if (p.name == name) return &p;
-    }
+const ParamInfo* find_ruleset_param(const Ruleset& r, std::string_view name) {
+  for (const auto& p : r.parameters) {
+    if (p.name == name) return &p;
   }
   if (const auto* s = r.state_counter(name)) return s;
   if (const auto* c = r.choice(name)) return c;
   return nullptr;
+}
+
+const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m, std::string_view name) {
+  for (const auto& p : m.params) {
+    if (p.name == name) return &p;
+  }
+  if (std::find(m.settable.begin(), m.settable.end(), name) == m.settable.end()) return nullptr;
+  return find_ruleset_param(r, name);
 }
 
 std::string argument_text(const ParamInfo* p, const std::string& value) {
@@ -395,16 +401,19 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
     reported.push_back(key);
     std::vector<std::string> known;
     for (const auto& q : m->params) known.push_back(q.name);
-    for (const auto& q : r->parameters) known.push_back(q.name);
-    for (const auto& q : r->state) known.push_back(q.name);
-    for (const auto& q : r->choices) known.push_back(q.name);
-    Diagnostic& d = fail(DiagCode::UnknownArgument,
-                         typed->span(s.at, s.at + static_cast<std::uint32_t>(key.size())),
-                         fmt::format("{}.{} has no parameter '{}'", r->name, m->name, key));
+    known.insert(known.end(), m->settable.begin(), m->settable.end());
+    const Span at = typed->span(s.at, s.at + static_cast<std::uint32_t>(key.size()));
+    if (find_ruleset_param(*r, key)) {  // the ruleset's, but this mechanic never reads it
+      fail(DiagCode::UnknownArgument, at,
+           fmt::format("{}.{} never reads '{}': setting it would change nothing", r->name, m->name, key))
+          .note({}, fmt::format("its parameters: {}", known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
+      continue;
+    }
+    Diagnostic& d = fail(DiagCode::UnknownArgument, at, fmt::format("{}.{} has no parameter '{}'", r->name, m->name, key));
     if (const std::string near = closest_name(key, known); !near.empty()) {
       d.note({}, fmt::format("did you mean '{}'?", near));
     }
-    d.note({}, fmt::format("its parameters: {}", fmt::join(known, ", ")));
+    d.note({}, fmt::format("its parameters: {}", known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
   }
   // A side of an opposed mechanic given field by field (`attacker.pool=2`): each
   // field it declares, and no other, at the first level.

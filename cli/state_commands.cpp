@@ -140,11 +140,29 @@ std::vector<std::string> choice_flags(const Engine& engine) {
   return out;
 }
 
-std::vector<std::string> state_and_choice_arguments(const Ruleset& ruleset, const State& state,
-                                                    const Choices& choices, const std::vector<std::string>& given) {
+void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<ChoiceName>& read,
+                        std::string_view what) {
+  for (const auto& [ruleset, values] : decided.all()) {
+    for (const auto& [name, value] : values) {
+      if (std::find(read.begin(), read.end(), ChoiceName{ruleset, name}) != read.end()) continue;
+      std::string how = fmt::format("--choose {}", name);
+      if (const Ruleset* r = engine.find_ruleset(ruleset)) {
+        if (const ChoiceInfo* c = r->choice(name); c && !c->flag.empty()) how = "--" + c->flag;
+      }
+      throw UsageError(fmt::format("{}: {} never reads the choice '{}' of {}: deciding it would change nothing",
+                                   how, what, name, ruleset));
+    }
+  }
+}
+
+std::vector<std::string> state_and_choice_arguments(const Ruleset& ruleset, const MechanicInfo& mechanic,
+                                                    const State& state, const Choices& choices,
+                                                    const std::vector<std::string>& given) {
   std::vector<std::string> out;
   const auto add = [&](const std::string& name, const Value* v) {
     if (!v || std::find(given.begin(), given.end(), name) != given.end()) return;
+    // A counter the mechanic never reads is left out; a choice it never reads was refused before.
+    if (std::find(mechanic.settable.begin(), mechanic.settable.end(), name) == mechanic.settable.end()) return;
     // A value of a state or a choice is JSON-shaped, and JSON's literals are the language's.
     out.push_back(fmt::format("{}: {}", name, render_value_json(*v)));
   };

@@ -9,6 +9,10 @@
 
 #include "interpreter/api.hpp"
 
+namespace alea {
+struct MechanicInfo;
+}
+
 namespace alea::cli {
 
 // Adds the decision `word` makes to `into`: NAME or RULESET.NAME (a bool
@@ -26,12 +30,18 @@ bool add_flag_choice(const Engine& engine, std::string_view option, Choices& int
 // The flags the loaded rulesets declare, as "--use-edge", for messages.
 [[nodiscard]] std::vector<std::string> choice_flags(const Engine& engine);
 
+// Throws UsageError for the first decision in `decided` that `read` (choices_read) does not
+// hold: deciding it would change nothing. `what` names the roll: "heroes-mythos.check",
+// "this roll".
+void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<ChoiceName>& read,
+                        std::string_view what);
+
 // For `alea stats`, which runs a mechanic without a state or choices: the
-// named arguments that give the mechanic's ruleset's counters their values in
+// named arguments that give the counters `mechanic` reads their values in
 // `state` and its choices the decisions in `choices`, each as `name: value`,
 // leaving out the names in `given` (set on the command line already).
-[[nodiscard]] std::vector<std::string> state_and_choice_arguments(const Ruleset& ruleset, const State& state,
-                                                                  const Choices& choices,
+[[nodiscard]] std::vector<std::string> state_and_choice_arguments(const Ruleset& ruleset, const MechanicInfo& mechanic,
+                                                                  const State& state, const Choices& choices,
                                                                   const std::vector<std::string>& given);
 
 // The state of every loaded ruleset that keeps one, a counter to a line:

@@ -96,7 +96,9 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
       if (!call.diagnostics.empty()) return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
       source = call.source;
       name = "<command line>";
-      if (const Ruleset* r = engine.find_ruleset(rname); r && !source.empty() && source.back() == ')') {
+      const Ruleset* r = engine.find_ruleset(rname);
+      const MechanicInfo* m = r ? r->mechanic(words[0].substr(words[0].find('.') + 1)) : nullptr;
+      if (m && !source.empty() && source.back() == ')') {
         // The state and the choices become named arguments: a run of the
         // statistics engine keeps no state and decides nothing itself.
         std::vector<std::string> given;
@@ -116,18 +118,21 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
         for (const auto& f : a.flags) {
           if (!add_flag_choice(engine, f, choices)) throw UsageError(fmt::format("stats: unknown option '{}'", f));
         }
-        const auto extra = state_and_choice_arguments(*r, state, choices, given);
+        std::vector<ChoiceName> read;
+        for (const auto& c : m->settable) {
+          if (r->choice(c)) read.push_back({r->name, c});
+        }
+        check_choices_read(engine, choices, read, words[0]);
+        const auto extra = state_and_choice_arguments(*r, *m, state, choices, given);
         if (!extra.empty()) {
           source.pop_back();
           source += fmt::format("{}{})", source.back() == '(' ? "" : ", ", fmt::join(extra, ", "));
         }
       }
       shown = source;
-      if (const Ruleset* r = engine.find_ruleset(rname)) {
-        if (const MechanicInfo* m = r->mechanic(words[0].substr(words[0].find('.') + 1))) {
-          declared = declared_outcomes(*m);
-          if (m->sampled_odds) sampled_mechanic = r->ident + "." + m->name;
-        }
+      if (m) {
+        declared = declared_outcomes(*m);
+        if (m->sampled_odds) sampled_mechanic = r->ident + "." + m->name;
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "dsl/parser.hpp"
+#include "dsl/reads.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/eval/builtins.hpp"
 #include "interpreter/eval/evaluator.hpp"
@@ -118,10 +119,20 @@ RulesetSummary ruleset_summary(const Ruleset& ruleset) {
     s.group = m.group;
     for (const ParamInfo& p : m.params) s.params.push_back(p.name);
     for (const FieldInfo& f : m.result) s.result.push_back(f.name);
+    s.settable = m.settable;
   }
   for (const ParamInfo& p : ruleset.parameters) out.parameters.push_back(p.name);
   for (const StateInfo& c : ruleset.state) out.state.push_back(c.name);
   for (const ChoiceInfo& c : ruleset.choices) out.choices.push_back(c.name);
+  return out;
+}
+
+std::vector<ChoiceName> choices_read(const Compiled& program) {
+  std::vector<ChoiceName> out;
+  if (!program.ok()) return out;
+  for (const ast::Constant* c : ast::settable_reads(*program.program->ast)) {
+    if (c->source == ast::Constant::Source::Choice) out.push_back({c->owner, c->name});
+  }
   return out;
 }
 

@@ -79,6 +79,8 @@ struct RulesetSummary {
     std::string group;                // "" when it has none
     std::vector<std::string> params;  // its own, in the order of the call
     std::vector<std::string> result;  // a record result's fields, in order; empty for a plain result
+    // The ruleset-wide parameters, counters and choices it reads: the only ones a call may set.
+    std::vector<std::string> settable;
   };
   std::string name;   // as in the file, in State and in Choices: "my-game"
   std::string ident;  // as in the language: "my_game"
@@ -86,11 +88,21 @@ struct RulesetSummary {
   std::string doc;
   std::string file;   // as shown in diagnostics
   std::vector<Mechanic> mechanics;
-  std::vector<std::string> parameters;  // ruleset-wide options, which every mechanic call may name
+  std::vector<std::string> parameters;  // ruleset-wide options, which a mechanic that reads them may be given
   std::vector<std::string> state;       // the counters it keeps in a State
   std::vector<std::string> choices;     // the decisions a Choices may hold for it
 };
 [[nodiscard]] RulesetSummary ruleset_summary(const Ruleset& ruleset);
+
+// A decision a Choices holds: the ruleset, as in the file, and the choice.
+struct ChoiceName {
+  std::string ruleset;
+  std::string choice;
+  friend bool operator==(const ChoiceName&, const ChoiceName&) = default;
+};
+// The choices that running `program` can read, through every function it calls: deciding any
+// other changes nothing, and a host taking decisions for one roll can say so.
+[[nodiscard]] std::vector<ChoiceName> choices_read(const Compiled& program);
 
 class Engine {
  public:

@@ -80,6 +80,9 @@ struct MechanicInfo {
   std::string returns_doc;
   std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
   std::vector<ChangeInfo> changes;      // what it does to the ruleset's state
+  // The ruleset's parameters, counters and choices it can read, in the file's order: the only
+  // ones a call may set (a counter it only sets or resets is not among them).
+  std::vector<std::string> settable;
   // `odds: sampled`: `alea stats` samples it at once, without trying an exact
   // answer (a loop with no bound, such as a fight to the end).
   bool sampled_odds = false;

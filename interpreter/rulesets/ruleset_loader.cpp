@@ -88,6 +88,7 @@ class Loader final : public detail::RulesetReader {
     }
     top(root);
     detail::link_changes(*program_);
+    if (diags_.empty()) detail::keep_settables_read(*this);
     if (!diags_.empty()) {
       out.diagnostics = std::move(diags_);
       return out;

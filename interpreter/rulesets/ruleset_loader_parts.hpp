@@ -83,5 +83,9 @@ void read_tiers(RulesetReader& r, const YAML::Node& n);
 void read_changes(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m);
 // Once every statement is in place: points each change at its hidden functions.
 void link_changes(ast::Program& program);
+// Once changes are linked: each mechanic keeps as settable only the ruleset-wide names it can
+// read (dsl/reads.hpp), listed in its MechanicInfo; a call in the ruleset that sets another
+// one is an error at the argument.
+void keep_settables_read(RulesetReader& r);
 
 }  // namespace alea::detail

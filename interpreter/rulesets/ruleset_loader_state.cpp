@@ -1,7 +1,8 @@
 // interpreter/rulesets/ruleset_loader_state.cpp — the sections of a ruleset about what
 // lives beyond one roll: `state` (counters kept between rolls), `choices`
 // (what a player decides after seeing a roll), `tiers` (named scales of
-// outcomes) and a mechanic's `changes` (what it does to the state).
+// outcomes) and a mechanic's `changes` (what it does to the state), and which of them each
+// mechanic reads.
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -9,7 +10,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "dsl/ast_walk.hpp"
 #include "dsl/parser.hpp"
+#include "dsl/reads.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/rulesets/ruleset_loader_parts.hpp"
 
@@ -350,6 +353,42 @@ void link_changes(ast::Program& program) {
       if (c.op != ast::StateChange::Reset) c.value = find(base + "value");
       c.when = find(base + "when");
     }
+  }
+}
+
+void keep_settables_read(RulesetReader& r) {
+  ast::Program& program = r.program();
+  for (auto& st : program.statements) {
+    auto* fn = std::get_if<ast::FnDef>(&st);
+    if (!fn || fn->settable.empty()) continue;
+    fn->settable = ast::settable_reads(*fn, fn->settable);
+    for (auto& m : r.ruleset().mechanics) {
+      if (m.name != fn->name) continue;
+      for (const auto* c : fn->settable) m.settable.push_back(c->name);
+    }
+  }
+  // The ruleset's own calls were resolved against every settable name; each must still be one.
+  const auto check = [&](const ast::Expr& e, auto& self) -> void {
+    if (const auto* c = std::get_if<ast::Call>(&e.kind); c && c->fn) {
+      for (std::size_t i = 0; i < c->sets.size(); ++i) {
+        const ast::Constant* k = c->sets[i];
+        if (!k || std::find(c->fn->settable.begin(), c->fn->settable.end(), k) != c->fn->settable.end()) continue;
+        r.error(DiagCode::UnknownArgument, c->arg_name_spans[i],
+                fmt::format("'{}' never reads '{}': setting it here would change nothing", c->name, k->name));
+      }
+    }
+    ast::for_each_child(e, [&](const ast::Expr& child) { self(child, self); });
+  };
+  for (const auto& st : program.statements) {
+    std::visit([&](const auto& s) {
+      using T = std::decay_t<decltype(s)>;
+      if constexpr (std::is_same_v<T, ast::FnDef>) {
+        for (const auto& d : s.defaults) if (d) check(*d, check);
+        if (s.body) check(*s.body, check);
+      } else {
+        if (s.value) check(*s.value, check);
+      }
+    }, st);
   }
 }
 

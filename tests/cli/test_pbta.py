@@ -284,6 +284,19 @@ for extra, want in [(["--choose", "use_superority"], "there is no choice 'use_su
                     (["--use-superority"], "unknown option '--use-superority' (the rulesets used here add --use-superiority)")]:
     rc, doc, err, args = roll(["pbta-superiority.move", "stat=0"], [3, 4], None, extra)
     check(f"choice error {extra}", rc == 2 and want in err, f"exit {rc}: {err}")
+# A choice the mechanic never reads is refused, whichever way it is given, and nothing changes.
+f = state_file("unread.json", 3)
+for call, extra, want in [
+        (["pbta-superiority.increase"], ["--use-superiority"],
+         "--use-superiority: pbta-superiority.increase never reads the choice 'use_superiority' of pbta-superiority"),
+        (["pbta-superiority.increase"], ["--choose", "use_superiority=false"],
+         "--use-superiority: pbta-superiority.increase never reads the choice 'use_superiority'"),
+        (["pbta_superiority.increase() + 1"], ["--no-use-superiority"],
+         "--use-superiority: this roll never reads the choice 'use_superiority' of pbta-superiority")]:
+    rc, doc, err, args = roll(call, [], f, extra)
+    check(f"unread choice {extra}", rc == 2 and want in err and superiority(f) == 3, f"exit {rc}: {err}")
+rc, out, err = run(["stats", "pbta-superiority.increase", "--use-superiority"])
+check("stats: unread choice", rc == 2 and "pbta-superiority.increase never reads the choice" in err, err)
 
 # ---- the exact odds (X1-X12) ---------------------------------------------------------------------
 

@@ -74,7 +74,7 @@ with tempfile.TemporaryDirectory() as elsewhere:
 expect(["describe", "heroes-mythos"], 0, out_contains=[
     "heroes-mythos — Heroes & Mythos d6 System\n",
     "file: rulesets/heroes-mythos.yaml\n",
-    "Parameters of the whole ruleset, settable on every mechanic:\n  explode_limit (int?, default none, at least 0)\n",
+    "Parameters of the whole ruleset, settable on each mechanic that reads them:\n  explode_limit (int?, default none, at least 0)\n",
     "  heroes-mythos.check\n      a roll of white dice, with red dice against them",
     "      dice (int, required, at least 1)\n          N, the white dice of the roll (Nd6)\n",
     "      red (int, default 0, at least 0)\n",
@@ -90,7 +90,7 @@ check("describe heroes_mythos", a == b, a[:200])
 expect(["describe", "heroes-mythos.check"], 0, out_contains=[
     "heroes-mythos.check — a roll of white dice, with red dice against them, compared with a difficulty\n",
     "parameters, in call order:\n  dice (int, required, at least 1)\n",
-    "parameters of the whole ruleset, settable on this call too:\n  explode_limit (int?, default none, at least 0)\n",
+    "parameters of the whole ruleset that it reads, settable on this call too:\n  explode_limit (int?, default none, at least 0)\n",
     "  extra_successes (int)\n",
     "usage: alea roll heroes-mythos.check dice=… [red=0] [difficulty=10] [explode_limit=none]\n",
     "call it as: alea roll heroes-mythos.check dice=3\n",
@@ -227,13 +227,36 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # Groups, labels, a plain result, and label words on the command line.
     expect(["describe", "mini", "--rulesets", str(tmp)], 0, out_contains=[
-        "Parameters of the whole ruleset, settable on every mechanic:\n  bonus (int, default 0, -3 to 3)\n",
+        "Parameters of the whole ruleset, settable on each mechanic that reads them:\n  bonus (int, default 0, -3 to 3)\n",
         "Mechanics: rolls\n\n  mini.roll\n      a d6 plus the bonus\n",
         "      mood (label, default calm, one of calm, angry)\n",
         "      mood (label: calm, angry)\n",
         "Mechanics: tables\n\n  mini.twice\n      two dice\n    returns (int)\n        the total\n",
         # With several groups, a table of contents comes first.
         "\nMechanics by group (2, each described below):\n  rolls: roll\n  tables: twice\n\nParameters of"])
+    # A ruleset parameter is part of the calls of the mechanics that read it, and of no other.
+    expect(["roll", "mini.twice", "bonus=2", "--rulesets", str(tmp)], 1, "", err_contains=[
+        "<command line>:1:12: error: mini.twice never reads 'bonus': setting it would change nothing "
+        "[UnknownArgument]\n", "note: its parameters: none\n"])
+    expect(["roll", "mini.twice(bonus: 2)", "--rulesets", str(tmp)], 1, "",
+           err_contains="error: 'mini.twice' has no parameter 'bonus' [UnknownArgument]")
+    out, _ = expect(["describe", "mini.twice", "--rulesets", str(tmp)], 0,
+                    out_contains="usage: alea roll mini.twice\n")
+    check("describe mini.twice: no ruleset parameters", "bonus" not in out, out)
+    out, _ = expect(["describe", "mini.twice", "--json", "--rulesets", str(tmp)], 0)
+    check("describe mini.twice --json", json.loads(out)["reads"] == [] and json.loads(out)["ruleset_parameters"] == [], out)
+    out, _ = expect(["describe", "mini.roll", "--json", "--rulesets", str(tmp)], 0)
+    check("describe mini.roll --json", json.loads(out)["reads"] == ["bonus"], out)
+    # So is a call the ruleset itself makes, at its argument.
+    (tmp / "calls.yaml").write_text(MINI.replace("name: mini", "name: calls") + """\
+  both:
+    doc: both
+    body: |
+      roll(mood: "calm").total + twice(bonus: 1)
+    returns: {type: int, doc: the total}
+""")
+    expect(["check", "calls.yaml"], 1, cwd=tmp, err_contains=
+           "calls.yaml:32:40: error: 'twice' never reads 'bonus': setting it here would change nothing")
     expect(["describe", "mini.roll", "--rulesets", str(tmp)], 0, out_contains=[
         "group: rolls\n", "usage: alea roll mini.roll [mood=calm] [bonus=0]\n",
         "call it as: alea roll mini.roll mood=angry\n", "in the language: mini.roll(mood: \"angry\")\n"])

@@ -335,5 +335,58 @@ TEST(StateJson, ProblemsAgainstTheRuleset) {
   EXPECT_EQ(to_display(values[0].second), "0");
 }
 
+// A ruleset-wide name is part of a mechanic's calls only where the mechanic can read it: in its
+// body, a helper function at any depth, or a change (its amount, its condition, or adding to or
+// subtracting from the counter).
+TEST(SettableNames, AreTheOnesEachMechanicReads) {
+  Engine engine;
+  const std::string yaml = std::string(header) +
+                           "parameters:\n"
+                           "  p: {type: int, default: 1, doc: read through a helper}\n"
+                           "  q: {type: int, default: 2, doc: read by the body}\n"
+                           "  unused: {type: int, default: 3, doc: read by none}\n"
+                           "state:\n"
+                           "  n: {type: int, min: 0, max: 9, default: 0, doc: added to}\n"
+                           "  m: {type: int, min: 0, max: 9, default: 0, doc: only reset}\n"
+                           "choices:\n"
+                           "  bold: {type: bool, doc: read by a change's condition}\n"
+                           "functions: |\n"
+                           "  fn inner() = p\n"
+                           "  fn outer() = inner() + 1\n"
+                           "mechanics:\n"
+                           "  deep:\n"
+                           "    doc: p through two functions\n"
+                           "    body: outer()\n"
+                           "    returns: {type: int, doc: p + 1}\n"
+                           "  direct:\n"
+                           "    doc: q in the body\n"
+                           "    params: {k: {type: int, default: 0, doc: k}}\n"
+                           "    body: k + q\n"
+                           "    returns: {type: int, doc: k}\n"
+                           "  changes:\n"
+                           "    doc: changes n and m\n"
+                           "    body: 1\n"
+                           "    returns: {type: int, doc: one}\n"
+                           "    changes:\n"
+                           "      n: {add: 1, when: bold == true}\n"
+                           "      m: {reset: true}\n";
+  const Diagnostics loaded = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
+  ASSERT_TRUE(loaded.empty()) << loaded.front().message;
+  const RulesetSummary r = ruleset_summary(*engine.find_ruleset("x"));
+  ASSERT_EQ(r.mechanics.size(), 3u);
+  EXPECT_EQ(r.mechanics[0].settable, std::vector<std::string>{"p"});
+  EXPECT_EQ(r.mechanics[1].settable, std::vector<std::string>{"q"});
+  EXPECT_EQ(r.mechanics[2].settable, (std::vector<std::string>{"n", "bold"}));
+  ScriptedDice dice({});
+  EXPECT_EQ(to_display(*engine.roll("x.deep(p: 5)", dice).value), "6");
+  const Outcome o = engine.roll("x.deep(unused: 5)", dice);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->code, DiagCode::UnknownArgument);
+  EXPECT_FALSE(engine.roll("x.changes(m: 1)", dice).ok());
+  const Compiled c = engine.compile("x.changes() + x.deep()");
+  EXPECT_EQ(choices_read(c), (std::vector<ChoiceName>{{"x", "bold"}}));
+  EXPECT_TRUE(choices_read(engine.compile("x.deep()")).empty());
+}
+
 }  // namespace
 }  // namespace alea

@@ -94,7 +94,7 @@ TEST(DozenDieArguments, AreCheckedAgainstTheirDeclaredRanges) {
   o = engine().roll("dozen_die.conflict(-1, 4, \"hard\")", dice);
   ASSERT_FALSE(o.ok());
   EXPECT_EQ(o.error->message, "the argument 'level' must be at least 0, got -1");
-  o = engine().roll("dozen_die.check(5, tie_winner: \"nobody\")", dice);
+  o = engine().roll("dozen_die.melee({pool: 2, ST: 7}, {pool: 2, ST: 7}, tie_winner: \"nobody\")", dice);
   ASSERT_FALSE(o.ok());
   EXPECT_EQ(o.error->code, DiagCode::ArgumentOutOfRange);
   o = engine().roll("dozen_die.fall_damage(3, 4)", dice);
