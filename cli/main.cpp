@@ -126,6 +126,22 @@ int state_failure(const RollArgs& a, const std::string& source, const alea::cli:
   return exit_bad_input;
 }
 
+// A roll that left scripted dice over: an error, so that nothing is kept (no state changes) and
+// a bot that scripted a whole roll learns that its dice and the rules disagree.
+alea::Outcome surplus_dice(alea::Outcome o, const std::string& source, const std::string& name, std::size_t took) {
+  const std::size_t n = o.unused_dice.size();
+  const auto file = alea::SourceFile::make(name, source);
+  alea::Diagnostic d(alea::DiagCode::ScriptedDiceUnused, file->span(0, static_cast<std::uint32_t>(source.size())),
+                     fmt::format("{} scripted {} not used ({}): the roll took {} of the {} given", n,
+                                 n == 1 ? "die was" : "dice were", fmt::join(o.unused_dice, ", "), took, took + n));
+  d.note({}, took == 0 ? std::string("it rolls no dice: leave out --dice")
+                       : fmt::format("give only the {} it takes", took));
+  alea::Outcome out;
+  out.error = std::move(d);
+  out.program = std::move(o.program);
+  return out;
+}
+
 // The mechanic a command calls, as typed: "heroes-mythos.check".
 std::string mechanic_word(const RollArgs& a) {
   const std::string& w = a.words.front();
@@ -171,6 +187,9 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   } else {
     outcome = engine.run(compiled.program, {}, *dice,
                          {state ? &*state : nullptr, &choices, &alea::cli::cancel_flag()});
+    if (outcome.ok() && !outcome.unused_dice.empty()) {
+      outcome = surplus_dice(std::move(outcome), source, name, scripted ? scripted->used() : 0);
+    }
   }
   // The state is saved before anything is shown: a roll whose state cannot
   // be kept is reported as failed, with the file as it was.
@@ -210,10 +229,6 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
                               : fields_per_line ? record_breakdown(outcome, engine.options().limits.max_render_size)
                                                 : alea::render_breakdown(outcome, engine.options().limits.max_render_size);
     fmt::print("{}\n", shown);
-  }
-  if (scripted && scripted->remaining() > 0) {
-    const auto n = scripted->remaining();
-    fmt::print(stderr, "note: {} scripted {} not used\n", n, n == 1 ? "die was" : "dice were");
   }
   return exit_ok;
 }

@@ -265,6 +265,8 @@ Outcome Engine::run(std::shared_ptr<const CompiledProgram> program, const Bindin
                     const RunInput& input) const {
   Outcome o = evaluate(std::move(program), bindings, dice, options_.limits, input);
   if (o.error) locate_in_user_code(*o.error);
+  const auto unused = dice.unused();
+  o.unused_dice.assign(unused.begin(), unused.end());
   return o;
 }
 

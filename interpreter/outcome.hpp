@@ -34,6 +34,9 @@ struct Outcome {
   std::optional<State> state;
   // The expression nodes the run evaluated (what max_steps limits): its work.
   std::int64_t steps = 0;
+  // The scripted faces no die took (DiceSource::unused), in order: a host that scripts a whole
+  // roll, as `alea roll --dice` does, can refuse a roll that left some over.
+  std::vector<std::int64_t> unused_dice;
   // Keeps the sources that the trace's spans point into alive.
   std::shared_ptr<const CompiledProgram> program;
 

@@ -77,14 +77,19 @@ void RandomDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
 }
 
 void ScriptedDice::roll(const DieKind& kind, std::span<std::int64_t> faces) {
+  if (const std::size_t left = remaining(); left < faces.size()) {
+    const std::size_t need = faces.size();
+    const std::size_t given = faces_.size();
+    std::string had;
+    if (given == 0) had = "none were given";
+    else if (left == given) had = fmt::format("only {} {} given", given, given == 1 ? "was" : "were");
+    else if (left == 0) had = given == 1 ? "an earlier die took the only one given" : fmt::format("earlier dice took all {} given", given);
+    else had = fmt::format("only {} of the {} given {} left", left, given, left == 1 ? "is" : "are");
+    throw DiceSourceError(DiceSourceError::Kind::Exhausted,
+                          fmt::format("ran out of scripted dice: this roll needs {} {}, and {}; give at least {} more",
+                                      need == 1 ? "a" : std::to_string(need), kind.name(), had, need - left));
+  }
   for (auto& f : faces) {
-    if (next_ >= faces_.size()) {
-      throw DiceSourceError(DiceSourceError::Kind::Exhausted,
-                            fmt::format("ran out of scripted dice: {} used and a {} is needed",
-                                        faces_.size() == 1 ? std::string("the only one was")
-                                                           : fmt::format("all {} were", faces_.size()),
-                                        kind.name()));
-    }
     const std::int64_t v = faces_[next_];
     if (!kind.has_face(v)) {
       throw DiceSourceError(DiceSourceError::Kind::InvalidFace,

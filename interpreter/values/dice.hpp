@@ -50,6 +50,8 @@ class DiceSource {
   virtual ~DiceSource() = default;
   // Fills `faces` with one face of `kind` per element: one pool, drawn at once.
   virtual void roll(const DieKind& kind, std::span<std::int64_t> faces) = 0;
+  // The faces given in advance that no die has taken yet; none for a source that draws them.
+  [[nodiscard]] virtual std::span<const std::int64_t> unused() const { return {}; }
 };
 
 // Uniform faces from PCG32 (pcg-cpp), with Lemire's unbiased bounded integers:
@@ -102,6 +104,9 @@ class ScriptedDice final : public DiceSource {
   void roll(const DieKind& kind, std::span<std::int64_t> faces) override;
   [[nodiscard]] std::size_t used() const { return next_; }
   [[nodiscard]] std::size_t remaining() const { return faces_.size() - next_; }
+  [[nodiscard]] std::span<const std::int64_t> unused() const override {
+    return std::span<const std::int64_t>(faces_).subspan(next_);
+  }
 
  private:
   std::vector<std::int64_t> faces_;

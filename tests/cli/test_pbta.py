@@ -295,6 +295,10 @@ for call, extra, want in [
          "--use-superiority: this roll never reads the choice 'use_superiority' of pbta-superiority")]:
     rc, doc, err, args = roll(call, [], f, extra)
     check(f"unread choice {extra}", rc == 2 and want in err and superiority(f) == 3, f"exit {rc}: {err}")
+# A roll that leaves scripted dice over fails, and the state file is left as it was.
+rc, doc, err, _ = roll(["pbta-superiority.increase"], [4], f)
+check("unused dice keep the state", rc == 1 and doc["error"]["code"] == "ScriptedDiceUnused" and superiority(f) == 3,
+      f"exit {rc}: {err} {doc}")
 rc, out, err = run(["stats", "pbta-superiority.increase", "--use-superiority"])
 check("stats: unread choice", rc == 2 and "pbta-superiority.increase never reads the choice" in err, err)
 

@@ -45,8 +45,19 @@ check("seed", a == b and a, f"{a!r} vs {b!r}")
 # Min and max dice give the bounds.
 expect(["roll", "3d6 + 1", "--min"], 0, "3d6 + 1 → [1 1 1] + 1 = 4\n")
 expect(["roll", "3d6 + 1", "--max"], 0, "3d6 + 1 → [6 6 6] + 1 = 19\n")
-# Unused scripted dice are pointed out.
-expect(["roll", "1d6", "--dice", "3,4"], 0, "1d6 → 3 = 3\n", "note: 1 scripted die was not used")
+# Scripted dice left over are an error, for a mechanic and with --json too; so is running short.
+expect(["roll", "1d6", "--dice", "3,4"], 1, "", "<input>:1:1: error: 1 scripted die was not used (4): the roll "
+       "took 1 of the 2 given [ScriptedDiceUnused]\n 1 | 1d6\n   | ^~~\nnote: give only the 1 it takes\n")
+expect(["roll", "1 + 2", "--dice", "3"], 1, "", "note: it rolls no dice: leave out --dice")
+expect(["roll", "heroes-mythos.check", "dice=2", "--dice", "3,4,5,6"], 1, "",
+       "<command line>:1:1: error: 2 scripted dice were not used (5, 6): the roll took 2 of the 4 given")
+rc, out, err = run(["roll", "3d6 explode 6", "--dice", "6,6,1,2,3,4", "--json"])
+doc = json.loads(out)
+check("unused dice --json", rc == 1 and doc["ok"] is False and doc["error"]["code"] == "ScriptedDiceUnused"
+      and doc["error"]["message"] == "1 scripted die was not used (4): the roll took 5 of the 6 given", out)
+expect(["roll", "heroes-mythos.check", "dice=3", "--dice", "3"], 1, "",
+       "'heroes_mythos.check' failed: ran out of scripted dice: this roll needs 3 d6, and only 1 was given; "
+       "give at least 2 more [ScriptedDiceExhausted]")
 
 # Malformed input: a one-line error with position and caret on stderr, exit 1.
 cases = [

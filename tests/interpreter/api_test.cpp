@@ -26,6 +26,20 @@ TEST(Engine, CompilesOnceAndRunsWithDifferentBindingsAndDice) {
   EXPECT_EQ(to_display(*b.value), "19");
 }
 
+// Scripted faces left over are the host's to judge: the outcome lists them, in order.
+TEST(Engine, TellsTheHostWhichScriptedDiceWereLeftOver) {
+  Engine engine;
+  ScriptedDice over({3, 4, 5, 6}), exact({1, 2}), short_of_one({1, 2});
+  Outcome o = engine.roll("2d6", over);
+  EXPECT_EQ(to_display(*o.value), "7");
+  EXPECT_EQ(o.unused_dice, (std::vector<std::int64_t>{5, 6}));
+  EXPECT_TRUE(engine.roll("2d6", exact).unused_dice.empty());
+  EXPECT_TRUE(engine.roll("2d6", 7).unused_dice.empty());
+  o = engine.roll("3d6", short_of_one);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error->message, "ran out of scripted dice: this roll needs 3 d6, and only 2 were given; give at least 1 more");
+}
+
 TEST(Engine, ReportsEveryResolveErrorAtOnce) {
   Engine engine;
   Compiled c = engine.compile("frob(1) + len(1, 2) + mxa(3)");
