@@ -68,7 +68,8 @@ struct Setup {
   ParsedArgs& out;
   std::vector<std::string> limit_words;
   CLI::App *roll_cmd = nullptr, *stats_cmd = nullptr, *run_cmd = nullptr, *rulesets_cmd = nullptr,
-           *describe_cmd = nullptr, *check_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr;
+           *describe_cmd = nullptr, *check_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr,
+           *state_cmd = nullptr;
 };
 
 void add_roll(CLI::App& app, Setup& s) {
@@ -130,6 +131,24 @@ void add_describe(CLI::App& app, Setup& s) {
               "`alea rulesets` lists the names.");
 }
 
+void add_state(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.state_cmd =
+      app.add_subcommand("state", "Show or set the counters a state file keeps (a character's state)");
+  cmd->require_subcommand(1);
+  CLI::App* show = cmd->add_subcommand("show", "Print every counter of the rulesets the file holds");
+  show->add_option("file", s.out.state.file, "The state file")->required();
+  CLI::App* set = cmd->add_subcommand("set", "Set counters, checked against their rulesets; all or none are written");
+  set->add_option("file", s.out.state.file, "The state file (made when missing)")->required();
+  set->add_option("settings", s.out.state.settings, "RULESET.COUNTER=VALUE words")->required();
+  for (CLI::App* sub : {show, set}) {
+    add_rulesets_option(sub, s.out.ruleset_dirs);
+    sub->callback([&s, sub] { s.out.state.action = sub->get_name(); });
+  }
+  cmd->footer("Examples:\n  alea state show hero.json\n  alea state set hero.json pbta-superiority.superiority=4\n"
+              "A mechanic changes the file only as its `changes:` declare; a counter given to it as an\n"
+              "argument (superiority=5) is a what-if, and leaves the file as it was.");
+}
+
 void add_check(CLI::App& app, Setup& s) {
   CLI::App* cmd = s.check_cmd = app.add_subcommand(
       "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
@@ -166,7 +185,8 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add_stats},
                                        {"run", add_run},           {"rulesets", add_rulesets},
                                        {"describe", add_describe}, {"check", add_check},
-                                       {"repl", add_repl},         {"limits", add_limits}};
+                                       {"state", add_state},       {"repl", add_repl},
+                                       {"limits", add_limits}};
 
 // The subcommand the command line names, when nothing but the options the
 // program itself takes comes before it; otherwise "" (no command, help,
@@ -301,6 +321,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
     else if (chosen(s.rulesets_cmd)) out.command = Command::Rulesets;
     else if (chosen(s.describe_cmd)) out.command = Command::Describe;
     else if (chosen(s.check_cmd)) out.command = Command::Check;
+    else if (chosen(s.state_cmd)) out.command = Command::State;
     else if (chosen(s.limits_cmd)) return stop(exit_ok, limits_text(), true);
     else out.command = Command::Repl;
     return out;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/state_edit.hpp"
 #include "cli/stats_command.hpp"
 #include "interpreter/limits.hpp"
 
@@ -26,7 +27,7 @@ struct RollArgs {
   Limits limits;                       // --limit NAME=VALUE
 };
 
-enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Limits };
+enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Limits, State };
 
 struct ParsedArgs {
   Command command = Command::Repl;
@@ -47,6 +48,7 @@ struct ParsedArgs {
   std::string describe_what;
   bool describe_json = false;
   std::vector<std::string> check_files;
+  StateArgs state;
 };
 
 // Reads `words` (argv, the program's name first). Never throws but

@@ -193,7 +193,15 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   }
   // The state is saved before anything is shown: a roll whose state cannot
   // be kept is reported as failed, with the file as it was.
-  if (outcome.ok() && state && outcome.state && !(*outcome.state == *state)) {
+  // A counter given as an argument is a what-if: the file keeps the character's stored values.
+  const std::vector<alea::RulesetName> what_if = state ? alea::counters_set(compiled) : std::vector<alea::RulesetName>{};
+  if (outcome.ok() && state && !what_if.empty()) {
+    std::vector<std::string> names;
+    for (const auto& n : what_if) names.push_back(fmt::format("{}.{}", n.ruleset, n.name));
+    fmt::print(stderr, "note: {} {} given as {}: a what-if, so {} is left as it was (alea state set {} {}=… changes it)\n",
+               fmt::join(names, ", "), what_if.size() == 1 ? "is" : "are",
+               what_if.size() == 1 ? "an argument" : "arguments", a.state_file, a.state_file, names.front());
+  } else if (outcome.ok() && state && outcome.state && !(*outcome.state == *state)) {
     try {
       alea::cli::write_state_file(a.state_file, *outcome.state);
     } catch (const alea::cli::StateFileError& e) {
@@ -215,6 +223,11 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
     if (state && outcome.ok() && outcome.state) {
       auto j = nlohmann::ordered_json::parse(doc);
       j["state"] = nlohmann::ordered_json::parse(alea::state_to_json(*outcome.state));
+      // The counters given as arguments: what-ifs, which the state file did not take.
+      if (!what_if.empty()) {
+        auto& w = j["what_if"] = nlohmann::ordered_json::array();
+        for (const auto& n : what_if) w.push_back(fmt::format("{}.{}", n.ruleset, n.name));
+      }
       doc = j.dump();
     }
     fmt::print("{}\n", doc);
@@ -312,6 +325,7 @@ int main(int argc, char** argv) {
     switch (c.command) {
       case cli::Command::Rulesets: code = cli::rulesets_command(path, c.list_json); break;
       case cli::Command::Describe: code = cli::describe_command(c.describe_what, path, c.describe_json); break;
+      case cli::Command::State: code = cli::state_command(c.state, path); break;
       default: {
         // Commands that run code: the first Ctrl-C stops them cleanly.
         cli::stop_on_interrupt();

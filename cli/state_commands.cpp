@@ -140,11 +140,11 @@ std::vector<std::string> choice_flags(const Engine& engine) {
   return out;
 }
 
-void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<ChoiceName>& read,
+void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<RulesetName>& read,
                         std::string_view what) {
   for (const auto& [ruleset, values] : decided.all()) {
     for (const auto& [name, value] : values) {
-      if (std::find(read.begin(), read.end(), ChoiceName{ruleset, name}) != read.end()) continue;
+      if (std::find(read.begin(), read.end(), RulesetName{ruleset, name}) != read.end()) continue;
       std::string how = fmt::format("--choose {}", name);
       if (const Ruleset* r = engine.find_ruleset(ruleset)) {
         if (const ChoiceInfo* c = r->choice(name); c && !c->flag.empty()) how = "--" + c->flag;

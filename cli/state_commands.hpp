@@ -33,7 +33,7 @@ bool add_flag_choice(const Engine& engine, std::string_view option, Choices& int
 // Throws UsageError for the first decision in `decided` that `read` (choices_read) does not
 // hold: deciding it would change nothing. `what` names the roll: "heroes-mythos.check",
 // "this roll".
-void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<ChoiceName>& read,
+void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<RulesetName>& read,
                         std::string_view what);
 
 // For `alea stats`, which runs a mechanic without a state or choices: the

@@ -118,7 +118,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
         for (const auto& f : a.flags) {
           if (!add_flag_choice(engine, f, choices)) throw UsageError(fmt::format("stats: unknown option '{}'", f));
         }
-        std::vector<ChoiceName> read;
+        std::vector<RulesetName> read;
         for (const auto& c : m->settable) {
           if (r->choice(c)) read.push_back({r->name, c});
         }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dsl/ast_walk.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/reads.hpp"
 #include "dsl/resolver.hpp"
@@ -127,12 +128,34 @@ RulesetSummary ruleset_summary(const Ruleset& ruleset) {
   return out;
 }
 
-std::vector<ChoiceName> choices_read(const Compiled& program) {
-  std::vector<ChoiceName> out;
+std::vector<RulesetName> choices_read(const Compiled& program) {
+  std::vector<RulesetName> out;
   if (!program.ok()) return out;
   for (const ast::Constant* c : ast::settable_reads(*program.program->ast)) {
     if (c->source == ast::Constant::Source::Choice) out.push_back({c->owner, c->name});
   }
+  return out;
+}
+
+std::vector<RulesetName> counters_set(const Compiled& program) {
+  std::vector<RulesetName> out;
+  if (!program.ok()) return out;
+  const auto visit = [&](const ast::Expr& e, auto& self) -> void {
+    if (const auto* c = std::get_if<ast::Call>(&e.kind)) {
+      for (const ast::Constant* k : c->sets) {
+        if (!k || k->source != ast::Constant::Source::State) continue;
+        RulesetName n{k->owner, k->name};
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
+      }
+    }
+    ast::for_each_child(e, [&](const ast::Expr& child) { self(child, self); });
+  };
+  const ast::Program& p = *program.program->ast;
+  for (const auto& st : p.statements) {
+    if (const auto* g = std::get_if<ast::GlobalLet>(&st); g && g->value) visit(*g->value, visit);
+    if (const auto* f = std::get_if<ast::FnDef>(&st); f && f->body) visit(*f->body, visit);
+  }
+  if (p.main) visit(*p.main, visit);
   return out;
 }
 

@@ -94,15 +94,20 @@ struct RulesetSummary {
 };
 [[nodiscard]] RulesetSummary ruleset_summary(const Ruleset& ruleset);
 
-// A decision a Choices holds: the ruleset, as in the file, and the choice.
-struct ChoiceName {
+// A name a ruleset declares, as a State or a Choices holds it: the ruleset, as in the file
+// ("my-game"), and the counter or choice.
+struct RulesetName {
   std::string ruleset;
-  std::string choice;
-  friend bool operator==(const ChoiceName&, const ChoiceName&) = default;
+  std::string name;
+  friend bool operator==(const RulesetName&, const RulesetName&) = default;
 };
 // The choices that running `program` can read, through every function it calls: deciding any
 // other changes nothing, and a host taking decisions for one roll can say so.
-[[nodiscard]] std::vector<ChoiceName> choices_read(const Compiled& program);
+[[nodiscard]] std::vector<RulesetName> choices_read(const Compiled& program);
+// The counters that the calls written in `program` set by name (`superiority: 5`), in the order
+// written, each once. A run starts such a counter from the value given, as a what-if; a host
+// keeping a character's state may choose not to store the result.
+[[nodiscard]] std::vector<RulesetName> counters_set(const Compiled& program);
 
 class Engine {
  public:

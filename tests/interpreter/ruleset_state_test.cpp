@@ -384,7 +384,7 @@ TEST(SettableNames, AreTheOnesEachMechanicReads) {
   EXPECT_EQ(o.error->code, DiagCode::UnknownArgument);
   EXPECT_FALSE(engine.roll("x.changes(m: 1)", dice).ok());
   const Compiled c = engine.compile("x.changes() + x.deep()");
-  EXPECT_EQ(choices_read(c), (std::vector<ChoiceName>{{"x", "bold"}}));
+  EXPECT_EQ(choices_read(c), (std::vector<RulesetName>{{"x", "bold"}}));
   EXPECT_TRUE(choices_read(engine.compile("x.deep()")).empty());
 }
 
