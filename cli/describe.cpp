@@ -152,6 +152,15 @@ void tiers_text(std::string& out, const std::vector<TierScale>& tiers) {
   }
 }
 
+void requirements_text(std::string& out, std::size_t indent, const std::vector<RequirementInfo>& requirements) {
+  if (requirements.empty()) return;
+  out += std::string(indent, ' ') + "requires, before it runs:\n";
+  for (const auto& q : requirements) {
+    item(out, indent + 2, q.check,
+         q.argument.empty() ? q.message : fmt::format("{} (else refused at the argument '{}')", q.message, q.argument));
+  }
+}
+
 void changes_text(std::string& out, std::size_t indent, const std::vector<ChangeInfo>& changes) {
   if (changes.empty()) return;
   out += std::string(indent, ' ') + "changes the state:\n";
@@ -313,6 +322,7 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   } else if (m.returns) {
     item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
   }
+  requirements_text(out, indent, m.requirements);
   changes_text(out, indent, m.changes);
   if (m.sampled_odds) out += pad + "odds: alea stats samples it (it has no bound, so no exact answer)\n";
   if (!m.examples.empty()) {
@@ -475,6 +485,15 @@ json params_json(const std::vector<ParamInfo>& params) {
   return a;
 }
 
+json requirements_json(const std::vector<RequirementInfo>& requirements) {
+  json a = json::array();
+  for (const auto& q : requirements) {
+    a.push_back({{"check", q.check}, {"message", q.message},
+                 {"argument", q.argument.empty() ? json(nullptr) : json(q.argument)}});
+  }
+  return a;
+}
+
 json changes_json(const std::vector<ChangeInfo>& changes) {
   json a = json::array();
   for (const auto& c : changes) {
@@ -545,6 +564,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"side_fields", params_json(m.side_fields)},
           {"result", fields},
           {"returns", returns},
+          {"requires", requirements_json(m.requirements)},
           {"changes", changes_json(m.changes)},
           {"odds", m.sampled_odds ? "sampled" : "auto"},
           {"examples", m.examples}};

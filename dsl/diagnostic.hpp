@@ -50,6 +50,9 @@ struct Diagnostic {
   std::string message;  // lower case, no trailing period
   std::vector<Note> notes;
   bool at_end_of_input = false;  // more input could fix it (the REPL keeps reading)
+  // Set by require(cond, message, "name"): the parameter at whose argument the call that gave it
+  // shows this error (dsl/call_site.hpp); cleared once a call has.
+  std::string argument;
   // Keeps the files that spans point into alive as long as the diagnostic.
   std::vector<std::shared_ptr<const SourceFile>> files;
 

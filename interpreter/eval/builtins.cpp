@@ -207,6 +207,22 @@ Value b_assert(BuiltinCall& c) {
   fail(DiagCode::AssertionFailed, c.arg_span(0), msg);
 }
 
+// A rule's refusal: a sentence, shown at the caller's argument for the parameter it names.
+Value b_require(BuiltinCall& c) {
+  if (c.ev.to_bool(c.args[0], c.arg_span(0), "the condition of 'require'")) return true;
+  const auto* text = c.args[1].as_str();
+  EvalError err{Diagnostic(DiagCode::Refused, c.arg_span(0), text ? *text : c.ev.display(c.args[1], c.arg_span(1)))};
+  if (c.args.size() > 2) {
+    const auto* name = c.args[2].as_str();
+    if (!name) {
+      fail(DiagCode::TypeMismatch, c.arg_span(2),
+           fmt::format("the third argument of 'require' names a parameter, as a string; got {}", describe(c.args[2])));
+    }
+    err.diagnostic.argument = *name;
+  }
+  throw err;
+}
+
 const RecordData& record_arg(BuiltinCall& c, std::string_view fn) {
   if (const auto* r = c.args[0].as_record()) return *r;
   fail(DiagCode::TypeMismatch, c.arg_span(0), fmt::format("'{}' needs a record, got {}", fn, describe(c.args[0])));
@@ -388,6 +404,7 @@ const std::vector<Entry>& table() {
       {{"append", 2, 2}, b_append, {}, "append(xs, x)", "a list with x added at the end"},
       {{"concat", 1, -1}, b_concat, {}, "concat(a, b, …)", "lists joined into one list, or pools into one pool"},
       {{"assert", 1, 2}, b_assert, {ArgUse::Total, ArgUse::Total}, "assert(cond, message)", "fails with the message unless cond is true"},
+      {{"require", 2, 3}, b_require, {ArgUse::Total, ArgUse::Total}, "require(cond, message, \"param\")", "true, or the rule refuses: the error is the message, shown at the caller's argument for the parameter named (Refused)"},
       {{"has", 2, 2}, b_has, {}, "has(record, \"name\")", "whether a record has a field"},
       {{"with", 3, 3}, b_with, {}, "with(record, \"name\", value)", "a copy of the record with one field set"},
       {{"str", 1, -1}, b_str, {ArgUse::Total, ArgUse::Total}, "str(x, …)", "the values as text, joined: str(\"hp \", 3) == \"hp 3\""},

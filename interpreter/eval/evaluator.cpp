@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dsl/call_site.hpp"
 #include "dsl/printer.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/eval/eval_context.hpp"
@@ -376,7 +377,7 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
     if (!fn.changes.empty()) apply_changes(fn, new_base, result, span);
     return result;
   } catch (EvalError& err) {
-    err.diagnostic.note_call(span, c.name);
+    err.diagnostic.note_call(ast::call_site(c, err.diagnostic, span), c.name);
     throw;
   }
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "dsl/call_site.hpp"
 #include "interpreter/eval/eval_context.hpp"
 #include "interpreter/exact/exact_compose.hpp"
 
@@ -125,7 +126,7 @@ Dist Composer::call_frame(const ast::Call& c, const ast::Expr& e, Demand d,
   if (r.fail.error) {
     // As Evaluator::call_user: an error from inside a call notes the call.
     auto noted = std::make_shared<Diagnostic>(*r.fail.error);
-    noted->note_call(e.span, c.name);
+    noted->note_call(ast::call_site(c, *noted, e.span), c.name);
     r.fail.error = std::move(noted);
   }
   base_ = saved_base;

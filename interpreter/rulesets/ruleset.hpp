@@ -68,6 +68,13 @@ struct ChangeInfo {
   std::string when;    // the condition, as written; "" for always
 };
 
+// What a mechanic requires of its arguments before its body runs (its `requires:`).
+struct RequirementInfo {
+  std::string check;     // the expression, as written
+  std::string message;   // the refusal, a sentence
+  std::string argument;  // the parameter the refusal is shown at, or ""
+};
+
 struct MechanicInfo {
   std::string name;
   std::string doc;
@@ -80,6 +87,7 @@ struct MechanicInfo {
   std::string returns_doc;
   std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
   std::vector<ChangeInfo> changes;      // what it does to the ruleset's state
+  std::vector<RequirementInfo> requirements;  // checked in order, before the body
   // The ruleset's parameters, counters and choices it can read, in the file's order: the only
   // ones a call may set (a counter it only sets or resets is not among them).
   std::vector<std::string> settable;

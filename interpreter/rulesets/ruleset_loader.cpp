@@ -515,7 +515,7 @@ class Loader final : public detail::RulesetReader {
     const bool named = name(key, "mechanic", true);
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
-              {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"body", true},
+              {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"requires", false}, {"body", true},
                {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}, {"odds", false}})) {
       return;
     }
@@ -576,6 +576,7 @@ class Loader final : public detail::RulesetReader {
     for (const auto& c : program_->constants) {
       if (c->parameter) fn.settable.push_back(c.get());
     }
+    if (const YAML::Node rq = spec["requires"]) detail::read_requires(*this, rq, fn, m);
     if (const YAML::Node ch = spec["changes"]; ch && named) detail::read_changes(*this, ch, fn, m);
     if (named && fn.body) program_->statements.emplace_back(std::move(fn));
     else unparsed_.insert(mname);

@@ -81,6 +81,8 @@ void read_choices(RulesetReader& r, const YAML::Node& n);
 void read_tiers(RulesetReader& r, const YAML::Node& n);
 // A mechanic's `changes:`, added to `fn` (and its hidden functions to the program).
 void read_changes(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m);
+// A mechanic's `requires:` — checks of its arguments, each a require() call run before its body.
+void read_requires(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m);
 // Once every statement is in place: points each change at its hidden functions.
 void link_changes(ast::Program& program);
 // Once changes are linked: each mechanic keeps as settable only the ruleset-wide names it can

@@ -356,6 +356,80 @@ void link_changes(ast::Program& program) {
   }
 }
 
+void read_requires(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m) {
+  if (!n.IsSequence() || n.size() == 0) {
+    r.error(DiagCode::RulesetFieldType, r.span_of(n),
+            "'requires' lists checks of the arguments: - {check: index < len(roll), message: …, argument: index}");
+    return;
+  }
+  // Innermost first: the body, then each check around it, the last written outermost.
+  std::vector<ast::ExprPtr> checks;
+  for (const auto& item : n) {
+    const Span at = r.span_of(item);
+    if (!item.IsMap()) {
+      r.error(DiagCode::RulesetFieldType, at, "a requirement is a mapping: {check: …, message: …, argument: …}");
+      continue;
+    }
+    if (!r.keys(item, at, "a requirement", {{"check", true}, {"message", true}, {"argument", false}}) ||
+        !item["check"] || !item["message"]) {
+      continue;
+    }
+    RequirementInfo info;
+    const auto message = r.text(item["message"], "'message'");
+    if (!message) continue;
+    info.message = *message;
+    if (const YAML::Node a = item["argument"]) {
+      const auto name = r.text(a, "'argument'");
+      if (!name) continue;
+      if (std::find(fn.params.begin(), fn.params.end(), *name) == fn.params.end()) {
+        auto& d = r.error(DiagCode::RulesetInvalidValue, r.span_of(a),
+                          fmt::format("'{}' is not a parameter of the mechanic '{}'", *name, fn.name));
+        if (const auto near = closest_name(*name, fn.params); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
+        continue;
+      }
+      info.argument = *name;
+    }
+    auto src = r.code(item["check"], "a requirement's 'check'");
+    if (!src) continue;
+    auto prog = r.parse_code(src);
+    if (!prog) continue;
+    if (!prog->statements.empty() || !prog->main) {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(item["check"]), "a requirement's 'check' is one expression");
+      continue;
+    }
+    info.check = item["check"].Scalar();
+    const Span cspan = prog->main->span;
+    auto text = [&](std::string s) {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ast::StrLit{std::move(s)};
+      e->span = cspan;
+      return e;
+    };
+    ast::Call call;
+    call.name = "require";
+    call.name_span = cspan;
+    call.args.push_back(std::move(prog->main));
+    call.args.push_back(text(info.message));
+    if (!info.argument.empty()) call.args.push_back(text(info.argument));
+    call.arg_names.assign(call.args.size(), "");
+    call.arg_name_spans.assign(call.args.size(), Span{});
+    auto e = std::make_unique<ast::Expr>();
+    e->depth = call.args.front()->depth + 1;
+    e->kind = std::move(call);
+    e->span = cspan;
+    checks.push_back(std::move(e));
+    m.requirements.push_back(std::move(info));
+  }
+  if (!fn.body) return;
+  for (auto it = checks.rbegin(); it != checks.rend(); ++it) {
+    auto let = std::make_unique<ast::Expr>();
+    let->span = fn.body->span;
+    let->depth = std::max((*it)->depth, fn.body->depth) + 1;
+    let->kind = ast::Let{std::string("$require"), -1, std::move(*it), std::move(fn.body), false};
+    fn.body = std::move(let);
+  }
+}
+
 void keep_settables_read(RulesetReader& r) {
   ast::Program& program = r.program();
   for (auto& st : program.statements) {

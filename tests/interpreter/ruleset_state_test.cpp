@@ -11,6 +11,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/stats.hpp"
 
 namespace alea {
 namespace {
@@ -386,6 +387,66 @@ TEST(SettableNames, AreTheOnesEachMechanicReads) {
   const Compiled c = engine.compile("x.changes() + x.deep()");
   EXPECT_EQ(choices_read(c), (std::vector<RulesetName>{{"x", "bold"}}));
   EXPECT_TRUE(choices_read(engine.compile("x.deep()")).empty());
+}
+
+// A mechanic's `requires:` refuses a call before its body, at the argument it names; both engines
+// (a roll, and the exact odds) give the same error there.
+TEST(Requires, RefuseACallAtTheArgumentTheyName) {
+  const std::string yaml = std::string(header) +
+                           "mechanics:\n"
+                           "  pick:\n"                                             // line 6
+                           "    doc: one of the faces\n"
+                           "    params:\n"
+                           "      faces: {type: list, doc: the faces}\n"
+                           "      index: {type: int, doc: which one}\n"
+                           "    requires:\n"
+                           "      - {check: len(faces) > 0, message: there are no faces to pick from}\n"
+                           "      - {check: index < len(faces), message: the index is past the last face, argument: index}\n"
+                           "    body: faces[index] + d6\n"
+                           "    returns: {type: int, doc: the face and a d6}\n";
+  Engine engine;
+  const Diagnostics loaded = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
+  ASSERT_TRUE(loaded.empty()) << loaded.front().message;
+  ScriptedDice dice({4});
+  EXPECT_EQ(to_display(*engine.roll("x.pick([1, 2], 1)", dice).value), "6");
+  const auto where = [](const Diagnostic& d) {
+    const LineColumn lc = d.span.file->line_column(d.span.begin);
+    return fmt::format("{}:{}:{} {} {}", d.span.file->name(), lc.line, lc.column, code_name(d.code), d.message);
+  };
+  ScriptedDice none({});
+  Outcome o = engine.roll("x.pick([1, 2], 5)", none);
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(where(*o.error), "rulesets/x.yaml:13:17 Refused the index is past the last face");
+  EXPECT_EQ(o.error->notes.front().span.begin, 15u);  // the call's argument `5`
+  o = engine.roll("x.pick([], 0)", none);
+  EXPECT_EQ(where(*o.error), "rulesets/x.yaml:12:17 Refused there are no faces to pick from");
+  EXPECT_EQ(o.error->notes.front().span.begin, 0u);  // no argument named: the whole call
+  // The exact engine refuses the same call at the same place.
+  const Compiled c = engine.compile("x.pick([1, 2], 5)");
+  const Stats s = compute_stats(engine, c.program, {}, {});
+  ASSERT_TRUE(s.first_error);
+  EXPECT_EQ(where(*s.first_error), "rulesets/x.yaml:13:17 Refused the index is past the last face");
+  EXPECT_EQ(s.first_error->notes.front().span.begin, 15u);
+}
+
+TEST(Requires, MistakesAreReportedAtTheirPlace) {
+  EXPECT_EQ(problems("mechanics:\n"
+                     "  m:\n"
+                     "    doc: d\n"
+                     "    params: {n: {type: int, doc: n}}\n"
+                     "    requires:\n"
+                     "      - {check: n > 0, message: positive, argument: m}\n"
+                     "      - {check: n >, message: broken}\n"
+                     "      - {message: no check}\n"
+                     "    body: n\n"
+                     "    returns: {type: int, doc: n}\n"),
+            (std::vector<std::string>{
+                "10:53 RulesetInvalidValue 'm' is not a parameter of the mechanic 'm'",
+                "11:20 ExpectedExpression expected an expression after the comparison, found end of input",
+                "12:9 RulesetMissingKey a requirement needs the key 'check'"}));
+  EXPECT_EQ(problems("mechanics:\n  m:\n    doc: d\n    requires: n > 0\n    body: 1\n    returns: {type: int, doc: n}\n"),
+            (std::vector<std::string>{"8:15 RulesetFieldType 'requires' lists checks of the arguments: - {check: "
+                                      "index < len(roll), message: …, argument: index}"}));
 }
 
 }  // namespace

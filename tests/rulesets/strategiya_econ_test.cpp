@@ -243,8 +243,7 @@ TEST(StrategiyaEconErrors, WorkNeedsSensibleNumbers) {
             "AssertionFailed: assertion failed: {build: \"only a bridge or a dam is built by the cell\", object: "
             "\"ship\", cells: 2}");
   EXPECT_EQ(error_of("$mine(\"forest\", 2, [3], days_done: 40)"),
-            "AssertionFailed: assertion failed: {mine: \"more days done than the deposit has\", days: 35, "
-            "days_done: 40}");
+            "Refused: days_done is 40, more than the 35 days this deposit has");
   EXPECT_EQ(error_of("$castle([3], 4)"),
             "AssertionFailed: assertion failed: {castle: \"give max_lives with lives: healing stops at the bar\", "
             "lives: 4}");
