@@ -76,13 +76,24 @@ std::string param_attributes(const ParamInfo& p) {
   std::vector<std::string> parts{ast::type_name(p.type)};
   parts.push_back(p.default_value ? "default " + to_display(*p.default_value) : "required");
   const auto& t = p.type;
-  if (t.min && t.max)
+  if (!t.face.empty())
+    parts.push_back((t.kind == ast::TypeSpec::List ? "each a face of a " : "a face of a ") + t.face);
+  else if (t.min && t.max)
     parts.push_back(fmt::format("{} to {}", *t.min, *t.max));
   else if (t.min)
     parts.push_back(fmt::format("at least {}", *t.min));
   else if (t.max)
     parts.push_back(fmt::format("at most {}", *t.max));
   if (!t.choices.empty()) parts.push_back(fmt::format("one of {}", fmt::join(t.choices, ", ")));
+  const auto items = [](std::int64_t n) { return fmt::format("{} item{}", n, n == 1 ? "" : "s"); };
+  if (t.min_length && t.max_length && *t.min_length == *t.max_length)
+    parts.push_back(items(*t.min_length));
+  else if (t.min_length && t.max_length)
+    parts.push_back(fmt::format("{} to {}", *t.min_length, items(*t.max_length)));
+  else if (t.min_length)
+    parts.push_back("at least " + items(*t.min_length));
+  else if (t.max_length)
+    parts.push_back("at most " + items(*t.max_length));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -469,6 +480,9 @@ json type_json(const ast::TypeSpec& t) {
   o["min"] = t.min ? json(*t.min) : json(nullptr);
   o["max"] = t.max ? json(*t.max) : json(nullptr);
   o["choices"] = t.choices;
+  o["face"] = t.face.empty() ? json(nullptr) : json(t.face);
+  o["min_length"] = t.min_length ? json(*t.min_length) : json(nullptr);
+  o["max_length"] = t.max_length ? json(*t.max_length) : json(nullptr);
   return o;
 }
 

@@ -172,6 +172,10 @@ struct TypeSpec {
   enum Kind { Any, Int, Bool, Str, Label, List, Record, Pool } kind = Any;
   bool optional = false;                 // `int?`: none is admitted too
   std::optional<std::int64_t> min, max;  // Int
+  // Int: `face: d6`, a face a die of this kind can show (then min and max are its lowest and
+  // highest); a List with `face:` has such items. "" when not declared.
+  std::string face;
+  std::optional<std::int64_t> min_length, max_length;  // List: `min_length:`, `max_length:`
   std::vector<std::string> choices;      // Str/Label; empty: any text
   // Record: a record type a ruleset declares under `types:`, whose fields are
   // checked (and missing ones given their defaults). Null: any record.

@@ -71,6 +71,22 @@ class TypeChecker {
            fmt::format("{} must be {} {}, got {}", name, t.kind == ast::TypeSpec::Int ? "an" : "a",
                        ast::type_name(t), describe(v)));
     }
+    if (const auto* i = v.as_int(); i && !t.face.empty() && ((t.min && *i < *t.min) || (t.max && *i > *t.max))) {
+      fail(DiagCode::ArgumentOutOfRange, at.span,
+           fmt::format("{} must be a face of a {}, {} to {}; got {}", name, t.face, *t.min, *t.max, *i));
+    }
+    if (const auto* l = v.as_list()) {
+      if (t.min_length && static_cast<std::int64_t>(l->size()) < *t.min_length) {
+        fail(DiagCode::ArgumentOutOfRange, at.span,
+             fmt::format("{} must have at least {} item{}, got {}", name, *t.min_length, *t.min_length == 1 ? "" : "s",
+                         l->size()));
+      }
+      if (t.max_length && static_cast<std::int64_t>(l->size()) > *t.max_length) {
+        fail(DiagCode::ArgumentOutOfRange, at.span,
+             fmt::format("{} may have at most {} item{}, got {}", name, *t.max_length, *t.max_length == 1 ? "" : "s",
+                         l->size()));
+      }
+    }
     if (const auto* i = v.as_int()) {
       if (t.min && *i < *t.min) {
         fail(DiagCode::ArgumentOutOfRange, at.span, fmt::format("{} must be at least {}, got {}", name, *t.min, *i));

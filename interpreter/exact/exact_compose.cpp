@@ -82,8 +82,10 @@ bool type_ok(const ast::TypeSpec& t, const Value& v) {
   if (const auto* s = v.as_str(); s && !t.choices.empty()) {
     if (std::find(t.choices.begin(), t.choices.end(), *s) == t.choices.end()) return false;
   }
-  if (t.items) {
-    if (const auto* l = v.as_list()) {
+  if (const auto* l = v.as_list()) {
+    const auto n = static_cast<std::int64_t>(l->size());
+    if ((t.min_length && n < *t.min_length) || (t.max_length && n > *t.max_length)) return false;
+    if (t.items) {
       for (const auto& item : *l) {
         if (!type_ok(*t.items, item)) return false;
       }

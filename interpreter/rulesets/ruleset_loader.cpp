@@ -330,7 +330,8 @@ class Loader final : public detail::RulesetReader {
     const std::string pname = key.Scalar();
     const std::string context = fmt::format("the {} '{}'", what, pname);
     std::vector<Key> allowed = {{"type", true}, {"default", default_required}, {"min", false}, {"max", false},
-                                {"choices", false}, {"items", false}, {"doc", true}};
+                                {"choices", false}, {"items", false}, {"face", false}, {"min_length", false},
+                                {"max_length", false}, {"doc", true}};
     allowed.insert(allowed.end(), extra.begin(), extra.end());
     if (!keys(spec, span_of(key), context, allowed)) return std::nullopt;
     if (spec["fields"]) {  // the fields of a record are a type of their own
@@ -645,7 +646,8 @@ class Loader final : public detail::RulesetReader {
     if (ret) {
       r.span = span_of(ret);
       if (!keys(ret, span_of(ret), "'returns'",
-                {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}, {"items", false}})) return;
+                {{"type", true}, {"doc", true}, {"min", false}, {"max", false}, {"choices", false}, {"items", false},
+                 {"face", false}, {"min_length", false}, {"max_length", false}})) return;
       if (auto t = ret["type"] ? detail::read_type(*this, ret["type"]) : std::nullopt) {
         detail::read_constraints(*this, ret, *t, "choices");
         detail::read_items(*this, ret, *t);
@@ -665,7 +667,8 @@ class Loader final : public detail::RulesetReader {
       if (!name(it->first, "result field", false)) continue;
       const std::string fname = it->first.Scalar();
       if (!keys(it->second, span_of(it->first), fmt::format("the result field '{}'", fname),
-                {{"type", true}, {"doc", true}, {"outcomes", false}, {"min", false}, {"max", false}, {"items", false}})) {
+                {{"type", true}, {"doc", true}, {"outcomes", false}, {"min", false}, {"max", false}, {"items", false},
+                 {"face", false}, {"min_length", false}, {"max_length", false}})) {
         continue;
       }
       FieldInfo f;

@@ -131,14 +131,81 @@ std::optional<ast::TypeSpec> read_type(RulesetReader& r, const YAML::Node& n) {
 }
 
 // `items: die` on a list: the type every item must have.
+namespace {
+
+// `face: d6` (or `dF`): the kind's faces as a range, into `t`; false after an error.
+bool read_face(RulesetReader& r, const YAML::Node& n, ast::TypeSpec& t) {
+  const auto text = r.text(n, "'face'");
+  if (!text) return false;
+  std::int64_t lo = 0, hi = 0;
+  std::int64_t sides = 0;
+  const auto& s = *text;
+  const auto [end, ec] = s.size() > 1 && s[0] == 'd' ? std::from_chars(s.data() + 1, s.data() + s.size(), sides)
+                                                       : std::from_chars_result{s.data(), std::errc::invalid_argument};
+  if (s == "dF") {
+    lo = -1, hi = 1;
+  } else if (ec == std::errc() && end == s.data() + s.size() && sides >= 1) {
+    lo = 1, hi = sides;
+  } else {
+    r.error(DiagCode::RulesetInvalidValue, r.span_of(n),
+            fmt::format("'face' names a die, as in d6, d12 or dF; got '{}'", s));
+    return false;
+  }
+  if (t.min || t.max) {
+    r.error(DiagCode::RulesetInvalidValue, r.span_of(n), "'face' gives the bounds: leave out 'min' and 'max'");
+    return false;
+  }
+  t.face = s;
+  t.min = lo;
+  t.max = hi;
+  return true;
+}
+
+}  // namespace
+
 void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t) {
   const YAML::Node i = spec["items"];
-  if (!i) return;
-  if (t.kind != ast::TypeSpec::List) {
+  const YAML::Node face = spec["face"];
+  if (i && t.kind != ast::TypeSpec::List) {
     r.error(DiagCode::RulesetInvalidValue, r.span_of(i), "'items' applies to the type list");
     return;
   }
-  if (auto it = read_type(r, i)) t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
+  if (i) {
+    if (auto it = read_type(r, i)) t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
+  }
+  if (face) {
+    if (t.kind == ast::TypeSpec::Int) {
+      read_face(r, face, t);
+    } else if (t.kind == ast::TypeSpec::List && (!t.items || t.items->kind == ast::TypeSpec::Int)) {
+      ast::TypeSpec item = t.items ? *t.items : ast::TypeSpec{};
+      item.kind = ast::TypeSpec::Int;
+      if (read_face(r, face, item)) {
+        t.face = item.face;
+        t.items = std::make_shared<const ast::TypeSpec>(std::move(item));
+      }
+    } else {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(face), "'face' applies to the types int and list (of int)");
+    }
+  }
+  for (const char* key : {"min_length", "max_length"}) {
+    const YAML::Node n = spec[key];
+    if (!n) continue;
+    if (t.kind != ast::TypeSpec::List) {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(n), fmt::format("'{}' applies to the type list", key));
+      continue;
+    }
+    const auto v = read_integer(r, n, fmt::format("'{}'", key));
+    if (!v) continue;
+    if (*v < 0) {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(n), fmt::format("'{}' is a number of items, 0 or more", key));
+      continue;
+    }
+    (std::string_view(key) == "min_length" ? t.min_length : t.max_length) = *v;
+  }
+  if (t.min_length && t.max_length && *t.min_length > *t.max_length) {
+    r.error(DiagCode::RulesetInvalidValue, r.span_of(spec["max_length"]),
+            fmt::format("'max_length' ({}) is below 'min_length' ({})", *t.max_length, *t.min_length));
+  }
 }
 
 // Bounds and choices of a parameter or field.

@@ -449,5 +449,44 @@ TEST(Requires, MistakesAreReportedAtTheirPlace) {
                                       "index < len(roll), message: …, argument: index}"}));
 }
 
+// `face: d6` makes an int a face of that die, or every item of a list one; lists take lengths.
+TEST(DieFaces, AreCheckedWithTheirPlaceAndLengths) {
+  const std::string yaml = std::string(header) +
+                           "mechanics:\n"
+                           "  m:\n"
+                           "    doc: d\n"
+                           "    params:\n"
+                           "      v: {type: int, face: dF, doc: v}\n"
+                           "      l: {type: list, face: d12, min_length: 1, max_length: 3, doc: l}\n"
+                           "    body: v + sum(l)\n"
+                           "    returns: {type: int, doc: n}\n";
+  Engine engine;
+  const Diagnostics loaded = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
+  ASSERT_TRUE(loaded.empty()) << loaded.front().message;
+  ScriptedDice none({});
+  EXPECT_EQ(to_display(*engine.roll("x.m(-1, [12, 1])", none).value), "12");
+  const auto error = [&](std::string_view call) {
+    const Outcome o = engine.roll(call, none);
+    return o.ok() ? std::string("ok") : fmt::format("{} {}", o.error->span.begin, o.error->message);
+  };
+  EXPECT_EQ(error("x.m(2, [1])"), "4 the argument 'v' must be a face of a dF, -1 to 1; got 2");
+  EXPECT_EQ(error("x.m(0, [1, 13])"), "11 the argument 'l[1]' must be a face of a d12, 1 to 12; got 13");
+  EXPECT_EQ(error("x.m(0, [])"), "7 the argument 'l' must have at least 1 item, got 0");
+  EXPECT_EQ(error("x.m(0, [1, 2, 3, 4])"), "7 the argument 'l' may have at most 3 items, got 4");
+  EXPECT_EQ(problems("mechanics:\n  m:\n    doc: d\n    params:\n"
+                     "      a: {type: string, face: d6, doc: a}\n"
+                     "      b: {type: int, face: 6, doc: b}\n"
+                     "      c: {type: int, face: d6, min: 2, doc: c}\n"
+                     "      e: {type: int, max_length: 2, doc: e}\n"
+                     "      f: {type: list, min_length: 3, max_length: 2, doc: f}\n"
+                     "    body: 1\n    returns: {type: int, doc: n}\n"),
+            (std::vector<std::string>{
+                "9:31 RulesetInvalidValue 'face' applies to the types int and list (of int)",
+                "10:28 RulesetInvalidValue 'face' names a die, as in d6, d12 or dF; got '6'",
+                "11:28 RulesetInvalidValue 'face' gives the bounds: leave out 'min' and 'max'",
+                "12:34 RulesetInvalidValue 'max_length' applies to the type list",
+                "13:50 RulesetInvalidValue 'max_length' (2) is below 'min_length' (3)"}));
+}
+
 }  // namespace
 }  // namespace alea
