@@ -96,8 +96,8 @@ check("text", rc == 0 and out == (f'{IDENT}.binary_code(table: "resources", terr
 # A sheet column that is not a permutation of 1..10 is refused, pointing into the ruleset.
 rc, out, err = run(["roll", m("binary_code"), "table=resources", "terrain=forest", "n=3",
                     "sheet1.resources.forest=[1,2,3,4,5,6,7,8,9,9]"])
-check("bad sheet", rc == 1 and f"rulesets/{RULESET}.yaml:" in err and "[AssertionFailed]" in err
-      and 'problem: "missing [10], extra [9]"' in err and "^" in err, err)
+check("bad sheet", rc == 1 and f"rulesets/{RULESET}.yaml:" in err and "[Refused]" in err
+      and "is not a permutation of 1..10 (R47): missing [10], extra [9]" in err and "^" in err, err)
 rc, out, err = run(["roll", m("sheet_check"), "sheet=2", "sheet2.resources.forest=[1,2,3,4,5,6,7,8,9,9]", "--json"])
 value = json.loads(out)["value"] if rc == 0 else {}
 check("sheet_check", value.get("valid") is False and "resources.forest: missing [10], extra [9]" in value.get("problems", []),

@@ -211,42 +211,39 @@ std::string error_of(const std::string& call) {
 
 TEST(StrategiyaEconErrors, ASheetColumnMustBeAPermutation) {
   EXPECT_EQ(error_of("$binary_code(\"resources\", \"forest\", 3, sheet1: {resources: {forest: [1, 2, 3, 4, 5, 6, 7, 8, 9, 9]}})"),
-            "AssertionFailed: assertion failed: {binary_code: \"a column of a secret sheet must be a permutation "
-            "of 1..10 (R47)\", sheet: 1, table: \"resources\", terrain: \"forest\", problem: \"missing [10], extra [9]\"}");
+            "Refused: the resources.forest column of secret sheet 1 is not a permutation of 1..10 (R47): missing "
+            "[10], extra [9]");
   EXPECT_EQ(error_of("$binary_code(\"adventures\", \"forest\", 3, sheet2: {resources: {}})"),
-            "AssertionFailed: assertion failed: {binary_code: \"a column of a secret sheet must be a permutation "
-            "of 1..10 (R47)\", sheet: 2, table: \"adventures\", terrain: \"forest\", problem: \"the sheet has no "
-            "such column\"}");
+            "Refused: the adventures.forest column of secret sheet 2 is not a permutation of 1..10 (R47): the "
+            "sheet has no such column");
   EXPECT_EQ(error_of("$binary_code(\"resources\", \"forest\", 11)"),
-            "AssertionFailed: assertion failed: {binary_code: \"no object has this number on both sheets\", n: 11, "
-            "sheet1: 10, sheet2: 10}");
+            "Refused: no object has the number 11 on both sheets, whose resources.forest columns have 10 and 10 "
+            "entries");
 }
 
 TEST(StrategiyaEconErrors, ShopsRefuseWhatTheRulesForbid) {
   EXPECT_EQ(error_of("$price(\"curse\", contract: true)"),
-            "AssertionFailed: assertion failed: {price: \"a contract names an item or a hire (R65)\", goods: \"curse\"}");
+            "Refused: curse cannot be named in a contract: a contract names an item or a hire (R65)");
   EXPECT_TRUE(error_of("$price(\"mercenary\", hidden: true)")
-                  .starts_with("AssertionFailed: assertion failed: {price: \"the black market sells items"));
+                  .starts_with("Refused: mercenary is not sold on the black market, which sells items"));
   EXPECT_TRUE(error_of("$price(\"black_market\")")
-                  .starts_with("AssertionFailed: assertion failed: {price: \"this is priced by rule"));
+                  .starts_with("Refused: black_market is priced by rule"));
   EXPECT_TRUE(error_of("$takeover(\"black_market\", 45)")
-                  .starts_with("AssertionFailed: assertion failed: {takeover: \"only hires and services"));
-  EXPECT_TRUE(error_of("$takeover(\"sword\")").starts_with("AssertionFailed: assertion failed: {takeover:"));
+                  .starts_with("Refused: black_market cannot be taken over: only hires and services"));
+  EXPECT_TRUE(error_of("$takeover(\"sword\")").starts_with("Refused: sword cannot be taken over:"));
   EXPECT_TRUE(error_of("$price(\"excalibur\")").starts_with("ArgumentOutOfRange: "));
 }
 
 TEST(StrategiyaEconErrors, WorkNeedsSensibleNumbers) {
   EXPECT_EQ(error_of("$work_turns(10, [3], tools: 2)"),
-            "AssertionFailed: assertion failed: {work: \"tools counts the workers who have tools, 0 to their "
-            "number\", tools: 2, workers: 1}");
+            "Refused: tools is 2, but it counts the workers who have tools: from 0 to their number, 1");
   EXPECT_EQ(error_of("$build(\"ship\", 2)"),
-            "AssertionFailed: assertion failed: {build: \"only a bridge or a dam is built by the cell\", object: "
-            "\"ship\", cells: 2}");
+            "Refused: cells is 2, but only a bridge or a dam is built by the cell, not a ship");
   EXPECT_EQ(error_of("$mine(\"forest\", 2, [3], days_done: 40)"),
             "Refused: days_done is 40, more than the 35 days this deposit has");
   EXPECT_EQ(error_of("$castle([3], 4)"),
-            "AssertionFailed: assertion failed: {castle: \"give max_lives with lives: healing stops at the bar\", "
-            "lives: 4}");
+            "Refused: lives is 4, but max_lives is not given: give max_lives with lives, as healing stops at the "
+            "bar");
 }
 
 }  // namespace

@@ -41,16 +41,15 @@ TEST(Strategiya, RefusesWhatItCannotAnswer) {
     return o.ok() ? "ok: " + to_display(*o.value) : std::string(code_name(o.error->code)) + ": " + o.error->message;
   };
   EXPECT_EQ(error_of("strategiya.combat_duel_odds({str: 3, swords: 1}, {str: 3})"),
-            "AssertionFailed: assertion failed: {combat_duel_odds: \"only for heroes without items, dragon, back "
-            "or surrounded; use alea stats on combat_duel\"}");
+            "Refused: the exact odds are only for heroes without items, dragon, back or surrounded, and a has "
+            "some; use alea stats on combat_duel");
   EXPECT_EQ(error_of("strategiya.combat_duel_odds({str: 1}, {str: 0})"),
-            "AssertionFailed: assertion failed: {combat_duel_odds: \"a hero with STR 0 does no damage: the duel "
-            "is a stalemate (R32)\"}");
+            "Refused: b has STR 0 and does no damage: the duel is a stalemate (R32)");
   EXPECT_EQ(error_of("strategiya.combat_roll({strength: 3})"),
             "UnknownField: the argument 'attacker' is a hero, which has no field 'strength'");
-  EXPECT_EQ(error_of("strategiya.hide([], [1])"), "AssertionFailed: assertion failed: {hide: \"each side needs a hero\"}");
+  EXPECT_EQ(error_of("strategiya.hide([], [1])"), "Refused: each side needs a hero, but hiders is empty");
   EXPECT_EQ(error_of("strategiya.combat_battle([], [{}])"),
-            "AssertionFailed: assertion failed: {combat_battle: \"each side needs a hero\"}");
+            "Refused: each side needs a hero, but first is empty");
 }
 
 // ---- 3.5 exact probabilities through compute_stats ------------------------------------------------
