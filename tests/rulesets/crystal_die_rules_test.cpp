@@ -134,8 +134,11 @@ TEST(CrystalDieParameters, LifeRetakeFollowsTheArticleOrTheOriginalRule) {
   // R21: it goes to hand instead.
   EXPECT_EQ(run("crystal_die.regroup(" + two_life + ", 1, life_retake: \"original\").player.reserve"),
             "[{type: \"life\", colour: \"red\", shape: none, special: false, face: none}]");
-  // none: no die is retaken, whatever is asked.
-  EXPECT_EQ(run("crystal_die.regroup(" + two_life + ", 1, life_retake: \"none\").retaken"), "none");
+  // none: no die is retaken; asking for one is refused, not ignored.
+  EXPECT_EQ(run("crystal_die.regroup(" + two_life + ", none, life_retake: \"none\").retaken"), "none");
+  EXPECT_NE(run("crystal_die.regroup(" + two_life + ", 1, life_retake: \"none\").retaken")
+                .find("with life_retake=none no Life die is retaken, so a retake would change nothing [Refused]"),
+            std::string::npos);
   // Only from several Life dice (R20).
   EXPECT_NE(run("crystal_die.regroup({field: [{type: \"life\", colour: \"red\", face: 1}]}, 0)")
                 .find("a Life die is retaken only from several"),
