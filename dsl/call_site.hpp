@@ -15,9 +15,16 @@
 namespace alea::ast {
 
 // The span of the call `c` (at `whole`) to note for `d`: the argument for d.argument when `c`
-// calls a function with that parameter and gave it (d.argument is then used up), else `whole`.
+// calls a function with that parameter and gave it (d.argument is then used up), or sets the
+// ruleset parameter of that name (`colour_relations: {…}`); else `whole`.
 inline Span call_site(const Call& c, Diagnostic& d, Span whole) {
   if (d.argument.empty() || !c.fn) return whole;
+  for (std::size_t i = 0; i < c.sets.size() && i < c.args.size(); ++i) {
+    if (c.sets[i] && c.sets[i]->name == d.argument && c.args[i]) {
+      d.argument.clear();
+      return c.args[i]->span;
+    }
+  }
   const auto& params = c.fn->params;
   const auto p = std::find(params.begin(), params.end(), d.argument);
   if (p == params.end()) return whole;

@@ -161,7 +161,24 @@ TEST(CrystalDieParameters, MaxRoundsEndsALongGameInADraw) {
 
 TEST(CrystalDieParameters, ColourRelationsCanBeReplaced) {
   EXPECT_EQ(run("crystal_die.colour_relation(\"red\", \"orange\")"), "ally");
-  EXPECT_EQ(run("crystal_die.colour_relation(\"red\", \"orange\", colour_relations: {red: {orange: \"enemy\"}})"), "enemy");
+  // Another wheel (red, yellow, orange, green, blue, purple): red and orange two apart, enemies.
+  const std::string wheel =
+      "{red: {orange: \"enemy\", yellow: \"ally\", green: \"neutral\", blue: \"enemy\", purple: \"ally\", black: \"neutral\", white: \"neutral\"}, orange: {red: \"enemy\", yellow: \"ally\", green: \"ally\", blue: \"enemy\", purple: \"neutral\", black: \"neutral\", white: \"neutral\"}, yellow: {red: \"ally\", orange: \"ally\", green: \"enemy\", blue: \"neutral\", purple: \"enemy\", black: \"neutral\", white: \"neutral\"}, green: {red: \"neutral\", orange: \"ally\", yellow: \"enemy\", blue: \"ally\", purple: \"enemy\", black: \"neutral\", white: \"neutral\"}, blue: {red: \"enemy\", orange: \"enemy\", yellow: \"neutral\", green: \"ally\", purple: \"ally\", black: \"neutral\", white: \"neutral\"}, purple: {red: \"ally\", orange: \"neutral\", yellow: \"enemy\", green: \"enemy\", blue: \"ally\", black: \"neutral\", white: \"neutral\"}, black: {red: \"neutral\", orange: \"neutral\", yellow: \"neutral\", green: \"neutral\", blue: \"neutral\", purple: \"neutral\", white: \"enemy\"}, white: {red: \"neutral\", orange: \"neutral\", yellow: \"neutral\", green: \"neutral\", blue: \"neutral\", purple: \"neutral\", black: \"enemy\"}}";
+  EXPECT_EQ(run("crystal_die.colour_relation(\"red\", \"orange\", colour_relations: " + wheel + ")"), "enemy");
+  // A table the rules do not allow is refused at the argument (R3, A3).
+  const auto refused = [](const std::string& table) {
+    const std::string out = run("crystal_die.colour_relation(\"red\", \"orange\", colour_relations: " + table + ")");
+    const auto at = out.find("colour_relations breaks the colour rules (R3, A3): ");
+    return at == std::string::npos ? out : out.substr(at + 51, out.find(" [Refused]") - at - 51);
+  };
+  EXPECT_EQ(refused("{red: {orange: \"enemy\"}}"), "it has no entry for red to yellow");
+  EXPECT_EQ(refused("{red: {orange: \"enemy\"}, orange: {red: \"ally\"}}"),
+            "it is not the same both ways: red to orange is enemy, orange to red is ally");
+  EXPECT_EQ(refused("{black: {white: \"ally\"}}"), "black and white are always enemies, not ally");
+  std::string bad = wheel;
+  const std::string entry = "red: {orange: \"enemy\"";
+  bad.replace(bad.find(entry), entry.size(), "red: {orange: \"foe\"");
+  EXPECT_EQ(refused(bad), "red to orange is foe; an entry is ally, enemy or neutral");
   // A die of the same colour counts as allied (the source does not say).
   EXPECT_EQ(run("crystal_die.colour_relation(\"red\", \"red\")"), "ally");
 }
