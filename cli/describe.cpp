@@ -328,8 +328,12 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   }
   if (!m.result.empty()) {
     out += pad + "result, a record:\n";
-    for (const auto& f : m.result)
+    for (const auto& f : m.result) {
       item(out, indent + 2, fmt::format("{} ({})", f.name, field_attributes(f.type)), f.doc);
+      for (std::size_t k = 0; k < f.type.choice_docs.size() && k < f.type.choices.size(); ++k) {
+        if (!f.type.choice_docs[k].empty()) item(out, indent + 6, f.type.choices[k] + ":", f.type.choice_docs[k]);
+      }
+    }
   } else if (m.returns) {
     item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
   }
@@ -561,6 +565,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
     fields.push_back({{"name", f.name},
                       {"type", ast::type_name(f.type)},
                       {"outcomes", f.type.choices},
+                      {"outcome_docs", f.type.choice_docs},
                       {"doc", f.doc}});
   }
   json returns = nullptr;

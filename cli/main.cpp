@@ -25,9 +25,10 @@
 #include "cli/ruleset_path.hpp"
 #include "cli/state_commands.hpp"
 #include "cli/state_file.hpp"
-#include "interpreter/io/read_file.hpp"
 #include "cli/stats_command.hpp"
 #include "interpreter/api.hpp"
+#include "interpreter/io/read_file.hpp"
+#include "interpreter/rulesets/ruleset.hpp"
 
 namespace {
 
@@ -79,8 +80,10 @@ bool refused_json(const std::string& doc) {
 }
 
 // A mechanic's record, one field to a line after the call and its dice: on
-// one line, `check(…) = {result: 10, success: true, …}` is too long to read.
-std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes) {
+// one line, `check(…) = {result: 10, success: true, …}` is too long to read. A
+// label whose meaning the ruleset states is followed by it: `mode: cannot_move —
+// a hero at 1 life does not move by himself (R12)`.
+std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes, const alea::MechanicInfo* m) {
   const std::string text = alea::render_breakdown(o, max_bytes);
   const auto* record = o.value->as_record();
   if (!record) return text;
@@ -91,6 +94,14 @@ std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes) {
   std::string out = first + text.substr(nl);
   for (std::size_t i = 0; i < record->names.size(); ++i) {
     out += fmt::format("\n{}: {}", record->names[i], alea::to_display(record->values[i], max_bytes));
+    const auto* label = record->values[i].as_str();
+    for (const auto& f : m ? m->result : std::vector<alea::FieldInfo>{}) {
+      if (!label || f.name != record->names[i]) continue;
+      const auto& t = f.type;
+      const auto c = std::find(t.choices.begin(), t.choices.end(), *label);
+      const auto k = static_cast<std::size_t>(c - t.choices.begin());
+      if (c != t.choices.end() && k < t.choice_docs.size() && !t.choice_docs[k].empty()) out += " — " + t.choice_docs[k];
+    }
   }
   return out;
 }
@@ -148,8 +159,9 @@ std::string mechanic_word(const RollArgs& a) {
   return w.substr(!w.empty() && w.front() == ' ');
 }
 
+// `mechanic`: the call is of that mechanic, whose record is shown a field to a line.
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
-             const alea::cli::RulesetPath& path, bool fields_per_line = false) {
+             const alea::cli::RulesetPath& path, const alea::MechanicInfo* mechanic = nullptr) {
   const alea::Choices choices = command_choices(engine, a);
   std::optional<alea::State> state;
   // Held from before the state is read until the new state is in place: read-modify-write is atomic.
@@ -239,7 +251,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   }
   if (!a.json) {
     const std::string shown = !outcome.value ? "ok"
-                              : fields_per_line ? record_breakdown(outcome, engine.options().limits.max_render_size)
+                              : mechanic ? record_breakdown(outcome, engine.options().limits.max_render_size, mechanic)
                                                 : alea::render_breakdown(outcome, engine.options().limits.max_render_size);
     fmt::print("{}\n", shown);
   }
@@ -276,7 +288,9 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
       if (!call.diagnostics.empty()) {
         return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
       }
-      return run_roll(engine, a, call.source, "<command line>", path, true);
+      const alea::Ruleset* r = engine.find_ruleset(name);
+      const alea::MechanicInfo* m = r ? r->mechanic(words[0].substr(words[0].find('.') + 1)) : nullptr;
+      return run_roll(engine, a, call.source, "<command line>", path, m);
     }
   }
   std::string source;

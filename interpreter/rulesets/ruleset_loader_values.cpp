@@ -224,8 +224,19 @@ void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t
     r.error(DiagCode::RulesetInvalidValue, r.span_of(spec["max"]), fmt::format("'max' ({}) is below 'min' ({})", *t.max, *t.min));
   }
   if (const YAML::Node c = spec[std::string(choices_key)]) {
-    if (!c.IsSequence() || c.size() == 0) {
-      r.error(DiagCode::RulesetFieldType, r.span_of(c), fmt::format("'{}' must be a list of names", choices_key));
+    if (c.IsMap() && c.size() > 0) {  // each name with what it means
+      for (auto it = c.begin(); it != c.end(); ++it) {
+        auto name = r.text(it->first, fmt::format("a name of '{}'", choices_key));
+        // `walk:` with nothing after it: a name that needs no sentence.
+        auto doc = it->second.IsNull() ? std::optional<std::string>("")
+                                       : r.text(it->second, fmt::format("what '{}' means", it->first.Scalar()));
+        if (!name || !doc) continue;
+        t.choices.push_back(*name);
+        t.choice_docs.push_back(*doc);
+      }
+    } else if (!c.IsSequence() || c.size() == 0) {
+      r.error(DiagCode::RulesetFieldType, r.span_of(c),
+              fmt::format("'{}' must be a list of names, or a mapping from each name to what it means", choices_key));
     } else {
       for (const auto& i : c) {
         if (auto s = r.text(i, fmt::format("an item of '{}'", choices_key))) t.choices.push_back(*s);

@@ -201,4 +201,16 @@ rc, out, err = run(shlex.split(command)[1:])
 check("README §5.1 command", rc == 0 and "hits_on_defender: 1\n" in out and "to_reserve_attacker: [8]\n" in out
       and "spent_attacker: [5]\n" in out, out + err)
 
+# A refusal that is an outcome reads as a sentence after its label; --json keeps the label.
+rc, out, err = run(["roll", "dozen-die.reaction_allowed", "rate=twice", "used_this_round=2"])
+check("reaction refused: the sentence", rc == 0 and out.endswith(
+    "allowed: false\nreason: round_limit — it has made all the reactions its rate allows this round (R36)\n"), out + err)
+rc, out, err = run(["roll", "dozen-die.reaction_allowed", "rate=twice", "used_this_round=2", "--json"])
+check("reaction refused: --json", rc == 0 and json.loads(out)["value"]["reason"] == "round_limit", out + err)
+rc, out, err = run(["describe", "dozen-die.reaction_allowed", "--json"])
+reason = json.loads(out)["result"][1] if rc == 0 else {}
+check("describe: outcome sentences", reason.get("outcome_docs", [None])[:2] == ["", "a player does not react to an "
+      "order of his own, nor of an NPC he activated (R31)"] and len(reason["outcome_docs"]) == len(reason["outcomes"]),
+      out[:300] + err)
+
 finish("test_dozen_die", f" ({len(VECTORS)} vectors)")
