@@ -29,6 +29,12 @@ std::vector<std::string> problems(const std::string& yaml) {
   return out;
 }
 
+// Loads `yaml` (the whole ruleset) into `engine`, which must take it without a problem.
+void load(Engine& engine, const std::string& yaml) {
+  const Diagnostics loaded = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
+  ASSERT_TRUE(loaded.empty()) << loaded.front().message;
+}
+
 // A counter `n` from 0 to 3 and mechanics that change it.
 const std::string counter_ruleset =
     "state:\n"
@@ -371,8 +377,7 @@ TEST(SettableNames, AreTheOnesEachMechanicReads) {
                            "    changes:\n"
                            "      n: {add: 1, when: bold == true}\n"
                            "      m: {reset: true}\n";
-  const Diagnostics loaded = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
-  ASSERT_TRUE(loaded.empty()) << loaded.front().message;
+  ASSERT_NO_FATAL_FAILURE(load(engine, yaml));
   const RulesetSummary r = ruleset_summary(*engine.find_ruleset("x"));
   ASSERT_EQ(r.mechanics.size(), 3u);
   EXPECT_EQ(r.mechanics[0].settable, std::vector<std::string>{"p"});
@@ -405,8 +410,7 @@ TEST(Requires, RefuseACallAtTheArgumentTheyName) {
                            "    body: faces[index] + d6\n"
                            "    returns: {type: int, doc: the face and a d6}\n";
   Engine engine;
-  const Diagnostics loaded = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
-  ASSERT_TRUE(loaded.empty()) << loaded.front().message;
+  ASSERT_NO_FATAL_FAILURE(load(engine, yaml));
   ScriptedDice dice({4});
   EXPECT_EQ(to_display(*engine.roll("x.pick([1, 2], 1)", dice).value), "6");
   const auto where = [](const Diagnostic& d) {
@@ -461,8 +465,7 @@ TEST(DieFaces, AreCheckedWithTheirPlaceAndLengths) {
                            "    body: v + sum(l)\n"
                            "    returns: {type: int, doc: n}\n";
   Engine engine;
-  const Diagnostics loaded = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
-  ASSERT_TRUE(loaded.empty()) << loaded.front().message;
+  ASSERT_NO_FATAL_FAILURE(load(engine, yaml));
   ScriptedDice none({});
   EXPECT_EQ(to_display(*engine.roll("x.m(-1, [12, 1])", none).value), "12");
   const auto error = [&](std::string_view call) {
