@@ -144,9 +144,9 @@ void add_state(CLI::App& app, Setup& s) {
     add_rulesets_option(sub, s.out.ruleset_dirs);
     sub->callback([&s, sub] { s.out.state.action = sub->get_name(); });
   }
-  cmd->footer("Examples:\n  alea state show hero.json\n  alea state set hero.json pbta-superiority.superiority=4\n"
+  cmd->footer("Examples:\n  alea state show hero.json\n  alea state set hero.json my-game.edge=4\n"
               "A mechanic changes the file only as its `changes:` declare; a counter given to it as an\n"
-              "argument (superiority=5) is a what-if, and leaves the file as it was.");
+              "argument (edge=5) is a what-if, and leaves the file as it was.");
 }
 
 void add_check(CLI::App& app, Setup& s) {

@@ -81,8 +81,8 @@ bool refused_json(const std::string& doc) {
 
 // A mechanic's record, one field to a line after the call and its dice: on
 // one line, `check(…) = {result: 10, success: true, …}` is too long to read. A
-// label whose meaning the ruleset states is followed by it: `mode: cannot_move —
-// a hero at 1 life does not move by himself (R12)`.
+// label whose meaning the ruleset states is followed by it: `reason: blocked — the
+// way is closed`.
 std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes, const alea::MechanicInfo* m) {
   const std::string text = alea::render_breakdown(o, max_bytes);
   const auto* record = o.value->as_record();
@@ -153,7 +153,7 @@ alea::Outcome surplus_dice(alea::Outcome o, const std::string& source, const std
   return out;
 }
 
-// The mechanic a command calls, as typed: "heroes-mythos.check".
+// The mechanic a command calls, as typed: "my-game.check".
 std::string mechanic_word(const RollArgs& a) {
   const std::string& w = a.words.front();
   return w.substr(!w.empty() && w.front() == ' ');

@@ -31,7 +31,7 @@ bool add_flag_choice(const Engine& engine, std::string_view option, Choices& int
 [[nodiscard]] std::vector<std::string> choice_flags(const Engine& engine);
 
 // Throws UsageError for the first decision in `decided` that `read` (choices_read) does not
-// hold: deciding it would change nothing. `what` names the roll: "heroes-mythos.check",
+// hold: deciding it would change nothing. `what` names the roll: "my-game.check",
 // "this roll".
 void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<RulesetName>& read,
                         std::string_view what);

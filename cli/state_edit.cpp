@@ -33,7 +33,7 @@ void apply(Engine& engine, const RulesetPath& path, const std::string& word, Sta
   const auto eq = word.find('=');
   const auto dot = word.rfind('.', eq);
   if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == eq || eq + 1 == word.size()) {
-    throw UsageError(fmt::format("state set: '{}' is not RULESET.COUNTER=VALUE, as in pbta-superiority.superiority=4",
+    throw UsageError(fmt::format("state set: '{}' is not RULESET.COUNTER=VALUE, as in my-game.edge=4",
                                  word));
   }
   const std::string rname = word.substr(0, dot), counter = word.substr(dot + 1, eq - dot - 1);
@@ -83,7 +83,7 @@ int state_command(const StateArgs& a, const RulesetPath& path) {
       fmt::print("{}", state_text(engine, before));
       return exit_ok;
     }
-    if (a.settings.empty()) throw UsageError("state set: give RULESET.COUNTER=VALUE, as in pbta-superiority.superiority=4");
+    if (a.settings.empty()) throw UsageError("state set: give RULESET.COUNTER=VALUE, as in my-game.edge=4");
     State after = before;
     for (const auto& w : a.settings) apply(engine, path, w, after);
     // Bounds and types, as any state file is checked; nothing is written unless every value fits.

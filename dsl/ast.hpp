@@ -178,7 +178,7 @@ struct TypeSpec {
   std::optional<std::int64_t> min_length, max_length;  // List: `min_length:`, `max_length:`
   std::vector<std::string> choices;      // Str/Label; empty: any text
   // Parallel to choices, or empty: what each means, as a sentence (a result field's outcomes
-  // given as a mapping, `cannot_move: a hero at 1 life does not move by himself (R12)`).
+  // given as a mapping, `blocked: the way is closed`).
   std::vector<std::string> choice_docs;
   // Record: a record type a ruleset declares under `types:`, whose fields are
   // checked (and missing ones given their defaults). Null: any record.

@@ -16,7 +16,7 @@ namespace alea::ast {
 
 // The span of the call `c` (at `whole`) to note for `d`: the argument for d.argument when `c`
 // calls a function with that parameter and gave it (d.argument is then used up), or sets the
-// ruleset parameter of that name (`colour_relations: {…}`); else `whole`.
+// ruleset parameter of that name (`table: {…}`); else `whole`.
 inline Span call_site(const Call& c, Diagnostic& d, Span whole) {
   if (d.argument.empty() || !c.fn) return whole;
   for (std::size_t i = 0; i < c.sets.size() && i < c.args.size(); ++i) {

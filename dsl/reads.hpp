@@ -1,6 +1,6 @@
 // dsl/reads.hpp — which of a ruleset's parameters, counters and choices a mechanic can read.
 //
-// A ruleset-wide name that a call may set (`policy=never`, `superiority=5`, `--use-edge`) is
+// A ruleset-wide name that a call may set (`policy=never`, `edge=5`, `--use-edge`) is
 // part of a mechanic's interface only when the mechanic can read it: in its body, its
 // parameters' defaults, its state changes, or any function it calls, at any depth. The loader
 // keeps only those as the mechanic's settable names, so that a call setting another one is an

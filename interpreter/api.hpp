@@ -104,7 +104,7 @@ struct RulesetName {
 // The choices that running `program` can read, through every function it calls: deciding any
 // other changes nothing, and a host taking decisions for one roll can say so.
 [[nodiscard]] std::vector<RulesetName> choices_read(const Compiled& program);
-// The counters that the calls written in `program` set by name (`superiority: 5`), in the order
+// The counters that the calls written in `program` set by name (`edge: 5`), in the order
 // written, each once. A run starts such a counter from the value given, as a what-if; a host
 // keeping a character's state may choose not to store the result.
 [[nodiscard]] std::vector<RulesetName> counters_set(const Compiled& program);
