@@ -1,39 +1,67 @@
 #!/usr/bin/env python3
 """tests/cli/test_bad_arguments.py — bad arguments to the shipped mechanics, from the command line.
 
-Reads tests/cli/bad_arguments.txt: blocks separated by blank lines, each a command (the words
-after `alea`, split as a shell would), then `exit: N`, then the first line the error must print
-on stderr, `<command line>:LINE:COL: error: …`, which places it at the argument to blame. Nothing
-may be printed on stdout: a bad argument never gives a value. Lines starting with `#` are comments.
+Reads tests/cli/bad_arguments/<ruleset>.txt, one file per shipped ruleset: blocks separated by
+blank lines, each a command (the words after `alea`, split as a shell would), then `exit: N`,
+then the first line the error must print on stderr, `<command line>:LINE:COL: error: …`, which
+places it at the argument to blame. Nothing may be printed on stdout: a bad argument never gives
+a value. Lines starting with `#` are comments.
+
+Every mechanic that `alea describe --json` lists for a ruleset must have at least one case in
+its file, so a new mechanic comes with the arguments it refuses.
 
 Usage: test_bad_arguments.py /path/to/alea
 """
+import json
+import re
 import shlex
 
 from clitest import ROOT, check, finish, run
 
+DIR = ROOT / "tests" / "cli" / "bad_arguments"
 cases = []
-block = []
-for number, line in enumerate((ROOT / "tests" / "cli" / "bad_arguments.txt").read_text().splitlines() + [""], 1):
-    if line.startswith("#"):
-        continue
-    if line.strip():
-        block.append((number, line))
-        continue
-    if block:
-        check(f"bad_arguments.txt:{block[0][0]}: a case is a command, exit: N and the error line",
-              len(block) == 3 and block[1][1].startswith("exit: "), repr(block))
-        if len(block) == 3:
-            cases.append((block[0][0], shlex.split(block[0][1]), int(block[1][1][6:]), block[2][1]))
-        block = []
+for path in sorted(DIR.glob("*.txt")):
+    block = []
+    for number, line in enumerate(path.read_text().splitlines() + [""], 1):
+        if line.startswith("#"):
+            continue
+        if line.strip():
+            block.append((number, line))
+            continue
+        if block:
+            where = f"{path.name}:{block[0][0]}"
+            check(f"{where}: a case is a command, exit: N and the error line",
+                  len(block) == 3 and block[1][1].startswith("exit: "), repr(block))
+            if len(block) == 3:
+                cases.append((path.stem, where, shlex.split(block[0][1]), int(block[1][1][6:]), block[2][1]))
+            block = []
 
-check("bad_arguments.txt has cases", len(cases) >= 10, str(len(cases)))
-for number, words, code, first in cases:
+rulesets = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
+check("a file of bad arguments for each shipped ruleset",
+      sorted(p.stem for p in DIR.glob("*.txt")) == rulesets, f"{rulesets}")
+
+# Which mechanics the cases call: `ruleset.mechanic` as a word of the command.
+called = set()
+for ruleset, where, words, code, first in cases:
+    for w in words:
+        m = re.fullmatch(r"([a-z0-9-]+)\.([A-Za-z_][A-Za-z0-9_]*)", w)
+        if m and m.group(1) == ruleset:
+            called.add((ruleset, m.group(2)))
+for ruleset in rulesets:
+    rc, out, err = run(["describe", "--json", ruleset])
+    check(f"describe --json {ruleset}", rc == 0, err)
+    if rc != 0:
+        continue
+    missing = [m["name"] for m in json.loads(out)["mechanics"] if (ruleset, m["name"]) not in called]
+    check(f"bad_arguments/{ruleset}.txt has a case for every mechanic", not missing,
+          f"{len(missing)} without one: {', '.join(missing)}")
+
+for ruleset, where, words, code, first in cases:
     rc, out, err = run(words)
-    label = f"bad_arguments.txt:{number}: {' '.join(words)[:70]}"
+    label = f"{where}: {' '.join(words)[:70]}"
     check(label, rc == code, f"exit {rc}, expected {code}: {err.strip()[:400]}")
     check(label, out == "", f"printed a value: {out[:200]!r}")
     got = err.splitlines()[0] if err else ""
     check(label, got == first, f"\n  got      {got}\n  expected {first}")
 
-finish("test_bad_arguments")
+finish("test_bad_arguments", f" ({len(cases)} cases)")
