@@ -223,7 +223,7 @@ code, out, err = run(["describe", "crystal-die.duel"])
 check("describe duel", code == 0 and "die (die, required)\n" in out and "a die is a record of:\n" in out, out + err)
 code, out, err = run(["describe", "crystal-die", "--json"])
 doc = json.loads(out) if code == 0 else {}
-check("describe json types", [t["name"] for t in doc.get("types", [])] == ["die", "player", "zones", "move"],
+check("describe json types", [t["name"] for t in doc.get("types", [])] == ["die", "field_die", "shape_abilities", "player", "zones", "move"],
       out[:500])
 
 # Every example of the file runs.
