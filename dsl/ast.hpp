@@ -172,6 +172,9 @@ struct TypeSpec {
   enum Kind { Any, Int, Bool, Str, Label, List, Record, Pool } kind = Any;
   bool optional = false;                 // `int?`: none is admitted too
   std::optional<std::int64_t> min, max;  // Int
+  // Int, as a field of a record type: bounded by a sibling field's value too
+  // (`lives: {max: max_lives}`); "" when not declared.
+  std::string min_field, max_field;
   // Int: `face: d6`, a face a die of this kind can show (then min and max are its lowest and
   // highest); a List with `face:` has such items. "" when not declared.
   std::string face;
@@ -239,11 +242,10 @@ struct FnDef {
   // The ruleset parameters a call of this function may set by name.
   std::vector<const Constant*> settable;
   // An opposed mechanic: its first `side_count` parameters are records (the
-  // sides), each with these fields, which the body sees as names bound to the
+  // sides), records of the type "side" with these fields, which the body sees as names bound to the
   // first side's values.
   std::int32_t side_count = 0;
   std::vector<std::string> side_fields;
-  std::vector<TypeSpec> side_field_types;
   std::vector<std::int32_t> side_field_slots;  // set by the resolver
   // A mechanic that changes a ruleset's state when it returns (its `changes`).
   std::vector<StateChange> changes;

@@ -335,19 +335,12 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       else overrides_.emplace_back(k, std::move(args[i]));
     }
   }
-  // An opposed mechanic: every side has the fields, and the body starts on the first side.
-  for (std::int32_t side = 0; side < fn.side_count; ++side) {
-    const Value& rec = stack_[new_base + static_cast<std::size_t>(side)];
-    const std::string& side_name = fn.params[static_cast<std::size_t>(side)];
+  // An opposed mechanic: the sides were checked as records of the side fields (conform
+  // above), and the body starts on the first side.
+  if (fn.side_count > 0) {
+    const Value& first = stack_[new_base];
     for (std::size_t f = 0; f < fn.side_fields.size(); ++f) {
-      const Value* v = rec.field(fn.side_fields[f]);
-      if (!v) {
-        fail(DiagCode::MissingArgument, span,
-             fmt::format("the side '{}' needs the field '{}'", side_name, fn.side_fields[f]));
-      }
-      const Value checked = conform(fn.side_field_types[f], *v, nullptr, span,
-                                    fmt::format("'{}.{}'", side_name, fn.side_fields[f]));
-      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = checked;
+      stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = *first.field(fn.side_fields[f]);
     }
   }
   ++call_depth_;

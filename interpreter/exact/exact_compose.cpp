@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "interpreter/values/conform.hpp"
+
 namespace alea::compose {
 
 namespace {
@@ -73,69 +75,29 @@ bool to_bool(const Value& v) {
   not_composable("a value that is not true or false where one is needed");
 }
 
-bool type_ok(const ast::TypeSpec& t, const Value& v) {
-  if (t.kind == ast::TypeSpec::Int && v.as_pool()) return type_ok(t, Value(to_int(v)));
-  if (!type_admits(t, v)) return false;
-  if (const auto* i = v.as_int()) {
-    if ((t.min && *i < *t.min) || (t.max && *i > *t.max)) return false;
-  }
-  if (const auto* s = v.as_str(); s && !t.choices.empty()) {
-    if (std::find(t.choices.begin(), t.choices.end(), *s) == t.choices.end()) return false;
-  }
-  if (const auto* l = v.as_list()) {
-    const auto n = static_cast<std::int64_t>(l->size());
-    if ((t.min_length && n < *t.min_length) || (t.max_length && n > *t.max_length)) return false;
-    if (t.items) {
-      for (const auto& item : *l) {
-        if (!type_ok(*t.items, item)) return false;
-      }
-    }
-  }
-  if (t.record) {
-    if (const auto* r = v.as_record()) {
-      for (const auto& n : r->names) {
-        if (std::none_of(t.record->fields.begin(), t.record->fields.end(),
-                         [&](const ast::FieldSpec& f) { return f.name == n; }))
-          return false;
-      }
-      for (const auto& f : t.record->fields) {
-        const Value* x = v.field(f.name);
-        if (x ? !type_ok(f.type, *x) : !f.default_value) return false;
-      }
-    }
-  }
-  return true;
-}
+namespace {
+
+// The shared type walk (conform.hpp), for a run that gives the branch up
+// where the evaluator would fail.
+struct ComposeHooks {
+  Composer& composer;
+  [[noreturn]] void fail(const Diagnostic&) { not_composable("a value of the wrong type"); }
+  void charge(Span) {}
+  std::optional<Value> field_default(const ast::FieldSpec& f) { return composer.field_default(f); }
+  std::int64_t total(const Value& pool, Span, const std::string&) { return to_int(pool); }
+};
+
+}  // namespace
 
 Value Composer::conform(const ast::TypeSpec& t, const Value& v) {
-  if (!type_ok(t, v)) not_composable("a value of the wrong type");
-  if (t.items) {
-    if (const auto* l = v.as_list()) {
-      std::vector<Value> out;
-      out.reserve(l->size());
-      for (const auto& item : *l) out.push_back(conform(*t.items, item));
-      return make_list(std::move(out));
-    }
-  }
-  if (t.record) {
-    if (v.as_record()) {
-      // The type's fields in its order, missing ones given their defaults.
-      std::vector<std::string> names;
-      std::vector<Value> values;
-      for (const auto& f : t.record->fields) {
-        if (const Value* x = v.field(f.name)) {
-          values.push_back(conform(f.type, *x));
-        } else {
-          const Dist def = eval(*f.default_value, Demand::Full);
-          if (!def.is_point()) not_composable("a field's default whose value is random");
-          values.push_back(def.entries[0].first);
-        }
-        names.push_back(f.name);
-      }
-      return make_record(std::move(names), std::move(values));
-    }
-  }
-  return v;
+  ComposeHooks hooks{*this};
+  return detail::conform_to(hooks, t, v, detail::TypePlace{}, "");
+}
+
+Value Composer::field_default(const ast::FieldSpec& f) {
+  const Dist def = eval(*f.default_value, Demand::Full);
+  if (!def.is_point()) not_composable("a field's default whose value is random");
+  return def.entries[0].first;
 }
 
 template <>

@@ -45,6 +45,12 @@ class Composer {
   Dist run_program(const ast::Program& program);
   [[nodiscard]] std::uint64_t branches() const { return budget_.branches; }
 
+  // As the evaluator's conform: `v` checked against `t`, a record type's
+  // missing fields given their defaults; not composable where it would fail.
+  Value conform(const ast::TypeSpec& t, const Value& v);
+  // A record field's default, which must not be random (for the type walk, conform.hpp).
+  Value field_default(const ast::FieldSpec& f);
+
  private:
   const Bindings& bindings_;
   const Limits& limits_;
@@ -104,9 +110,6 @@ class Composer {
     return r;
   }
   Dist constant(const ast::Constant& c);
-  // As the evaluator's conform: `v` checked against `t`, a record type's
-  // missing fields given their defaults; not composable where it would fail.
-  Value conform(const ast::TypeSpec& t, const Value& v);
   // A mechanic's `changes` once its body gave `result` (exact_compose_calls.cpp).
   void apply_changes(const ast::FnDef& fn, std::size_t frame, const Value& result,
                      std::vector<const ast::Constant*>& touched);
@@ -135,7 +138,5 @@ class Composer {
 // A value as a number, failing composition where the evaluator would fail.
 std::int64_t to_int(const Value& v);
 bool to_bool(const Value& v);
-// Whether `v` passes the evaluator's type check for `t`.
-bool type_ok(const ast::TypeSpec& t, const Value& v);
 
 }  // namespace alea::compose

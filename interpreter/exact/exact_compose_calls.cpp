@@ -20,17 +20,18 @@ class NoDice final : public DiceSource {
 };
 
 // As Evaluator::check_result: a mechanic's value must be the record it declares.
-void check_result(const ast::FnDef& fn, const Value& v) {
+void check_result(Composer& composer, const ast::FnDef& fn, const Value& v) {
   const ast::ResultSpec& r = *fn.result;
   if (r.fields.empty()) {
-    if (r.returns && !type_ok(*r.returns, v)) not_composable("a result of the wrong type");
+    if (r.returns) (void)composer.conform(*r.returns, v);
     return;
   }
   const RecordData* rec = v.as_record();
   if (!rec) not_composable("a result of the wrong type");
   for (std::size_t i = 0; i < r.fields.size(); ++i) {
     const Value* f = v.field(r.fields[i]);
-    if (!f || !type_ok(r.types[i], *f)) not_composable("a result of the wrong type");
+    if (!f) not_composable("a result of the wrong type");
+    (void)composer.conform(r.types[i], *f);
   }
   for (const auto& name : rec->names) {
     if (std::find(r.fields.begin(), r.fields.end(), name) == r.fields.end()) {
@@ -90,13 +91,11 @@ Dist Composer::call_frame(const ast::Call& c, const ast::Expr& e, Demand d,
       }
     }
   }
-  for (std::int32_t side = 0; side < fn.side_count; ++side) {
-    const Value rec = stack_[new_base + static_cast<std::size_t>(side)];
+  // The sides were checked as records of the side fields (conform above).
+  if (fn.side_count > 0) {
+    const Value& first = stack_[new_base];
     for (std::size_t f = 0; f < fn.side_fields.size(); ++f) {
-      const Value* v = rec.field(fn.side_fields[f]);
-      if (!v) not_composable("a side without its fields");
-      const Value checked = conform(fn.side_field_types[f], *v);
-      if (side == 0) stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = checked;
+      stack_[new_base + static_cast<std::size_t>(fn.side_field_slots[f])] = *first.field(fn.side_fields[f]);
     }
   }
   ++call_depth_;
@@ -109,7 +108,7 @@ Dist Composer::call_frame(const ast::Call& c, const ast::Expr& e, Demand d,
     if (k == fn.params.size()) {
       Dist body = eval(*fn.body, Demands::body(fn, d));
       if (fn.result) {
-        for (const auto& [v, w] : body.entries) check_result(fn, v);
+        for (const auto& [v, w] : body.entries) check_result(*this, fn, v);
       }
       if (!fn.changes.empty()) {
         for (const auto& [v, w] : body.entries) apply_changes(fn, new_base, v, set_counters);
@@ -152,7 +151,7 @@ void Composer::write_counter(const ast::Constant& c, Value v, bool clamp) {
     }
     v = Value(x);
   }
-  if (c.type && !type_ok(*c.type, v)) not_composable("a counter set to a value of the wrong type");
+  if (c.type) (void)conform(*c.type, v);
   state_.emplace_back(&c, std::move(v));
 }
 

@@ -18,6 +18,7 @@
 #include "interpreter/eval/builtins.hpp"
 #include "interpreter/rulesets/ruleset_loader_parts.hpp"
 #include "interpreter/rulesets/yaml_bounds.hpp"
+#include "interpreter/values/conform.hpp"
 
 namespace alea {
 namespace {
@@ -349,19 +350,15 @@ class Loader final : public detail::RulesetReader {
     if (spec["doc"]) p.doc = text(spec["doc"], "'doc'").value_or("");
     auto t = spec["type"] ? detail::read_type(*this, spec["type"]) : std::nullopt;
     if (t) {
-      detail::read_constraints(*this, spec, *t, "choices");
+      detail::read_constraints(*this, spec, *t, "choices", what == "field" || what == "side field");
       detail::read_items(*this, spec, *t);
       p.type = *t;
     }
     if (const YAML::Node d = spec["default"]) {
       p.default_value = detail::to_value(d);
-      if (t && !type_admits(*t, *p.default_value)) {
-        error(DiagCode::RulesetInvalidValue, span_of(d),
-              fmt::format("the default of '{}' must be {}, got {}", pname, ast::type_name(*t), describe(*p.default_value)));
-      } else if (t) {
-        const auto* i = p.default_value->as_int();
-        if (i && ((t->min && *i < *t->min) || (t->max && *i > *t->max))) {
-          error(DiagCode::RulesetInvalidValue, span_of(d), fmt::format("the default of '{}' is out of its range", pname));
+      if (t) {
+        if (auto problem = detail::type_problem(*t, *p.default_value, fmt::format("the default of '{}'", pname))) {
+          error(DiagCode::RulesetInvalidValue, span_of(d), std::move(*problem));
         }
       }
     }
@@ -600,6 +597,10 @@ class Loader final : public detail::RulesetReader {
       error(DiagCode::RulesetFieldType, span_of(fields), "'fields' maps each thing a side gives to its description");
       return;
     }
+    // A side is a record of the fields, checked as any record type is, where it was given.
+    auto rt = std::make_shared<ast::RecordType>();
+    rt->name = "side";
+    rt->span = span_of(fields);
     std::string field_list;
     for (auto it = fields.begin(); it != fields.end(); ++it) {
       if (!name(it->first, "side field", false)) return;
@@ -609,15 +610,17 @@ class Loader final : public detail::RulesetReader {
         error(DiagCode::RulesetInvalidValue, span_of(it->second["default"]), "a side field has no default: each side gives it");
       }
       fn.side_fields.push_back(info->name);
-      fn.side_field_types.push_back(info->type);
+      rt->fields.push_back({info->name, info->type, nullptr, info->doc, span_of(it->first)});
       field_list += (field_list.empty() ? "" : ", ") + info->name;
       m.side_fields.push_back(std::move(*info));
     }
+    detail::check_sibling_bounds(*this, fields, *rt);
     for (const auto& n : names) {
       if (!n.IsScalar() || !name(n, "side", false)) return;
       ParamInfo p;
       p.name = n.Scalar();
       p.type.kind = ast::TypeSpec::Record;
+      p.type.record = rt;
       p.doc = fmt::format("a side of the roll: a record of {}", field_list);
       fn.params.push_back(p.name);
       fn.param_spans.push_back(span_of(n));

@@ -67,10 +67,15 @@ ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n);
 std::optional<ast::TypeSpec> read_type(RulesetReader& r, const YAML::Node& n);
 // `items: die` on a list: the type every item must have.
 void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t);
-// Bounds and choices (under `choices_key`) of a parameter or field.
-void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key);
+// Bounds and choices (under `choices_key`) of a parameter or field. With `sibling_bounds` (a
+// field of a record type or a side), `min` and `max` may name another int field of the record.
+void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key,
+                      bool sibling_bounds = false);
 // `types:` — record types, which parameters, fields and results may name.
 void read_types(RulesetReader& r, const YAML::Node& n);
+// The fields of `rt` bounded by a sibling (`max: max_lives`) name an int field of it;
+// `fields` is the YAML they were read from.
+void check_sibling_bounds(RulesetReader& r, const YAML::Node& fields, const ast::RecordType& rt);
 
 // In ruleset_loader_state.cpp:
 // `state:` — counters kept between rolls, each a settable name of the ruleset.

@@ -3,6 +3,7 @@
 // literal expressions, a parameter's or field's type with its bounds and
 // choices, and the record types declared under `types:`.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <set>
 
@@ -209,14 +210,30 @@ void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t) {
 }
 
 // Bounds and choices of a parameter or field.
-void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key) {
-  if (spec["min"]) {
-    if (auto v = read_integer(r, spec["min"], "'min'")) t.min = v;
+void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key,
+                      bool sibling_bounds) {
+  // A bound is a number, or the name of a sibling field (checked by check_sibling_bounds).
+  const auto bound = [&](const char* key, std::optional<std::int64_t>& number, std::string& field) {
+    const YAML::Node n = spec[key];
+    if (!n) return;
+    if (n.IsScalar() && n.Tag() == "?" && !n.Scalar().empty() &&
+        (std::isalpha(static_cast<unsigned char>(n.Scalar()[0])) || n.Scalar()[0] == '_')) {
+      field = n.Scalar();
+    } else if (auto v = read_integer(r, n, fmt::format("'{}'", key))) {
+      number = v;
+    }
+  };
+  bound("min", t.min, t.min_field);
+  bound("max", t.max, t.max_field);
+  if ((!t.min_field.empty() || !t.max_field.empty()) && !sibling_bounds) {
+    r.error(DiagCode::RulesetFieldType, r.span_of(spec[t.min_field.empty() ? "max" : "min"]),
+            fmt::format("'{}' must be a whole number here; a bound by another field's name is for the fields of a "
+                        "record type or of a side",
+                        t.min_field.empty() ? "max" : "min"));
+    t.min_field.clear();
+    t.max_field.clear();
   }
-  if (spec["max"]) {
-    if (auto v = read_integer(r, spec["max"], "'max'")) t.max = v;
-  }
-  if ((t.min || t.max) && t.kind != ast::TypeSpec::Int) {
+  if ((t.min || t.max || !t.min_field.empty() || !t.max_field.empty()) && t.kind != ast::TypeSpec::Int) {
     r.error(DiagCode::RulesetInvalidValue, r.span_of(spec["min"] ? spec["min"] : spec["max"]),
             "'min' and 'max' apply to the type int");
   }
@@ -248,6 +265,27 @@ void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t
   } else if (t.kind == ast::TypeSpec::Label) {
     r.error(DiagCode::RulesetMissingKey, r.span_of(spec),
             fmt::format("a label lists the names it can take under '{}'", choices_key));
+  }
+}
+
+void check_sibling_bounds(RulesetReader& r, const YAML::Node& fields, const ast::RecordType& rt) {
+  for (const auto& f : rt.fields) {
+    for (const auto& [key, sibling] : {std::pair{"min", f.type.min_field}, std::pair{"max", f.type.max_field}}) {
+      if (sibling.empty()) continue;
+      const YAML::Node at = fields[f.name][key];
+      const auto it = std::find_if(rt.fields.begin(), rt.fields.end(),
+                                   [&](const ast::FieldSpec& x) { return x.name == sibling; });
+      if (it == rt.fields.end()) {
+        std::vector<std::string> names;
+        for (const auto& x : rt.fields) names.push_back(x.name);
+        auto& d = r.error(DiagCode::RulesetInvalidValue, r.span_of(at),
+                          fmt::format("'{}' is a number, or another field of the record; it has no field '{}'", key, sibling));
+        if (auto near = closest_name(sibling, names); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
+      } else if (it->type.kind != ast::TypeSpec::Int || it->name == f.name) {
+        r.error(DiagCode::RulesetInvalidValue, r.span_of(at),
+                fmt::format("'{}: {}' names a field, which must be another int field of the record", key, sibling));
+      }
+    }
   }
 }
 
@@ -294,6 +332,7 @@ void read_types(RulesetReader& r, const YAML::Node& n) {
       rt->fields.push_back(std::move(fs));
       info.fields.push_back(std::move(*p));
     }
+    check_sibling_bounds(r, fields, *rt);
     r.record_types()[tname] = rt;
     r.ruleset().types.push_back(std::move(info));
   }

@@ -2,6 +2,8 @@
 // state against the counters its ruleset declares.
 #include "interpreter/rulesets/state.hpp"
 
+#include "interpreter/values/conform.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -316,24 +318,7 @@ std::vector<std::string> state_problems(const Ruleset& ruleset, const State& sta
       out.push_back(fmt::format("the ruleset {} has no state '{}'{}", ruleset.name, name, hint));
       continue;
     }
-    const ast::TypeSpec& t = info->type;
-    if (!type_admits(t, v) || v.as_pool()) {
-      out.push_back(fmt::format("{} is {}; it must be {} {}", where, to_display(v),
-                                t.kind == ast::TypeSpec::Int ? "an" : "a", ast::type_name(t)));
-      continue;
-    }
-    if (const auto* i = v.as_int()) {
-      if ((t.min && *i < *t.min) || (t.max && *i > *t.max)) {
-        const std::string range = t.min && t.max ? fmt::format("from {} to {}", *t.min, *t.max)
-                                  : t.min        ? fmt::format("at least {}", *t.min)
-                                                 : fmt::format("at most {}", *t.max);
-        out.push_back(fmt::format("{} is {}; it must be {}", where, *i, range));
-      }
-    }
-    if (const auto* s = v.as_str(); s && !t.choices.empty() &&
-        std::find(t.choices.begin(), t.choices.end(), *s) == t.choices.end()) {
-      out.push_back(fmt::format("{} is \"{}\"; it must be one of {}", where, *s, fmt::join(t.choices, ", ")));
-    }
+    if (auto problem = detail::type_problem(info->type, v, where)) out.push_back(std::move(*problem));
   }
   return out;
 }

@@ -244,9 +244,9 @@ state_error("syntax.json", '{"pbta-superiority": {"superiority": 3,}}\n',
             "unexpected '}'; expected string literal [StateInvalid]\n"
             " 1 | {\"pbta-superiority\": {\"superiority\": 3,}}\n   |                                        ^")
 state_error("range.json", '{"pbta-superiority": {"superiority": 9}}',
-            f"{tmp}/range.json: error: pbta-superiority.superiority is 9; it must be from 1 to 6 [StateInvalid]")
+            f"{tmp}/range.json: error: pbta-superiority.superiority must be at most 6, got 9 [StateInvalid]")
 state_error("type.json", '{"pbta-superiority": {"superiority": "high"}}',
-            "pbta-superiority.superiority is high; it must be an int")
+            "pbta-superiority.superiority must be an int, got the string \"high\"")
 state_error("counter.json", '{"pbta-superiority": {"superiorty": 2}}',
             "the ruleset pbta-superiority has no state 'superiorty' (did you mean 'superiority'?)")
 state_error("ruleset.json", '{"pbta-superority": {"superiority": 2}}',
@@ -320,7 +320,7 @@ rc, out, err = run(["state", "set", str(f), "pbta-superiority.superiority=5"])
 check("state set", rc == 0 and out == "pbta-superiority.superiority: 3 → 5\n" and superiority(f) == 5, out + err)
 rc, out, err = run(["state", "show", str(f)])
 check("state show", rc == 0 and out.startswith("pbta-superiority.superiority = 5   (1 to 6, starts at 1)"), out + err)
-for words, code, want in [(["pbta-superiority.superiority=9"], 1, "pbta-superiority.superiority is 9; it must be from 1 to 6"),
+for words, code, want in [(["pbta-superiority.superiority=9"], 1, "pbta-superiority.superiority must be at most 6, got 9"),
                           (["pbta-superiority.superority=2"], 2, "keeps no counter 'superority' (did you mean 'superiority'?)"),
                           (["nothing-here.x=1"], 2, "there is no ruleset 'nothing-here'"),
                           (["superiority"], 2, "is not RULESET.COUNTER=VALUE")]:

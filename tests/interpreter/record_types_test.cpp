@@ -146,7 +146,7 @@ TEST(RecordTypeParams, TheLoaderChecksEachFieldLikeAParameter) {
             (std::vector<std::string>{"9:7 RulesetMissingKey the field 'a' needs the key 'doc'",
                                       "9:22 RulesetUnknownKey unknown key 'dco' in the field 'a' / did you mean 'doc'?"}));
   EXPECT_EQ(problems(type("a: {type: int, min: 0, default: -2, doc: a}"), param),
-            (std::vector<std::string>{"9:39 RulesetInvalidValue the default of 'a' is out of its range"}));
+            (std::vector<std::string>{"9:39 RulesetInvalidValue the default of 'a' must be at least 0, got -2"}));
 }
 
 // A record's fields are declared once, as a type: a parameter does not describe them in place.

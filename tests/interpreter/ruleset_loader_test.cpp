@@ -251,9 +251,9 @@ TEST(RulesetLoader, RunsAnOpposedMechanicForEachSide) {
             "{mine: [5], theirs: [3], tie: \"attacker\"}");
   EXPECT_EQ(run("duel.clash(defender: {pool: 3, skill: 12}, attacker: {pool: 0, skill: 1})", {12, 11, 2}),
             "{mine: [], theirs: [11, 2], tie: \"attacker\"}");
-  EXPECT_EQ(run("duel.clash({pool: 2, skill: 7}, {pool: 1})", {}), "MissingArgument: the side 'defender' needs the field 'skill'");
+  EXPECT_EQ(run("duel.clash({pool: 2, skill: 7}, {pool: 1})", {}), "MissingArgument: the argument 'defender' is a side, which needs the field 'skill'");
   EXPECT_EQ(run("duel.clash({pool: -1, skill: 7}, {pool: 1, skill: 3})", {}),
-            "ArgumentOutOfRange: 'attacker.pool' must be at least 0, got -1");
+            "ArgumentOutOfRange: the argument 'attacker.pool' must be at least 0, got -1");
   const Ruleset* r = engine.find_ruleset("duel");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->mechanics.at(0).sides, (std::vector<std::string>{"attacker", "defender"}));

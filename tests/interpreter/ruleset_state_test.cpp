@@ -185,7 +185,7 @@ TEST(RulesetState, ReportsMistakesWhereTheyAre) {
       "      n: {add: result +}\n";                                          // line 27
   EXPECT_EQ(problems(yaml),
             (std::vector<std::string>{
-                "6:43 RulesetInvalidValue the default of 'n' is out of its range",
+                "6:43 RulesetInvalidValue the default of 'n' must be at most 3, got 5",
                 "7:13 RulesetInvalidValue a state holds an int, bool, string, label, list or record, not any",
                 "8:40 RulesetInvalidValue 'at_limit' is 'clamp' (a change stops at the bound) or 'error', not 'wrap'",
                 "10:24 RulesetInvalidValue a flag decides a choice true, so the choice must be a bool",
@@ -332,8 +332,8 @@ TEST(StateJson, ProblemsAgainstTheRuleset) {
   st.set("x", "nn", 1);
   st.set("other", "z", 1);  // another ruleset's entry is left alone
   EXPECT_EQ(e.check_state(st), (std::vector<std::string>{
-                                   "x.m is true; it must be an int",
-                                   "x.n is 9; it must be from 0 to 3",
+                                   "x.m must be an int, got the bool true",
+                                   "x.n must be at most 3, got 9",
                                    "the ruleset x has no state 'nn' (did you mean 'n'?)",
                                }));
   const auto values = state_of(*e.find_ruleset("x"), State{});
