@@ -51,8 +51,12 @@ struct Diagnostic {
   std::vector<Note> notes;
   bool at_end_of_input = false;  // more input could fix it (the REPL keeps reading)
   // Set by require(cond, message, "name"): the parameter at whose argument the call that gave it
-  // shows this error (dsl/call_site.hpp); cleared once a call has.
+  // shows this error (dsl/call_site.hpp). When that argument was itself a parameter of the
+  // calling function (`helper(moves[k])` inside a mechanic with `moves`), the blame moves up to
+  // it: `argument` becomes its name, and `argument_slot` its place among the caller's
+  // parameters (-1: any parameter of that name). Cleared once no call can take it further.
   std::string argument;
+  std::int32_t argument_slot = -1;
   // Keeps the files that spans point into alive as long as the diagnostic.
   std::vector<std::shared_ptr<const SourceFile>> files;
 

@@ -433,6 +433,43 @@ TEST(Requires, RefuseACallAtTheArgumentTheyName) {
   EXPECT_EQ(s.first_error->notes.front().span.begin, 15u);
 }
 
+// A refusal inside a helper function stands at the user's argument it came from, when the helper
+// was given a parameter of the mechanic (or a part of one); a computed value blames the whole call.
+TEST(Requires, FollowTheBlameThroughHelpers) {
+  const std::string yaml = std::string(header) +
+                           "functions: |\n"
+                           "  fn nth(list, i) = if require(i < len(list), \"past the end\", \"i\") then list[i] else 0\n"
+                           "  fn at_of(o) = nth(o.faces, o.at)\n"
+                           "mechanics:\n"
+                           "  pick:\n"
+                           "    doc: one of the faces\n"
+                           "    params:\n"
+                           "      faces: {type: list, doc: the faces}\n"
+                           "      index: {type: int, doc: which one}\n"
+                           "    body: nth(faces, index) + nth(faces, index + 1)\n"
+                           "    returns: {type: int, doc: two faces}\n"
+                           "  first:\n"
+                           "    doc: the face an option names\n"
+                           "    params:\n"
+                           "      opts: {type: record, doc: the options}\n"
+                           "    body: at_of(opts)\n"
+                           "    returns: {type: int, doc: a face}\n";
+  Engine engine;
+  ASSERT_NO_FATAL_FAILURE(load(engine, yaml));
+  ScriptedDice none({});
+  // The last note is the user's call: at its argument, or whole.
+  const auto blamed = [&](std::string_view call) {
+    const Outcome o = engine.roll(call, none);
+    if (o.ok()) return std::string("ok");
+    const Span s = o.error->notes.back().span;
+    return std::string(call.substr(s.begin, s.end - s.begin));
+  };
+  EXPECT_EQ(blamed("x.pick([1, 2, 3], 1)"), "ok");
+  EXPECT_EQ(blamed("x.pick([1, 2], 7)"), "7");                   // nth's i is pick's index
+  EXPECT_EQ(blamed("x.first({faces: [1], at: 3})"), "{faces: [1], at: 3}");  // o.at is a part of opts
+  EXPECT_EQ(blamed("x.pick([1, 2], 1)"), "x.pick([1, 2], 1)");   // index + 1 is computed
+}
+
 TEST(Requires, MistakesAreReportedAtTheirPlace) {
   EXPECT_EQ(problems("mechanics:\n"
                      "  m:\n"
