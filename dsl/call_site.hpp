@@ -16,8 +16,8 @@
 
 namespace alea::ast {
 
-// The parameter of the calling function that `e` reads its value from, when `e` is
-// that parameter or a part of it (`moves`, `moves[k]`, `m.die`); else null.
+// The parameter of the calling function (or of the ruleset) that `e` reads its value from,
+// when `e` is that parameter or a part of it (`moves`, `moves[k]`, `m.die`); else null.
 inline const Name* blamed_parameter(const Expr& e) {
   const Expr* x = &e;
   for (;;) {
@@ -30,7 +30,7 @@ inline const Name* blamed_parameter(const Expr& e) {
     }
   }
   const auto* n = std::get_if<Name>(&x->kind);
-  return n && n->slot >= 0 ? n : nullptr;
+  return n && (n->slot >= 0 || (n->constant && n->constant->parameter)) ? n : nullptr;
 }
 
 // The span of the call `c` (at `whole`) to note for `d`: the argument for d.argument when `c`
@@ -54,11 +54,14 @@ inline Span call_site(const Call& c, Diagnostic& d, Span whole) {
   const auto& params = c.fn->params;
   const auto p = std::find(params.begin(), params.end(), d.argument);
   const auto k = static_cast<std::int32_t>(p - params.begin());
-  if (p == params.end() || (d.argument_slot >= 0 && d.argument_slot != k)) {
+  if (d.argument_slot >= 0 && (p == params.end() || d.argument_slot != k)) {
+    // A value of the caller's that is none of its parameters: no argument to blame.
     d.argument.clear();
     d.argument_slot = -1;
     return whole;
   }
+  // A name of the rule's own (a ruleset parameter read deep inside) waits for the call that sets it.
+  if (p == params.end()) return whole;
   for (std::size_t i = 0; i < c.args.size(); ++i) {
     const std::int32_t bound = i < c.arg_param.size() ? c.arg_param[i] : static_cast<std::int32_t>(i);
     if (bound == k && c.args[i]) return give(*c.args[i]);

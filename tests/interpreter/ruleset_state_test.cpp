@@ -437,6 +437,8 @@ TEST(Requires, RefuseACallAtTheArgumentTheyName) {
 // was given a parameter of the mechanic (or a part of one); a computed value blames the whole call.
 TEST(Requires, FollowTheBlameThroughHelpers) {
   const std::string yaml = std::string(header) +
+                           "parameters:\n"
+                           "  start: {type: int, default: 0, doc: the face a call starts from}\n"
                            "functions: |\n"
                            "  fn nth(list, i) = if require(i < len(list), \"past the end\", \"i\") then list[i] else 0\n"
                            "  fn at_of(o) = nth(o.faces, o.at)\n"
@@ -453,6 +455,12 @@ TEST(Requires, FollowTheBlameThroughHelpers) {
                            "    params:\n"
                            "      opts: {type: record, doc: the options}\n"
                            "    body: at_of(opts)\n"
+                           "    returns: {type: int, doc: a face}\n"
+                           "  from_start:\n"
+                           "    doc: the face the ruleset's start names\n"
+                           "    params:\n"
+                           "      faces: {type: list, doc: the faces}\n"
+                           "    body: nth(faces, start)\n"
                            "    returns: {type: int, doc: a face}\n";
   Engine engine;
   ASSERT_NO_FATAL_FAILURE(load(engine, yaml));
@@ -468,6 +476,7 @@ TEST(Requires, FollowTheBlameThroughHelpers) {
   EXPECT_EQ(blamed("x.pick([1, 2], 7)"), "7");                   // nth's i is pick's index
   EXPECT_EQ(blamed("x.first({faces: [1], at: 3})"), "{faces: [1], at: 3}");  // o.at is a part of opts
   EXPECT_EQ(blamed("x.pick([1, 2], 1)"), "x.pick([1, 2], 1)");   // index + 1 is computed
+  EXPECT_EQ(blamed("x.from_start([4], start: 3)"), "3");          // a ruleset parameter set by name
 }
 
 TEST(Requires, MistakesAreReportedAtTheirPlace) {
