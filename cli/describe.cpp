@@ -84,6 +84,8 @@ std::string param_attributes(const ParamInfo& p) {
     parts.push_back(fmt::format("at least {}", *t.min));
   else if (t.max)
     parts.push_back(fmt::format("at most {}", *t.max));
+  if (!t.min_field.empty()) parts.push_back(fmt::format("at least its {}", t.min_field));
+  if (!t.max_field.empty()) parts.push_back(fmt::format("at most its {}", t.max_field));
   if (!t.choices.empty()) parts.push_back(fmt::format("one of {}", fmt::join(t.choices, ", ")));
   const auto items = [](std::int64_t n) { return fmt::format("{} item{}", n, n == 1 ? "" : "s"); };
   if (t.min_length && t.max_length && *t.min_length == *t.max_length)
@@ -483,6 +485,9 @@ json type_json(const ast::TypeSpec& t) {
   json o = {{"type", ast::type_name(t)}};
   o["min"] = t.min ? json(*t.min) : json(nullptr);
   o["max"] = t.max ? json(*t.max) : json(nullptr);
+  // A field bounded by another field of its record: that field's name.
+  o["min_field"] = t.min_field.empty() ? json(nullptr) : json(t.min_field);
+  o["max_field"] = t.max_field.empty() ? json(nullptr) : json(t.max_field);
   o["choices"] = t.choices;
   o["face"] = t.face.empty() ? json(nullptr) : json(t.face);
   o["min_length"] = t.min_length ? json(*t.min_length) : json(nullptr);

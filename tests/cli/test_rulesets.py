@@ -106,7 +106,8 @@ check("describe --json", doc["name"] == "heroes-mythos" and doc["parameters"][0]
 out, _ = expect(["describe", "heroes-mythos.check", "--json"], 0)
 doc = json.loads(out)
 check("describe mechanic --json", doc["name"] == "check" and doc["ruleset"] == "heroes-mythos"
-      and doc["params"][0] == {"type": "int", "min": 1, "max": None, "choices": [], "face": None, "min_length": None,
+      and doc["params"][0] == {"type": "int", "min": 1, "max": None, "min_field": None, "max_field": None, "choices": [],
+                               "face": None, "min_length": None,
                                "max_length": None, "name": "dice", "required": True, "default": None,
                                "doc": "N, the white dice of the roll (Nd6)"}
       and doc["ruleset_parameters"][0]["name"] == "explode_limit", out[:500])
