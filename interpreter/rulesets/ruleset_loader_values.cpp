@@ -270,7 +270,9 @@ void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t
 
 void check_sibling_bounds(RulesetReader& r, const YAML::Node& fields, const ast::RecordType& rt) {
   for (const auto& f : rt.fields) {
-    for (const auto& [key, sibling] : {std::pair{"min", f.type.min_field}, std::pair{"max", f.type.max_field}}) {
+    for (const auto& bound : {std::pair{"min", f.type.min_field}, std::pair{"max", f.type.max_field}}) {
+      const char* key = bound.first;
+      const std::string& sibling = bound.second;
       if (sibling.empty()) continue;
       const YAML::Node at = fields[f.name][key];
       const auto it = std::find_if(rt.fields.begin(), rt.fields.end(),
