@@ -65,7 +65,8 @@ Value to_value(const YAML::Node& n);
 ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n);
 // `int`, `int?`, `label`, a declared record type…; nullopt after an error.
 std::optional<ast::TypeSpec> read_type(RulesetReader& r, const YAML::Node& n);
-// `items: die` on a list: the type every item must have.
+// `items: die` on a list: the type every item must have; or `items: {type: int, min: 1}`, a type
+// with bounds, choices, a face or items of its own.
 void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t);
 // Bounds and choices (under `choices_key`) of a parameter or field. With `sibling_bounds` (a
 // field of a record type or a side), `min` and `max` may name another int field of the record.

@@ -171,7 +171,18 @@ void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t) {
     r.error(DiagCode::RulesetInvalidValue, r.span_of(i), "'items' applies to the type list");
     return;
   }
-  if (i) {
+  if (i && i.IsMap()) {
+    // `items: {type: label, choices: [easy, hard]}`: the items' type with its own bounds.
+    if (r.keys(i, r.span_of(i), "'items'",
+               {{"type", true}, {"min", false}, {"max", false}, {"choices", false}, {"items", false}, {"face", false},
+                {"min_length", false}, {"max_length", false}})) {
+      if (auto it = i["type"] ? read_type(r, i["type"]) : std::nullopt) {
+        read_constraints(r, i, *it, "choices");
+        read_items(r, i, *it);
+        t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
+      }
+    }
+  } else if (i) {
     if (auto it = read_type(r, i)) t.items = std::make_shared<const ast::TypeSpec>(std::move(*it));
   }
   if (face) {

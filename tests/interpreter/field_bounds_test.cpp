@@ -3,7 +3,8 @@
 // evaluator refuses a record that breaks it, at the field, in both the plain
 // and the exact engine; a field left at none has no bound; the loader refuses
 // a bound that names no int field of the record, and a bound by name on a
-// parameter.
+// parameter. A list's items take bounds and choices of their own
+// (`items: {type: label, choices: […]}`).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -37,6 +38,13 @@ mechanics:
       hero: {type: hero, doc: the hero}
     body: if hero.lives == none then 0 else hero.max_lives - hero.lives
     returns: {type: int, doc: lives lost}
+  grades:
+    doc: the grades of a path
+    params:
+      path: {type: list, items: {type: label, choices: [easy, hard]}, doc: the grades}
+      costs: {type: list, items: {type: int, min: 1, max: 3}, default: [], doc: the cost of each}
+    body: len(path) + sum(costs)
+    returns: {type: int, doc: a count}
   clash:
     doc: each side rolls its pool, which is at most its dice
     sides:
@@ -135,6 +143,15 @@ TEST(FieldBounds, TheLoaderRefusesABoundThatNamesNoIntField) {
                      "      n: {type: int, max: most, doc: n}\n      most: {type: int, doc: m}\n"),
             (std::vector<std::string>{"14:27 'max' must be a whole number here; a bound by another field's name is "
                                       "for the fields of a record type or of a side"}));
+}
+
+TEST(FieldBounds, ListItemsTakeBoundsAndChoicesOfTheirOwn) {
+  EXPECT_EQ(run("x.grades([\"easy\", \"hard\"], [1, 3])"), "6");
+  EXPECT_EQ(run("x.grades([\"easy\", \"hadr\"])"),
+            "error: ArgumentOutOfRange: the argument 'path[1]' must be one of easy, hard, got \"hadr\"");
+  EXPECT_EQ(run("x.grades([], [1, 4])"), "error: ArgumentOutOfRange: the argument 'costs[1]' must be at most 3, got 4");
+  EXPECT_EQ(problems("      a: {type: int, doc: a}\n", "      l: {type: list, items: {type: int, mni: 0}, doc: l}\n"),
+            (std::vector<std::string>{"14:42 unknown key 'mni' in 'items' / did you mean 'min'?"}));
 }
 
 }  // namespace
