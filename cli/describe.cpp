@@ -96,6 +96,13 @@ std::string param_attributes(const ParamInfo& p) {
     parts.push_back("at least " + items(*t.min_length));
   else if (t.max_length)
     parts.push_back("at most " + items(*t.max_length));
+  // `items: {type: int, min: 0}`: the items' own bounds (a face was said above).
+  if (const auto* i = t.items.get(); i && t.face.empty()) {
+    if (i->min && i->max) parts.push_back(fmt::format("each {} to {}", *i->min, *i->max));
+    else if (i->min) parts.push_back(fmt::format("each at least {}", *i->min));
+    else if (i->max) parts.push_back(fmt::format("each at most {}", *i->max));
+    if (!i->choices.empty()) parts.push_back(fmt::format("each one of {}", fmt::join(i->choices, ", ")));
+  }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 

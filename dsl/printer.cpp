@@ -33,7 +33,8 @@ std::string type_name(const TypeSpec& t) {
     case TypeSpec::Pool: base = "pool"; break;
   }
   if (t.record) base = t.record->name;
-  if (t.items) base = "list of " + type_name(*t.items);
+  // `list?` with items: "list? of int", which `list of int?` would misread as optional items.
+  if (t.items) return (t.optional ? "list? of " : "list of ") + type_name(*t.items);
   return t.optional ? base + "?" : base;
 }
 

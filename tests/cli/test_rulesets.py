@@ -103,6 +103,12 @@ check("describe --json", doc["name"] == "heroes-mythos" and doc["parameters"][0]
       and doc["mechanics"][0]["call"] == "heroes_mythos.check"
       and [p["name"] for p in doc["mechanics"][0]["params"]] == ["dice", "red", "difficulty"]
       and doc["mechanics"][0]["result"][4]["outcomes"] == ["catastrophe", "failure", "success"], out[:500])
+# A record field bounded by another field says so.
+out, _ = expect(["describe", "strategiya.combat_roll"], 0)
+check("describe shows a bound by another field", "at least 0, at most its max_lives)" in out, out[:800])
+out, _ = expect(["describe", "strategiya.build"], 0)
+check("describe shows an optional list and its items' bounds",
+      "strengths (list? of int, default none, at least 1 item, each at least 0)" in out, out[:800])
 out, _ = expect(["describe", "heroes-mythos.check", "--json"], 0)
 doc = json.loads(out)
 check("describe mechanic --json", doc["name"] == "check" and doc["ruleset"] == "heroes-mythos"

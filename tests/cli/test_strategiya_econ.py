@@ -133,7 +133,7 @@ if len(steps) == 3:
     check("mining step 3 in the doc", "his INT 3 + the forest's 0 = 3" in out, out[:2500])
 rc, out, err = run(["describe", m("mine")])
 check("describe mine", rc == 0 and all(s in out for s in [
-    "group: deposits and work (добыча)", "strengths (list of int, required, at least 1 item)",
+    "group: deposits and work (добыча)", "strengths (list of int, required, at least 1 item, each at least 0)",
     f"usage: alea roll {m('mine')} terrain=… index=… strengths=… [tools=0]",
     f"in the language: {IDENT}.mine("]), out + err)
 

@@ -235,7 +235,7 @@ TEST(CrystalDieErrors, AnUnknownColourOrTypeIsShownWhereItIsWritten) {
             "   |                                                               ^~~~~~~\n"
             "note: did you mean 'attack'?\n");
   EXPECT_EQ(run("crystal_die.battle({field: [{type: \"life\", colour: \"red\", face: 9}]}, {})"),
-            "<input>:1:65: error: the argument 'p1.field[0].face' must be at most 6, got 9 [ArgumentOutOfRange]\n"
+            "<input>:1:65: error: the argument 'p1.field[0].face' must be a face of a d6, 1 to 6; got 9 [ArgumentOutOfRange]\n"
             " 1 | crystal_die.battle({field: [{type: \"life\", colour: \"red\", face: 9}]}, {})\n"
             "   |                                                                 ^\n");
   EXPECT_EQ(run("crystal_die.deploy([{type: \"life\", color: \"red\"}])"),
