@@ -14,6 +14,7 @@
 
 #include "interpreter/api.hpp"
 #include "tests/support/roll.hpp"
+#include "tests/support/shipped.hpp"
 
 namespace alea {
 namespace {
@@ -55,12 +56,7 @@ mechanics:
 )";
 
 const Engine& engine() {
-  static const Engine e = [] {
-    Engine en;
-    const Diagnostics d = en.load_ruleset_text(hero_yaml, "rulesets/x.yaml", "x");
-    if (!d.empty()) throw std::runtime_error(render_text(d));
-    return en;
-  }();
+  static const Engine e = testing::engine_with_text(hero_yaml);
   return e;
 }
 
