@@ -110,34 +110,26 @@ TEST(FieldBounds, TheExactEngineRefusesTheSameRecords) {
   EXPECT_TRUE(t.value.entries.empty());
 }
 
-// "LINE:COL message" of each problem the loader reports for `fields` of a type `t`
+// "LINE:COL Code message" of each problem the loader reports for `fields` of a type `t`
 // and `params` of a mechanic `m`.
 std::vector<std::string> problems(std::string_view fields, std::string_view params) {
   const std::string text = fmt::format(
       "schema: 1\nname: x\ntitle: X\nsource: a test\ntypes:\n  t:\n    doc: t\n    fields:\n{}"
       "mechanics:\n  m:\n    doc: d\n    params:\n{}    body: 1\n    returns: {{type: int, doc: one}}\n",
       fields, params);
-  Engine en;
-  std::vector<std::string> out;
-  for (const auto& d : en.load_ruleset_text(text, "rulesets/x.yaml", "x")) {
-    const LineColumn lc = d.span.file->line_column(d.span.begin);
-    std::string line = fmt::format("{}:{} {}", lc.line, lc.column, d.message);
-    for (const auto& n : d.notes) line += " / " + n.message;
-    out.push_back(std::move(line));
-  }
-  return out;
+  return testing::load_problems(text);
 }
 
 TEST(FieldBounds, TheLoaderRefusesABoundThatNamesNoIntField) {
   const std::string param = "      r: {type: t, doc: r}\n";
   EXPECT_EQ(problems("      a: {type: int, max: mostt, doc: a}\n      most: {type: int, doc: m}\n", param),
             (std::vector<std::string>{
-                "9:27 'max' is a number, or another field of the record; it has no field 'mostt' / did you mean 'most'?"}));
+                "9:27 RulesetInvalidValue 'max' is a number, or another field of the record; it has no field 'mostt' / did you mean 'most'?"}));
   EXPECT_EQ(problems("      a: {type: int, min: b, doc: a}\n      b: {type: bool, doc: b}\n", param),
-            (std::vector<std::string>{"9:27 'min: b' names a field, which must be another int field of the record"}));
+            (std::vector<std::string>{"9:27 RulesetInvalidValue 'min: b' names a field, which must be another int field of the record"}));
   EXPECT_EQ(problems("      a: {type: int, doc: a}\n",
                      "      n: {type: int, max: most, doc: n}\n      most: {type: int, doc: m}\n"),
-            (std::vector<std::string>{"14:27 'max' must be a whole number here; a bound by another field's name is "
+            (std::vector<std::string>{"14:27 RulesetFieldType 'max' must be a whole number here; a bound by another field's name is "
                                       "for the fields of a record type or of a side"}));
 }
 
@@ -147,7 +139,7 @@ TEST(FieldBounds, ListItemsTakeBoundsAndChoicesOfTheirOwn) {
             "error: ArgumentOutOfRange: the argument 'path[1]' must be one of easy, hard, got \"hadr\"");
   EXPECT_EQ(run("x.grades([], [1, 4])"), "error: ArgumentOutOfRange: the argument 'costs[1]' must be at most 3, got 4");
   EXPECT_EQ(problems("      a: {type: int, doc: a}\n", "      l: {type: list, items: {type: int, mni: 0}, doc: l}\n"),
-            (std::vector<std::string>{"14:42 unknown key 'mni' in 'items' / did you mean 'min'?"}));
+            (std::vector<std::string>{"14:42 RulesetUnknownKey unknown key 'mni' in 'items' / did you mean 'min'?"}));
 }
 
 }  // namespace

@@ -120,15 +120,7 @@ std::vector<std::string> problems(std::string_view types, std::string_view mecha
       "schema: 1\nname: x\ntitle: X\nsource: a test\n{}mechanics:\n  m:\n    doc: d\n    params:\n{}"
       "    body: 1\n    returns: {{type: int, doc: one}}\n",
       types, mechanic_params);
-  Engine en;
-  std::vector<std::string> out;
-  for (const auto& d : en.load_ruleset_text(yaml, "rulesets/x.yaml", "x")) {
-    const LineColumn lc = d.span.file->line_column(d.span.begin);
-    std::string line = fmt::format("{}:{} {} {}", lc.line, lc.column, code_name(d.code), d.message);
-    for (const auto& n : d.notes) line += " / " + n.message;
-    out.push_back(std::move(line));
-  }
-  return out;
+  return testing::load_problems(yaml);
 }
 
 TEST(RecordTypeParams, TheLoaderChecksEachFieldLikeAParameter) {
