@@ -50,10 +50,27 @@ RulesetPath::RulesetPath(const std::vector<std::string>& extra) {
       rest.remove_prefix(colon + 1);
     }
   }
-#ifdef ALEA_RULESETS_DIR
-  dirs_.emplace_back(ALEA_RULESETS_DIR);
-  shipped_ = (dirs_.back() / "x").parent_path();  // without a trailing '/', as find() builds its files
+  if (auto shipped = shipped_dir()) {
+    dirs_.push_back(*shipped);
+    shipped_ = (dirs_.back() / "x").parent_path();  // without a trailing '/', as find() builds its files
+  }
+}
+
+std::optional<fs::path> RulesetPath::shipped_dir() {
+  std::error_code ec;
+#ifdef ALEA_RULESETS_FROM_BIN
+  // Installed: PREFIX/bin/alea finds PREFIX/share/alea/rulesets, wherever PREFIX was moved.
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = (exe.parent_path() / ALEA_RULESETS_FROM_BIN).lexically_normal();
+    if (fs::is_directory(installed, ec)) return installed;
+  }
 #endif
+#ifdef ALEA_RULESETS_DIR
+  // A build tree: the rulesets of the source it was built from.
+  if (fs::is_directory(ALEA_RULESETS_DIR, ec)) return fs::path(ALEA_RULESETS_DIR);
+#endif
+  return std::nullopt;
 }
 
 SourceOrigin RulesetPath::origin_of(const fs::path& found) const {

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""tests/cli/test_install.py — `cmake --install` gives a program that finds its rulesets where it
+was installed, and still does after the prefix is moved.
+
+Installs the build tree that holds the alea under test into a temporary prefix, moves the
+prefix, and runs the installed program: it lists the five shipped rulesets from
+PREFIX/share/alea/rulesets, rolls like the program in the build tree, finds a user's ruleset
+through $ALEA_PATH ahead of the shipped ones, and the docs the rulesets cite are installed.
+
+Usage: test_install.py /path/to/build/cli/alea
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from clitest import ALEA, ROOT, check, environment, finish, run
+
+build = Path(ALEA).resolve().parents[1]
+tmp = Path(tempfile.mkdtemp(prefix="alea-install-"))
+try:
+    p = subprocess.run(["cmake", "--install", str(build), "--prefix", str(tmp / "a")],
+                       capture_output=True, text=True, timeout=300)
+    check("cmake --install", p.returncode == 0, p.stdout[-500:] + p.stderr[-500:])
+    # A prefix that is moved (or copied to another machine) keeps working.
+    (tmp / "a").rename(tmp / "b")
+    prefix = tmp / "b"
+    alea = prefix / "bin" / "alea"
+    shipped = sorted(x.name for x in (ROOT / "rulesets").glob("*.yaml"))
+    check("the shipped rulesets are installed",
+          sorted(x.name for x in (prefix / "share" / "alea" / "rulesets").glob("*.yaml")) == shipped)
+    check("the games' docs are installed", all((prefix / "share" / "doc" / "alea" / "games" / f"{Path(n).stem}.md").is_file()
+                                             for n in shipped))
+
+    def installed(args, **env):
+        q = subprocess.run([str(alea)] + args, capture_output=True, text=True, timeout=60, cwd=tmp,
+                           env=environment(**env))
+        return q.returncode, q.stdout, q.stderr
+
+    rc, out, err = installed(["rulesets"])
+    check("alea rulesets, installed", rc == 0, err)
+    for name in shipped:  # shown relative to the working directory, the prefix's parent
+        check(f"{name} is found where it was installed", f"file: b/share/alea/rulesets/{name}" in out, out[:600])
+    words = ["roll", "heroes-mythos.check", "dice=3", "red=1", "--seed", "7"]
+    rc, out, err = installed(words)
+    want = run(words)
+    check("the installed program rolls as the built one", rc == 0 and (rc, out) == want[:2], f"{out}{err} / {want}")
+    # $ALEA_PATH comes before the shipped rulesets.
+    extra = tmp / "mine"
+    extra.mkdir()
+    (extra / "heroes-mythos.yaml").write_text(
+        "schema: 1\nname: heroes-mythos\ntitle: Mine\nsource: a test\nmechanics:\n"
+        "  check:\n    doc: always 5\n    body: \"5\"\n    returns: {type: int, doc: five}\n")
+    rc, out, err = installed(["roll", "heroes-mythos.check"], ALEA_PATH=str(extra))
+    check("ALEA_PATH comes first", rc == 0 and out.strip().endswith("= 5"), out + err)
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+finish("test_install")
