@@ -5,7 +5,9 @@ was installed, and still does after the prefix is moved.
 Installs the build tree that holds the alea under test into a temporary prefix, moves the
 prefix, and runs the installed program: it lists the five shipped rulesets from
 PREFIX/share/alea/rulesets, rolls like the program in the build tree, finds a user's ruleset
-through $ALEA_PATH ahead of the shipped ones, and the docs the rulesets cite are installed.
+through $ALEA_PATH ahead of the shipped ones, and the docs the rulesets cite are installed. Then
+builds examples/01_roll.cpp against the installed library, headers and package, with CMake
+(find_package(alea 0.1 CONFIG)) and with pkg-config, and runs both.
 
 Usage: test_install.py /path/to/build/cli/alea
 """
@@ -54,6 +56,33 @@ try:
         "  check:\n    doc: always 5\n    body: \"5\"\n    returns: {type: int, doc: five}\n")
     rc, out, err = installed(["roll", "heroes-mythos.check"], ALEA_PATH=str(extra))
     check("ALEA_PATH comes first", rc == 0 and out.strip().endswith("= 5"), out + err)
+
+    # A C++ program built against the installed package, through CMake and through pkg-config:
+    # examples/01_roll.cpp, whose output is known.
+    expected = (ROOT / "examples" / "01_roll.expected").read_text()
+    if "build-san" not in str(build):  # the sanitizer tree installs no library
+        consumer = tmp / "consumer"
+        q = subprocess.run(["cmake", "-S", str(ROOT / "examples" / "consumer"), "-B", str(consumer),
+                            f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_BUILD_TYPE=Release"],
+                           capture_output=True, text=True, timeout=300, env=environment())
+        if q.returncode == 0:
+            q = subprocess.run(["cmake", "--build", str(consumer)], capture_output=True, text=True, timeout=600)
+        check("find_package(alea 0.1 CONFIG) builds a program", q.returncode == 0, q.stdout[-1500:] + q.stderr[-1500:])
+        if (consumer / "roll").is_file():
+            q = subprocess.run([str(consumer / "roll")], capture_output=True, text=True, timeout=60)
+            check("the program built with CMake runs", q.returncode == 0 and q.stdout == expected, q.stdout + q.stderr)
+        pc = subprocess.run(["pkg-config", "--cflags", "--libs", "alea"], capture_output=True, text=True,
+                            env=environment(PKG_CONFIG_PATH=str(prefix / "lib" / "pkgconfig")))
+        check("pkg-config alea", pc.returncode == 0 and "/include/alea" in pc.stdout and "-lalea" in pc.stdout,
+              pc.stdout + pc.stderr)
+        q = subprocess.run(["c++", "-std=c++20", "-O1", str(ROOT / "examples" / "01_roll.cpp"), "-o", str(tmp / "roll-pc")]
+                           + pc.stdout.split() + [f"-Wl,-rpath,{prefix}/lib"],
+                           capture_output=True, text=True, timeout=600)
+        check("pkg-config builds a program", q.returncode == 0, q.stderr[-1500:])
+        if (tmp / "roll-pc").is_file():
+            q = subprocess.run([str(tmp / "roll-pc")], capture_output=True, text=True, timeout=60)
+            check("the program built with pkg-config runs", q.returncode == 0 and q.stdout == expected,
+                  q.stdout + q.stderr)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
