@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 
 namespace alea::cli {
 
@@ -17,19 +18,6 @@ namespace {
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
-// The file names `name` may have: as typed, then with '_' as '-' (the
-// language's my_game is the file my-game.yaml), then the reverse.
-std::vector<std::string> spellings(std::string_view name) {
-  std::string dashed(name), underscored(name);
-  std::replace(dashed.begin(), dashed.end(), '_', '-');
-  std::replace(underscored.begin(), underscored.end(), '-', '_');
-  std::vector<std::string> out{std::string(name)};
-  for (auto& s : {dashed, underscored}) {
-    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
-  }
-  return out;
-}
-
 std::optional<std::string> relative_if_under(const fs::path& file, const fs::path& dir) {
   const fs::path rel = file.lexically_relative(dir);
   if (rel.empty() || *rel.begin() == "..") return std::nullopt;
@@ -38,39 +26,10 @@ std::optional<std::string> relative_if_under(const fs::path& file, const fs::pat
 
 }  // namespace
 
-RulesetPath::RulesetPath(const std::vector<std::string>& extra) {
-  for (const auto& d : extra) dirs_.emplace_back(d);
-  if (const char* env = std::getenv("ALEA_PATH")) {
-    std::string_view rest(env);
-    while (true) {
-      const auto colon = rest.find(':');
-      const std::string_view entry = rest.substr(0, colon);
-      if (!entry.empty()) dirs_.emplace_back(entry);  // an empty entry is a stray colon, not "."
-      if (colon == std::string_view::npos) break;
-      rest.remove_prefix(colon + 1);
-    }
-  }
-  if (auto shipped = shipped_dir()) {
-    dirs_.push_back(*shipped);
+RulesetPath::RulesetPath(const std::vector<std::string>& extra) : dirs_(detail::ruleset_search_dirs(extra)) {
+  if (const auto shipped = detail::shipped_rulesets_dir(); shipped && !dirs_.empty() && dirs_.back() == *shipped) {
     shipped_ = (dirs_.back() / "x").parent_path();  // without a trailing '/', as find() builds its files
   }
-}
-
-std::optional<fs::path> RulesetPath::shipped_dir() {
-  std::error_code ec;
-#ifdef ALEA_RULESETS_FROM_BIN
-  // Installed: PREFIX/bin/alea finds PREFIX/share/alea/rulesets, wherever PREFIX was moved.
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = (exe.parent_path() / ALEA_RULESETS_FROM_BIN).lexically_normal();
-    if (fs::is_directory(installed, ec)) return installed;
-  }
-#endif
-#ifdef ALEA_RULESETS_DIR
-  // A build tree: the rulesets of the source it was built from.
-  if (fs::is_directory(ALEA_RULESETS_DIR, ec)) return fs::path(ALEA_RULESETS_DIR);
-#endif
-  return std::nullopt;
 }
 
 SourceOrigin RulesetPath::origin_of(const fs::path& found) const {
@@ -78,16 +37,7 @@ SourceOrigin RulesetPath::origin_of(const fs::path& found) const {
 }
 
 std::optional<fs::path> RulesetPath::find(std::string_view name) const {
-  if (!is_ruleset_name(name)) return std::nullopt;
-  const auto names = spellings(name);
-  for (const auto& dir : dirs_) {
-    for (const auto& n : names) {
-      fs::path file = dir / (n + ".yaml");
-      std::error_code ec;
-      if (fs::is_regular_file(file, ec)) return file;
-    }
-  }
-  return std::nullopt;
+  return detail::find_ruleset_file(name, dirs_);
 }
 
 std::vector<RulesetPath::Entry> RulesetPath::all() const {
@@ -119,11 +69,7 @@ bool is_ruleset_file(std::string_view arg) {
   return arg.ends_with(".yaml") || arg.find('/') != std::string_view::npos;
 }
 
-bool is_ruleset_name(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-}
+bool is_ruleset_name(std::string_view name) { return detail::is_ruleset_name(name); }
 
 std::string display_path(const fs::path& file) {
   std::error_code ec;

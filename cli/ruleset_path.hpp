@@ -20,9 +20,6 @@ class RulesetPath {
  public:
   // `extra`: the --rulesets directories, in the order given.
   explicit RulesetPath(const std::vector<std::string>& extra);
-  // The shipped rulesets: PREFIX/share/alea/rulesets next to an installed PREFIX/bin/alea,
-  // else those of the source tree a build tree was made from; none when neither exists.
-  static std::optional<std::filesystem::path> shipped_dir();
 
   [[nodiscard]] const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
 

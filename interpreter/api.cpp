@@ -15,6 +15,7 @@
 #include "interpreter/io/read_file.hpp"
 #include "interpreter/program.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 #include "interpreter/rulesets/ruleset_loader.hpp"
 #include "interpreter/rulesets/stdlib.hpp"
 
@@ -77,7 +78,7 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
   opts.origin = origin;
   opts.max_collection_size = options_.limits.max_collection_size;
   opts.max_file_bytes = options_.limits.max_file_bytes;
-  RulesetLoad load = load_ruleset(std::string(yaml), std::move(shown_as), opts);
+  RulesetLoad load = alea::load_ruleset(std::string(yaml), std::move(shown_as), opts);
   if (!load.ruleset) return std::move(load.diagnostics);
   auto same = std::find_if(rulesets_.begin(), rulesets_.end(),
                            [&](const auto& r) { return r->ident == load.ruleset->ident; });
@@ -101,6 +102,25 @@ Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::st
     return out;
   }
   return load_ruleset_text(*read.text, std::move(shown_as), file.stem().string(), origin);
+}
+
+Diagnostics Engine::load_ruleset(std::string_view name, const std::vector<std::string>& dirs) {
+  const auto search = detail::ruleset_search_dirs(dirs);
+  if (const auto file = detail::find_ruleset_file(name, search)) {
+    const auto shipped = detail::shipped_rulesets_dir();
+    const bool library = shipped && !search.empty() && search.back() == *shipped &&
+                         file->parent_path() == (*shipped / "x").parent_path();
+    return load_ruleset_file(*file, file->string(), library ? SourceOrigin::Library : SourceOrigin::User);
+  }
+  auto src = SourceFile::make("<ruleset name>", std::string(name));
+  Diagnostics out;
+  std::string where;
+  for (const auto& d : search) where += (where.empty() ? "" : ", ") + d.string();
+  out.emplace_back(DiagCode::RulesetNotFound, src->span(0, static_cast<std::uint32_t>(name.size())),
+                   detail::is_ruleset_name(name)
+                       ? fmt::format("there is no ruleset '{}' in {}", name, where.empty() ? "no directory" : where)
+                       : fmt::format("'{}' is not a ruleset name: a-z, 0-9, '_' and '-' only", name));
+  return out;
 }
 
 RulesetSummary ruleset_summary(const Ruleset& ruleset) {

@@ -132,6 +132,12 @@ class Engine {
   [[nodiscard]] Diagnostics load_ruleset_text(std::string_view yaml, std::string shown_as,
                                               std::optional<std::string> expected_name = std::nullopt,
                                               SourceOrigin origin = SourceOrigin::User);
+  // Loads the ruleset `name` ("my-game" or "my_game") from the first directory that has
+  // NAME.yaml: each of `dirs`, then those of $ALEA_PATH (colon-separated), then the rulesets
+  // shipped with alea, PREFIX/share/alea/rulesets next to the installed library (or program).
+  // A shipped ruleset is loaded as SourceOrigin::Library, any other as User. A name with
+  // characters other than a-z, 0-9, '_' and '-', or one found nowhere, is RulesetNotFound.
+  [[nodiscard]] Diagnostics load_ruleset(std::string_view name, const std::vector<std::string>& dirs = {});
   // A loaded ruleset by name ("my-game" or "my_game"), or null; see ruleset_summary.
   [[nodiscard]] const Ruleset* find_ruleset(std::string_view name) const;
   [[nodiscard]] std::vector<const Ruleset*> rulesets() const;

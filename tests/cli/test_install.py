@@ -7,7 +7,8 @@ prefix, and runs the installed program: it lists the five shipped rulesets from
 PREFIX/share/alea/rulesets, rolls like the program in the build tree, finds a user's ruleset
 through $ALEA_PATH ahead of the shipped ones, and the docs the rulesets cite are installed. Then
 builds examples/01_roll.cpp against the installed library, headers and package, with CMake
-(find_package(alea 0.1 CONFIG)) and with pkg-config, and runs both.
+(find_package(alea 0.1 CONFIG)) and with pkg-config, and runs both; and a program that loads a
+ruleset by name, which the library finds next to itself, or first in $ALEA_PATH.
 
 Usage: test_install.py /path/to/build/cli/alea
 """
@@ -71,6 +72,17 @@ try:
         if (consumer / "roll").is_file():
             q = subprocess.run([str(consumer / "roll")], capture_output=True, text=True, timeout=60)
             check("the program built with CMake runs", q.returncode == 0 and q.stdout == expected, q.stdout + q.stderr)
+        # The library finds the rulesets installed with it, by name; $ALEA_PATH comes first.
+        if (consumer / "by_name").is_file():
+            q = subprocess.run([str(consumer / "by_name")], capture_output=True, text=True, timeout=60, env=environment())
+            check("the library finds its shipped rulesets by name",
+                  q.returncode == 0 and q.stdout.startswith(f"{prefix}/share/alea/rulesets/heroes-mythos.yaml\n")
+                  and "heroes_mythos.check(3, red: 1) = {result: " in q.stdout, q.stdout + q.stderr)
+            q = subprocess.run([str(consumer / "by_name")], capture_output=True, text=True, timeout=60,
+                               env=environment(ALEA_PATH=str(extra)))
+            # (whose check takes no dice, so the roll with arguments is refused)
+            check("the library looks in ALEA_PATH first", q.stdout.startswith(f"{extra}/heroes-mythos.yaml\n"),
+                  q.stdout + q.stderr)
         pc = subprocess.run(["pkg-config", "--cflags", "--libs", "alea"], capture_output=True, text=True,
                             env=environment(PKG_CONFIG_PATH=str(prefix / "lib" / "pkgconfig")))
         check("pkg-config alea", pc.returncode == 0 and "/include/alea" in pc.stdout and "-lalea" in pc.stdout,

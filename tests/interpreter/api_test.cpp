@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -420,6 +425,51 @@ mechanics:
                                             "rulesets/lib-math.yaml: 'lib_math.stubborn' calls 'sure' here",
                                             "rulesets/lib-math.yaml: the error is here, in 'sure'",
                                         }));
+}
+
+}  // namespace
+}  // namespace alea
+
+namespace alea {
+namespace {
+
+// Engine::load_ruleset finds a ruleset by name: the directories given, then $ALEA_PATH, then
+// the shipped ones (in a build tree, the source tree's). A shipped ruleset is library code.
+TEST(Engine, LoadsARulesetByName) {
+  const char* saved = std::getenv("ALEA_PATH");
+  const std::string restore = saved ? saved : "";
+  unsetenv("ALEA_PATH");
+  Engine shipped;
+  EXPECT_TRUE(shipped.load_ruleset("heroes_mythos").empty());  // the language's spelling finds heroes-mythos.yaml
+  ASSERT_NE(shipped.find_ruleset("heroes-mythos"), nullptr);
+  EXPECT_EQ(ruleset_summary(*shipped.find_ruleset("heroes-mythos")).file,
+            std::string(ALEA_SOURCE_DIR) + "/rulesets/heroes-mythos.yaml");
+
+  const auto dir = std::filesystem::temp_directory_path() / ("alea-load-by-name-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(dir / "heroes-mythos.yaml")
+        << "schema: 1\nname: heroes-mythos\ntitle: Mine\nsource: a test\nmechanics:\n"
+           "  check:\n    doc: five\n    body: \"5\"\n    returns: {type: int, doc: five}\n";
+  }
+  setenv("ALEA_PATH", dir.c_str(), 1);
+  Engine mine;
+  EXPECT_TRUE(mine.load_ruleset("heroes-mythos").empty());
+  EXPECT_EQ(ruleset_summary(*mine.find_ruleset("heroes-mythos")).title, "Mine");
+  unsetenv("ALEA_PATH");
+  Engine given;
+  EXPECT_TRUE(given.load_ruleset("heroes-mythos", {dir.string()}).empty());
+  EXPECT_EQ(ruleset_summary(*given.find_ruleset("heroes-mythos")).title, "Mine");
+
+  const Diagnostics missing = given.load_ruleset("no-such-game");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].code, DiagCode::RulesetNotFound);
+  EXPECT_EQ(missing[0].message, "there is no ruleset 'no-such-game' in " + std::string(ALEA_SOURCE_DIR) + "/rulesets");
+  const Diagnostics outside = given.load_ruleset("../etc/passwd");
+  ASSERT_EQ(outside.size(), 1u);
+  EXPECT_EQ(outside[0].message, "'../etc/passwd' is not a ruleset name: a-z, 0-9, '_' and '-' only");
+  std::filesystem::remove_all(dir);
+  if (saved) setenv("ALEA_PATH", restore.c_str(), 1);
 }
 
 }  // namespace

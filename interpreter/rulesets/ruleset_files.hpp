@@ -1,0 +1,32 @@
+// interpreter/rulesets/ruleset_files.hpp — where rulesets are found by name, for
+// Engine::load_ruleset and the command line: the directories given, then those of
+// $ALEA_PATH (colon-separated), then the rulesets shipped with alea. A ruleset NAME is
+// the file NAME.yaml in the first directory that has one.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alea::detail {
+
+// Whether `name` could be a ruleset's name: [a-z0-9_-], not empty. Anything
+// else is never looked up, so no name can reach outside the search path.
+[[nodiscard]] bool is_ruleset_name(std::string_view name);
+
+// The shipped rulesets: PREFIX/share/alea/rulesets next to an installed libalea or alea
+// (found from the file the code runs from, so a moved prefix still works), else those of
+// the source tree a build tree was made from; none when neither exists.
+[[nodiscard]] std::optional<std::filesystem::path> shipped_rulesets_dir();
+
+// `extra`, then each directory of $ALEA_PATH, then shipped_rulesets_dir() if any.
+[[nodiscard]] std::vector<std::filesystem::path> ruleset_search_dirs(const std::vector<std::string>& extra);
+
+// The file of ruleset `name` in the first of `dirs` that has it: as typed, then with '_' as
+// '-' (the language's my_game is the file my-game.yaml), then the reverse; or nothing.
+[[nodiscard]] std::optional<std::filesystem::path> find_ruleset_file(std::string_view name,
+                                                                     const std::vector<std::filesystem::path>& dirs);
+
+}  // namespace alea::detail
