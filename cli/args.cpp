@@ -9,15 +9,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/exit_codes.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "dsl/resolver.hpp"
 
 namespace alea::cli {
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_usage = 2;
 
 constexpr const char* limit_help =
     "Set one of the limits that keep a run finite, as in max_steps=5000000 (may be repeated); "

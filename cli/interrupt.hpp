@@ -5,10 +5,9 @@
 
 #include <atomic>
 
-namespace alea::cli {
+#include "cli/exit_codes.hpp"  // exit_interrupted
 
-// Exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
-constexpr int exit_interrupted = 130;
+namespace alea::cli {
 
 // The flag; set from a signal handler, read by running evaluations.
 [[nodiscard]] std::atomic<bool>& cancel_flag();

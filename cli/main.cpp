@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/args.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
 #include "cli/repl.hpp"
@@ -32,10 +33,9 @@
 
 namespace {
 
-constexpr int exit_ok = 0;
-constexpr int exit_bad_input = 1;
-constexpr int exit_usage = 2;
-
+using alea::cli::exit_bad_input;
+using alea::cli::exit_ok;
+using alea::cli::exit_usage;
 using alea::cli::RollArgs;
 using alea::cli::UsageError;
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli/exit_codes.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/io/read_file.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
@@ -19,9 +20,6 @@ namespace alea::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_bad_input = 1;
 
 std::vector<std::string> mechanic_names(const Ruleset& r) {
   std::vector<std::string> out;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/exit_codes.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/state_commands.hpp"
 #include "cli/state_file.hpp"
@@ -15,9 +16,6 @@
 
 namespace alea::cli {
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_bad_input = 1;
 
 // Loads the ruleset `name` from the path into `engine`; "" when it is loaded, else the problem.
 std::string load(Engine& engine, const RulesetPath& path, const std::string& name) {

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "cli/exit_codes.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/state_commands.hpp"
 #include "cli/state_file.hpp"
@@ -18,9 +19,6 @@
 namespace alea::cli {
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_bad_input = 1;
 
 int fail(const StatsArgs& a, const Diagnostics& d, std::string_view expression) {
   if (a.json) fmt::print("{}\n", stats_error_json(d.front(), expression));

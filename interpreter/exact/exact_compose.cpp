@@ -52,7 +52,8 @@ Value binop(ast::BinOp op, const Value& l, const Value& r) {
   }
 }
 
-Value counted(const Value& v) {
+// A pool as its total, refused when the total overflows.
+Value pool_as_total(const Value& v) {
   if (const auto* p = v.as_pool()) {
     if (auto t = pool_total(*p)) return Value(*t);
     not_composable("a pool's total overflows");
@@ -512,7 +513,7 @@ Dist Composer::eval(const ast::Expr& e, Demand d) {
     pools = pools || v.as_pool();
   }
   if (d == Demand::Counted && pools) {
-    Dist c = map(budget_, r, counted);
+    Dist c = map(budget_, r, pool_as_total);
     return c;
   }
   return r;

@@ -13,16 +13,10 @@
 #include "interpreter/exact/exact.hpp"
 #include "interpreter/exact/exact_compose.hpp"
 #include "interpreter/exact/exact_fraction.hpp"
+#include "interpreter/stats_tally.hpp"
 
 namespace alea::compose {
 namespace {
-
-Value counted(const Value& v) {
-  if (const auto* p = v.as_pool()) {
-    if (auto t = pool_total(*p)) return Value(*t);
-  }
-  return v;
-}
 
 // Weights of values grouped as stats.cpp's Tally groups them.
 struct Tally {
@@ -31,7 +25,7 @@ struct Tally {
   std::map<std::string, std::size_t> others;
 
   void add(const Value& raw, const Weight& w) {
-    const Value v = counted(raw);
+    const Value v = tally::counted(raw);
     auto found = [&](auto& index, auto key) {
       auto [it, fresh] = index.emplace(std::move(key), entries.size());
       if (fresh)
