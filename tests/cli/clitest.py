@@ -13,18 +13,36 @@ import sys
 from pathlib import Path
 
 ALEA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "alea"
+# The sanitizer tree (build-san/): a run of alea costs about five times as much under ASan+UBSan.
+SANITIZED = "build-san" in ALEA
 
 
 def cap_address_space(limit):
     """Caps the calling process's address space at `limit` bytes (call it in a child before exec).
     Not in the sanitizer build: ASan reserves terabytes of shadow memory at start and would
     fail there; its runs are checked for their errors and their end, not their memory."""
-    if "build-san" not in ALEA:
+    if not SANITIZED:
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 ROOT = Path(__file__).resolve().parents[2]
 failures = []
 _checked = 0
+
+
+def first_of_each(cases, key):
+    """Every case; under ASan+UBSan, the first case of each key(case) only, such as a mechanic.
+    For the tables of vectors rolled through the command line: the plain tree checks every
+    result, the library's tests (tests/rulesets) run the same vectors under the sanitizers, and
+    there the command line's own code needs each mechanic once."""
+    if not SANITIZED:
+        return list(cases)
+    seen = set()
+    kept = []
+    for case in cases:
+        if key(case) not in seen:
+            seen.add(key(case))
+            kept.append(case)
+    return kept
 
 
 def environment(**extra):

@@ -17,7 +17,7 @@ import re
 import shlex
 from concurrent.futures import ThreadPoolExecutor
 
-from clitest import ALEA, ROOT, check, finish, run
+from clitest import ROOT, check, finish, first_of_each, run
 
 DIR = ROOT / "tests" / "cli" / "bad_arguments"
 cases = []
@@ -57,18 +57,9 @@ for ruleset in rulesets:
     check(f"bad_arguments/{ruleset}.txt has a case for every mechanic", not missing,
           f"{len(missing)} without one: {', '.join(missing)}")
 
-# Under ASan+UBSan (the build-san tree) each run costs about five times as much, and the messages
-# are the plain tree's to check: there, the first case of each mechanic is enough to walk its
-# error paths.
-if "build-san" in ALEA:
-    seen = set()
-    kept = []
-    for case in cases:
-        key = next((w for w in case[2] if w.startswith(case[0] + ".")), case[1])
-        if key not in seen:
-            seen.add(key)
-            kept.append(case)
-    cases = kept
+# Under ASan+UBSan the messages are the plain tree's to check: there, the first case of each
+# mechanic is enough to walk its error paths.
+cases = first_of_each(cases, lambda case: next((w for w in case[2] if w.startswith(case[0] + ".")), case[1]))
 
 with ThreadPoolExecutor(max_workers=2) as pool:
     results = list(pool.map(lambda case: run(case[2]), cases))

