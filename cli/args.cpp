@@ -12,6 +12,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "dsl/resolver.hpp"
+#include "interpreter/api.hpp"
 
 namespace alea::cli {
 
@@ -258,7 +259,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
   CLI::App app{"alea — a dice-and-rules language for tabletop games.\n"
                "With no command, opens the interactive REPL.",
                "alea"};
-  app.set_version_flag("--version", "alea 0.1.0");
+  app.set_version_flag("--version", fmt::format("alea {}", alea::version()));
   app.require_subcommand(0, 1);
   app.footer("Exit codes: 0 success, 1 error in the input (reported on stderr), 2 bad usage,\n"
              "130 stopped by Ctrl-C.\n"

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -63,11 +62,6 @@ alea::EngineOptions engine_options(const alea::Limits& limits) {
   alea::EngineOptions options;
   options.limits = limits;
   return options;
-}
-
-std::uint64_t fresh_seed() {
-  std::random_device rd;
-  return (std::uint64_t{rd()} << 32) | rd();
 }
 
 // Whether render_json refused a successful outcome's document as too large:
@@ -137,22 +131,6 @@ int state_failure(const RollArgs& a, const std::string& source, const alea::cli:
   return exit_bad_input;
 }
 
-// A roll that left scripted dice over: an error, so that nothing is kept (no state changes) and
-// a bot that scripted a whole roll learns that its dice and the rules disagree.
-alea::Outcome surplus_dice(alea::Outcome o, const std::string& source, const std::string& name, std::size_t took) {
-  const std::size_t n = o.unused_dice.size();
-  const auto file = alea::SourceFile::make(name, source);
-  alea::Diagnostic d(alea::DiagCode::ScriptedDiceUnused, file->span(0, static_cast<std::uint32_t>(source.size())),
-                     fmt::format("{} scripted {} not used ({}): the roll took {} of the {} given", n,
-                                 n == 1 ? "die was" : "dice were", fmt::join(o.unused_dice, ", "), took, took + n));
-  d.note({}, took == 0 ? std::string("it rolls no dice: leave out --dice")
-                       : fmt::format("give only the {} it takes", took));
-  alea::Outcome out;
-  out.error = std::move(d);
-  out.program = std::move(o.program);
-  return out;
-}
-
 // The mechanic a command calls, as typed: "my-game.check".
 std::string mechanic_word(const RollArgs& a) {
   const std::string& w = a.words.front();
@@ -185,7 +163,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   } else if (a.min || a.max) {
     dice = std::make_unique<alea::ExtremeDice>(a.min ? alea::ExtremeDice::End::Min : alea::ExtremeDice::End::Max);
   } else {
-    seed = a.seed ? *a.seed : fresh_seed();
+    seed = a.seed ? *a.seed : alea::fresh_seed();
     dice = std::make_unique<alea::RandomDice>(*seed);
   }
   alea::Compiled compiled = engine.compile(source, name);
@@ -200,7 +178,8 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
     outcome = engine.run(compiled.program, {}, *dice,
                          {state ? &*state : nullptr, &choices, &alea::cli::cancel_flag()});
     if (outcome.ok() && !outcome.unused_dice.empty()) {
-      outcome = surplus_dice(std::move(outcome), source, name, scripted ? scripted->used() : 0);
+      outcome = alea::refuse_unused_dice(std::move(outcome), source, name, scripted ? scripted->used() : 0,
+                                          "leave out --dice");
     }
   }
   // The state is saved before anything is shown: a roll whose state cannot

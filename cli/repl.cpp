@@ -33,7 +33,6 @@
 #include <iostream>
 #include <limits>
 #include <map>
-#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -98,11 +97,6 @@ EngineOptions engine_options(const Limits& limits) {
   EngineOptions options;
   options.limits = limits;
   return options;
-}
-
-std::uint64_t fresh_seed() {
-  std::random_device rd;
-  return (std::uint64_t{rd()} << 32) | rd();
 }
 
 // Errors and notes go to stderr; stdout is flushed first so that the two
@@ -657,7 +651,7 @@ int run_script(Repl& repl) {
 }  // namespace
 
 int run_repl(const ReplOptions& options) {
-  Repl repl(options.seed ? *options.seed : fresh_seed(), RulesetPath(options.ruleset_dirs), options.state_file,
+  Repl repl(options.seed ? *options.seed : alea::fresh_seed(), RulesetPath(options.ruleset_dirs), options.state_file,
             options.limits);
   if (const std::string problems = repl.open_state(); !problems.empty()) {
     std::fputs(problems.c_str(), stderr);

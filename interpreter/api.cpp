@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dsl/ast_walk.hpp"
 #include "dsl/parser.hpp"
@@ -255,6 +256,23 @@ Outcome Engine::roll(std::string_view source, DiceSource& dice, const Bindings& 
     return o;
   }
   return run(std::move(c.program), bindings, dice);
+}
+
+std::string_view version() { return ALEA_VERSION_TEXT; }
+
+Outcome refuse_unused_dice(Outcome o, std::string_view source, std::string name, std::size_t took,
+                           std::string_view give_none) {
+  if (!o.ok() || o.unused_dice.empty()) return o;
+  const std::size_t n = o.unused_dice.size();
+  const auto file = SourceFile::make(std::move(name), std::string(source));
+  Diagnostic d(DiagCode::ScriptedDiceUnused, file->span(0, static_cast<std::uint32_t>(source.size())),
+               fmt::format("{} scripted {} not used ({}): the roll took {} of the {} given", n,
+                           n == 1 ? "die was" : "dice were", fmt::join(o.unused_dice, ", "), took, took + n));
+  d.note({}, took == 0 ? fmt::format("it rolls no dice: {}", give_none) : fmt::format("give only the {} it takes", took));
+  Outcome out;
+  out.error = std::move(d);
+  out.program = std::move(o.program);
+  return out;
 }
 
 Outcome Engine::roll(std::string_view source, std::uint64_t seed) const {

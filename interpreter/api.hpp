@@ -47,6 +47,9 @@ struct CompiledProgram;
 // A ruleset loaded into an Engine; opaque: ruleset_summary() describes it.
 struct Ruleset;
 
+// The library's version, "0.2.0" (the project's).
+[[nodiscard]] std::string_view version();
+
 struct EngineOptions {
   Limits limits;
   ParseOptions parse;
@@ -186,6 +189,15 @@ class Engine {
   std::vector<std::shared_ptr<const Ruleset>> rulesets_;
   mutable CompileCache cache_{options_.compile_cache};
 };
+
+// A run given scripted faces (ScriptedDice) that it did not all take, made an error: a
+// ScriptedDiceUnused diagnostic over the whole `source`, saying which faces were left and that
+// the roll took `took` of them, so that nothing the run did is kept (no state changes) and a host
+// that scripted a whole roll learns that its dice and the rules disagree. `give_none` is how the
+// host's user gives no dice, for a run that rolls none ("leave out --dice"). An outcome with no
+// unused dice comes back as it was.
+[[nodiscard]] Outcome refuse_unused_dice(Outcome outcome, std::string_view source, std::string name,
+                                         std::size_t took, std::string_view give_none);
 
 // Variables, functions and the rulesets' state that persist from one input to
 // the next, as in the REPL or a bot's conversation. Not thread-safe: one

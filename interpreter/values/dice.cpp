@@ -2,6 +2,7 @@
 #include "interpreter/values/dice.hpp"
 
 #include <algorithm>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -53,6 +54,11 @@ std::string DieKind::name() const {
   if (sides_ > 0) return fmt::format("d{}", sides_);
   if (faces_ == std::vector<std::int64_t>{-1, 0, 1}) return "dF";
   return fmt::format("d{{{}}}", fmt::join(faces_, ","));
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device rd;
+  return (std::uint64_t{rd()} << 32) | rd();
 }
 
 RandomDice::RandomDice(std::uint64_t seed) : rng_(seed) {}

@@ -54,6 +54,9 @@ class DiceSource {
   [[nodiscard]] virtual std::span<const std::int64_t> unused() const { return {}; }
 };
 
+// A seed from the operating system's entropy (std::random_device): for a roll given none.
+[[nodiscard]] std::uint64_t fresh_seed();
+
 // Uniform faces from PCG32 (pcg-cpp), with Lemire's unbiased bounded integers:
 // the faces for a seed are the same on every platform and compiler.
 class RandomDice final : public DiceSource {

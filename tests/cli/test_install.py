@@ -7,8 +7,9 @@ prefix, and runs the installed program: it lists the five shipped rulesets from
 PREFIX/share/alea/rulesets, rolls like the program in the build tree, finds a user's ruleset
 through $ALEA_PATH ahead of the shipped ones, and the docs the rulesets cite are installed. Then
 builds examples/01_roll.cpp against the installed library, headers and package, with CMake
-(find_package(alea 0.1 CONFIG)) and with pkg-config, and runs both; and a program that loads a
-ruleset by name, which the library finds next to itself, or first in $ALEA_PATH.
+(find_package(alea 0.2 CONFIG)) and with pkg-config, and runs both; the same for the C API's
+examples/c/roll.c, built as C99; and a program that loads a ruleset by name, which the library
+finds next to itself, or first in $ALEA_PATH.
 
 Usage: test_install.py /path/to/build/cli/alea
 """
@@ -68,7 +69,7 @@ try:
                            capture_output=True, text=True, timeout=300, env=environment())
         if q.returncode == 0:
             q = subprocess.run(["cmake", "--build", str(consumer)], capture_output=True, text=True, timeout=600)
-        check("find_package(alea 0.1 CONFIG) builds a program", q.returncode == 0, q.stdout[-1500:] + q.stderr[-1500:])
+        check("find_package(alea 0.2 CONFIG) builds a program", q.returncode == 0, q.stdout[-1500:] + q.stderr[-1500:])
         if (consumer / "roll").is_file():
             q = subprocess.run([str(consumer / "roll")], capture_output=True, text=True, timeout=60)
             check("the program built with CMake runs", q.returncode == 0 and q.stdout == expected, q.stdout + q.stderr)
@@ -83,6 +84,13 @@ try:
             # (whose check takes no dice, so the roll with arguments is refused)
             check("the library looks in ALEA_PATH first", q.stdout.startswith(f"{extra}/heroes-mythos.yaml\n"),
                   q.stdout + q.stderr)
+        # The C example, built as C99 against the installed library; it finds the rulesets itself.
+        c_expected = (ROOT / "examples" / "c" / "roll.expected").read_text()
+        if (consumer / "c_roll").is_file():
+            q = subprocess.run([str(consumer / "c_roll")], capture_output=True, text=True, timeout=60, env=environment())
+            check("the C program built with CMake runs", q.returncode == 0 and q.stdout == c_expected, q.stdout + q.stderr)
+        else:
+            check("the C program built with CMake", False, "no c_roll")
         pc = subprocess.run(["pkg-config", "--cflags", "--libs", "alea"], capture_output=True, text=True,
                             env=environment(PKG_CONFIG_PATH=str(prefix / "lib" / "pkgconfig")))
         check("pkg-config alea", pc.returncode == 0 and "/include/alea" in pc.stdout and "-lalea" in pc.stdout,
@@ -95,6 +103,15 @@ try:
             q = subprocess.run([str(tmp / "roll-pc")], capture_output=True, text=True, timeout=60)
             check("the program built with pkg-config runs", q.returncode == 0 and q.stdout == expected,
                   q.stdout + q.stderr)
+        q = subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", str(ROOT / "examples" / "c" / "roll.c"),
+                            "-o", str(tmp / "c-roll-pc")] + pc.stdout.split() + [f"-Wl,-rpath,{prefix}/lib"],
+                           capture_output=True, text=True, timeout=600)
+        check("pkg-config builds a C99 program", q.returncode == 0, q.stderr[-1500:])
+        if (tmp / "c-roll-pc").is_file():
+            q = subprocess.run([str(tmp / "c-roll-pc")], capture_output=True, text=True, timeout=60, env=environment())
+            check("the C program built with pkg-config runs", q.returncode == 0 and q.stdout == c_expected,
+                  q.stdout + q.stderr)
+        check("the C header is installed", (prefix / "include" / "alea" / "alea.h").is_file())
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
