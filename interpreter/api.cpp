@@ -48,7 +48,7 @@ const Engine::StdlibSet& Engine::shared_stdlib() {
     StdlibSet out;
     const Engine bare;
     for (const auto& src : stdlib_sources()) {
-      Compiled c = bare.compile_with(src.text, std::string("stdlib/") + std::string(src.name), out.programs, false,
+      Compiled c = bare.compile_with(*bare.snapshot(), src.text, std::string("stdlib/") + std::string(src.name), out.programs, false,
                                      SourceOrigin::Library);
       if (!c.ok()) {
         throw std::logic_error("the embedded stdlib does not compile: " + render_text(c.diagnostics));
@@ -81,12 +81,35 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
   opts.max_file_bytes = options_.limits.max_file_bytes;
   RulesetLoad load = alea::load_ruleset(std::string(yaml), std::move(shown_as), opts);
   if (!load.ruleset) return std::move(load.diagnostics);
-  auto same = std::find_if(rulesets_.begin(), rulesets_.end(),
+  const std::lock_guard one_load(load_mutex_);
+  auto next = std::make_shared<RulesetSet>(*snapshot());
+  ++next->generation;
+  auto same = std::find_if(next->rulesets.begin(), next->rulesets.end(),
                            [&](const auto& r) { return r->ident == load.ruleset->ident; });
-  if (same != rulesets_.end()) *same = std::move(load.ruleset);
-  else rulesets_.push_back(std::move(load.ruleset));
-  cache_.clear();  // a name may mean another mechanic now
+  if (same != next->rulesets.end()) {
+    retired_.push_back(std::move(*same));
+    *same = std::move(load.ruleset);
+  } else {
+    next->rulesets.push_back(std::move(load.ruleset));
+  }
+  const std::uint64_t generation = next->generation;
+  {
+    const std::lock_guard lock(set_mutex_);
+    set_ = std::move(next);
+  }
+  cache_.clear(generation);  // a name may mean another mechanic now
   return {};
+}
+
+Engine::Engine(const Engine& other) : options_(other.options_), set_(other.snapshot()), cache_(other.cache_) {
+  const std::lock_guard lock(other.load_mutex_);
+  retired_ = other.retired_;
+  cache_.clear(set_->generation);
+}
+
+std::shared_ptr<const Engine::RulesetSet> Engine::snapshot() const {
+  const std::lock_guard lock(set_mutex_);
+  return set_;
 }
 
 Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::string shown_as,
@@ -182,7 +205,7 @@ std::vector<RulesetName> counters_set(const Compiled& program) {
 
 const Ruleset* Engine::find_ruleset(std::string_view name) const {
   const std::string ident = ruleset_ident(name);
-  for (const auto& r : rulesets_) {
+  for (const auto& r : snapshot()->rulesets) {
     if (r->ident == ident) return r.get();
   }
   return nullptr;
@@ -190,27 +213,28 @@ const Ruleset* Engine::find_ruleset(std::string_view name) const {
 
 std::vector<const Ruleset*> Engine::rulesets() const {
   std::vector<const Ruleset*> out;
-  for (const auto& r : rulesets_) out.push_back(r.get());
+  for (const auto& r : snapshot()->rulesets) out.push_back(r.get());
   return out;
 }
 
 Compiled Engine::compile(std::string_view source, std::string name, Imports imports) const {
+  const auto set = snapshot();  // the rulesets as they are now, whatever a load does meanwhile
   const bool cacheable = imports.empty() && cache_.admits(source);
   if (cacheable) {
-    if (auto program = cache_.find(name, source)) return Compiled{std::move(program), {}};
+    if (auto program = cache_.find(name, source, set->generation)) return Compiled{std::move(program), {}};
   }
   // Without the stdlib first: a program that calls none of it never waits for it.
-  Compiled out = compile_with(source, name, imports, false);
+  Compiled out = compile_with(*set, source, name, imports, false);
   const bool wants_stdlib = std::any_of(out.diagnostics.begin(), out.diagnostics.end(), [](const Diagnostic& d) {
     return d.code == DiagCode::UnknownFunction;
   });
-  if (wants_stdlib) out = compile_with(source, name, imports, true);
-  if (cacheable && out.ok()) cache_.insert(name, source, out.program);
+  if (wants_stdlib) out = compile_with(*set, source, name, imports, true);
+  if (cacheable && out.ok()) cache_.insert(name, source, out.program, set->generation);
   return out;
 }
 
-Compiled Engine::compile_with(std::string_view source, std::string name, Imports imports, bool with_stdlib,
-                              SourceOrigin origin) const {
+Compiled Engine::compile_with(const RulesetSet& set, std::string_view source, std::string name, Imports imports,
+                              bool with_stdlib, SourceOrigin origin) const {
   Compiled out;
   auto file = SourceFile::make(std::move(name), std::string(source), origin);
   ParseResult parsed = parse(*file, options_.parse);
@@ -223,7 +247,7 @@ Compiled Engine::compile_with(std::string_view source, std::string name, Imports
   if (with_stdlib) {
     for (const auto& prog : shared_stdlib().programs) add_functions(*prog, ctx.imported);
   }
-  for (const auto& r : rulesets_) add_functions(*r->program, ctx.imported, r->ident);
+  for (const auto& r : set.rulesets) add_functions(*r->program, ctx.imported, r->ident);
   for (const auto& prog : imports) add_functions(*prog, ctx.imported);
   Diagnostics problems = resolve(*parsed.program, ctx);
   if (!problems.empty()) {
@@ -238,7 +262,7 @@ Compiled Engine::compile_with(std::string_view source, std::string name, Imports
     const auto& std_programs = shared_stdlib().programs;
     prog->imports.insert(prog->imports.end(), std_programs.begin(), std_programs.end());
   }
-  for (const auto& r : rulesets_) prog->imports.push_back(r->program);
+  for (const auto& r : set.rulesets) prog->imports.push_back(r->program);
   out.program = std::move(prog);
   return out;
 }
@@ -333,7 +357,7 @@ Outcome Engine::run(std::shared_ptr<const CompiledProgram> program, const Bindin
 
 std::vector<std::string> Engine::check_state(const State& state) const {
   std::vector<std::string> out;
-  for (const auto& r : rulesets_) {
+  for (const auto& r : snapshot()->rulesets) {
     for (auto& p : state_problems(*r, state)) out.push_back(std::move(p));
   }
   return out;

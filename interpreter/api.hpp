@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -119,13 +120,19 @@ class Engine {
   explicit Engine(EngineOptions options) : options_(std::move(options)), cache_(options_.compile_cache) {
     if (std::string problem = limits_problem(options_.limits); !problem.empty()) throw std::invalid_argument(problem);
   }
+  // A copy has the same options and rulesets, and a compile cache of its own.
+  Engine(const Engine& other);
+  Engine& operator=(const Engine&) = delete;
 
   [[nodiscard]] const EngineOptions& options() const { return options_; }
 
   // Loads a ruleset; its mechanics become callable as `ident.mechanic`
   // (`my_game.check`). Returns every problem found; on any problem
   // nothing is loaded. A ruleset of the same name replaces the one loaded
-  // before. Loading is not thread-safe: load first, then share the Engine.
+  // before. A load may run while other threads compile, run and compute odds with this
+  // Engine: each of those takes the set of rulesets once, at its start, and sees the whole new
+  // ruleset or none of it; loads wait for one another. A program compiled before a load keeps
+  // the mechanics it was compiled against.
   // `origin`: SourceOrigin::Library for a ruleset shipped with the host, whose
   // errors are then reported where the user's code called it (as for the
   // stdlib; see locate_in_user_code); User (the default) for a homebrewer's own.
@@ -141,7 +148,8 @@ class Engine {
   // A shipped ruleset is loaded as SourceOrigin::Library, any other as User. A name with
   // characters other than a-z, 0-9, '_' and '-', or one found nowhere, is RulesetNotFound.
   [[nodiscard]] Diagnostics load_ruleset(std::string_view name, const std::vector<std::string>& dirs = {});
-  // A loaded ruleset by name ("my-game" or "my_game"), or null; see ruleset_summary.
+  // A loaded ruleset by name ("my-game" or "my_game"), or null; see ruleset_summary. The
+  // pointer stays valid as long as the Engine, even once another load replaces that ruleset.
   [[nodiscard]] const Ruleset* find_ruleset(std::string_view name) const;
   [[nodiscard]] std::vector<const Ruleset*> rulesets() const;
   [[nodiscard]] const std::vector<StdlibFunction>& stdlib_functions() const;
@@ -182,11 +190,22 @@ class Engine {
  private:
   struct StdlibSet;  // the compiled stdlib, shared by every Engine
   static const StdlibSet& shared_stdlib();
-  [[nodiscard]] Compiled compile_with(std::string_view source, std::string name, Imports imports,
-                                      bool with_stdlib, SourceOrigin origin = SourceOrigin::User) const;
+  // The loaded rulesets: one immutable set, replaced whole by each load (copy on write).
+  struct RulesetSet {
+    std::vector<std::shared_ptr<const Ruleset>> rulesets;
+    std::uint64_t generation = 0;  // 1 + the loads before it
+  };
+  [[nodiscard]] std::shared_ptr<const RulesetSet> snapshot() const;
+  [[nodiscard]] Compiled compile_with(const RulesetSet& set, std::string_view source, std::string name,
+                                      Imports imports, bool with_stdlib,
+                                      SourceOrigin origin = SourceOrigin::User) const;
 
   EngineOptions options_;
-  std::vector<std::shared_ptr<const Ruleset>> rulesets_;
+  mutable std::mutex set_mutex_;  // held only while set_ is read or replaced
+  std::shared_ptr<const RulesetSet> set_ = std::make_shared<const RulesetSet>();
+  mutable std::mutex load_mutex_;  // one load at a time
+  // Rulesets that a load replaced: kept, so that find_ruleset's pointers stay valid.
+  std::vector<std::shared_ptr<const Ruleset>> retired_;
   mutable CompileCache cache_{options_.compile_cache};
 };
 

@@ -13,9 +13,11 @@ CompileCache& CompileCache::operator=(const CompileCache& other) {
   return *this;
 }
 
-std::shared_ptr<const CompiledProgram> CompileCache::find(std::string_view name, std::string_view source) const {
+std::shared_ptr<const CompiledProgram> CompileCache::find(std::string_view name, std::string_view source,
+                                                          std::uint64_t generation) const {
   if (!admits(source)) return nullptr;
   const std::lock_guard lock(mutex_);
+  if (generation != generation_) return nullptr;
   const auto it = index_.find(Key{name, source});
   if (it == index_.end()) return nullptr;
   order_.splice(order_.begin(), order_, it->second);  // now the most recently used
@@ -23,9 +25,10 @@ std::shared_ptr<const CompiledProgram> CompileCache::find(std::string_view name,
 }
 
 void CompileCache::insert(std::string_view name, std::string_view source,
-                          std::shared_ptr<const CompiledProgram> program) {
+                          std::shared_ptr<const CompiledProgram> program, std::uint64_t generation) {
   if (!admits(source) || !program) return;
   const std::lock_guard lock(mutex_);
+  if (generation != generation_) return;  // compiled against rulesets since replaced
   if (const auto it = index_.find(Key{name, source}); it != index_.end()) {
     // Another thread compiled the same source meanwhile; either program will do.
     order_.splice(order_.begin(), order_, it->second);
@@ -41,8 +44,9 @@ void CompileCache::insert(std::string_view name, std::string_view source,
   }
 }
 
-void CompileCache::clear() {
+void CompileCache::clear(std::uint64_t generation) {
   const std::lock_guard lock(mutex_);
+  generation_ = generation;
   index_.clear();
   order_.clear();
 }

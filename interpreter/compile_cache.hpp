@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -34,10 +35,16 @@ class CompileCache {
   [[nodiscard]] bool admits(std::string_view source) const {
     return capacity_ > 0 && source.size() <= max_source_bytes;
   }
-  // The program compiled from `source` shown as `name`, or null.
-  [[nodiscard]] std::shared_ptr<const CompiledProgram> find(std::string_view name, std::string_view source) const;
-  void insert(std::string_view name, std::string_view source, std::shared_ptr<const CompiledProgram> program);
-  void clear();
+  // The program compiled from `source` shown as `name`, or null. `generation` is the Engine's
+  // set of rulesets the caller compiles against: a program compiled against another set is
+  // neither found nor kept, so that a compile that raced with a load never leaves behind a
+  // program whose names meant the old mechanics.
+  [[nodiscard]] std::shared_ptr<const CompiledProgram> find(std::string_view name, std::string_view source,
+                                                            std::uint64_t generation = 0) const;
+  void insert(std::string_view name, std::string_view source, std::shared_ptr<const CompiledProgram> program,
+              std::uint64_t generation = 0);
+  // Empties the cache; from now on it keeps programs of `generation` only.
+  void clear(std::uint64_t generation = 0);
   [[nodiscard]] std::size_t size() const;
   [[nodiscard]] std::size_t capacity() const { return capacity_; }
 
@@ -60,6 +67,7 @@ class CompileCache {
 
   std::size_t capacity_;
   mutable std::mutex mutex_;
+  std::uint64_t generation_ = 0;
   mutable Order order_;
   std::unordered_map<Key, Order::iterator, Hash> index_;
 };
