@@ -153,11 +153,12 @@ void add_check(CLI::App& app, Setup& s) {
       "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
   cmd->add_option("file", s.out.check_files, "The files to check ('-' reads a program from standard input)")
       ->required();
+  cmd->add_flag("--json", s.out.check_json, "Print one JSON document: each file, whether it is good, and its errors");
   add_rulesets_option(cmd, s.out.ruleset_dirs);
   add_limit_option(cmd, s.limit_words);
   cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
               "error or cannot be read.\n"
-              "Example:\n  alea check my-game.yaml");
+              "Examples:\n  alea check my-game.yaml\n  alea check my-game.yaml game.alea --json");
 }
 
 void add_repl(CLI::App& app, Setup& s) {
@@ -214,7 +215,56 @@ std::vector<std::string> limit_names() {
   return names;
 }
 
+// Whether the words ask for JSON: a `--json` before any `--` (after which every word is an
+// argument). Read from the words themselves, for a command line CLI11 could not read.
+bool asks_for_json(const std::vector<std::string>& words) {
+  for (std::size_t i = 1; i < words.size() && words[i] != "--"; ++i) {
+    if (words[i] == "--json") return true;
+  }
+  return false;
+}
+
+// A usage error as `alea` reports it: "alea: <message>" on stderr (with `hint` after it) and,
+// when the command line asks for JSON, alea.error/1 on stdout.
+ParsedArgs& usage_failure(ParsedArgs& out, const std::vector<std::string>& words, std::string_view message,
+                          std::string_view hint = "") {
+  out.exit_code = exit_usage;
+  out.err = fmt::format("alea: {}\n{}", message, hint);
+  if (asks_for_json(words)) {
+    const Diagnostic d(DiagCode::BadUsage, Span{}, std::string(message));
+    out.out = error_document(named_command(words), {d, out.err}) + "\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string_view command_name(Command command) {
+  switch (command) {
+    case Command::Repl: return "";
+    case Command::Roll: return "roll";
+    case Command::Run: return "run";
+    case Command::Stats: return "stats";
+    case Command::Rulesets: return "rulesets";
+    case Command::Describe: return "describe";
+    case Command::Check: return "check";
+    case Command::Limits: return "limits";
+    case Command::State: return "state";
+  }
+  return "";
+}
+
+bool ParsedArgs::json() const {
+  switch (command) {
+    case Command::Roll: return roll.json;
+    case Command::Run: return run.json;
+    case Command::Stats: return stats.json;
+    case Command::Rulesets: return list_json;
+    case Command::Describe: return describe_json;
+    case Command::Check: return check_json;
+    default: return false;
+  }
+}
 
 std::string limits_text() {
   std::size_t width = 0;
@@ -337,9 +387,9 @@ ParsedArgs parse_args(std::vector<std::string> words) {
       out.out = o.str();
       return stop(code, err.str(), false);
     }
-    return stop(exit_usage, fmt::format("alea: {}\nRun 'alea --help' for usage.\n", e.what()), false);
+    return usage_failure(out, words, e.what(), "Run 'alea --help' for usage.\n");
   } catch (const UsageError& e) {
-    return stop(exit_usage, fmt::format("alea: {}\n", e.what()), false);
+    return usage_failure(out, words, e.what());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/state_edit.hpp"
@@ -33,7 +34,8 @@ struct ParsedArgs {
   Command command = Command::Repl;
   // Set when reading the command line ends the program (help, version, a
   // usage error, `alea limits`): print `out` on stdout and `err` on stderr,
-  // and exit with this code.
+  // and exit with this code. A usage error of a command line with --json has
+  // its alea.error/1 document in `out`.
   std::optional<int> exit_code;
   std::string out, err;
 
@@ -48,8 +50,15 @@ struct ParsedArgs {
   std::string describe_what;
   bool describe_json = false;
   std::vector<std::string> check_files;
+  bool check_json = false;
   StateArgs state;
+
+  // Whether the command chosen was given --json: then stdout is one JSON document, whatever happens.
+  [[nodiscard]] bool json() const;
 };
+
+// The subcommand's name as typed ("roll"); "" for the REPL started without one.
+[[nodiscard]] std::string_view command_name(Command command);
 
 // Reads `words` (argv, the program's name first). Never throws but
 // std::bad_alloc, and touches nothing but the directories --rulesets names

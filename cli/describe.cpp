@@ -1,14 +1,15 @@
 // cli/describe.cpp — `alea describe NAME[.MECHANIC]` and the REPL's :describe:
-// a ruleset's documentation, from what its file declares, as text or JSON.
+// a ruleset's documentation, from what its file declares, as text; with --json, the library's
+// alea.describe/1 document (interpreter/render/describe_json.cpp).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <utility>
 
+#include "cli/exit_codes.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
@@ -16,9 +17,6 @@
 namespace alea::cli {
 
 namespace {
-
-// Keys in the order written here, which is the order of the text.
-using json = nlohmann::ordered_json;
 
 constexpr std::size_t width = 80;
 
@@ -115,17 +113,6 @@ std::string field_attributes(const ast::TypeSpec& t) {
 void item(std::string& out, std::size_t indent, std::string_view head, std::string_view doc) {
   out += std::string(indent, ' ') + std::string(head) + "\n";
   if (!doc.empty()) out += wrap(doc, indent + 4);
-}
-
-// The ruleset-wide parameters, counters or choices in `all` that `m` reads: the ones a call of
-// it may set.
-template <class P>
-std::vector<P> read_by(const MechanicInfo& m, const std::vector<P>& all) {
-  std::vector<P> out;
-  for (const auto& p : all) {
-    if (std::find(m.settable.begin(), m.settable.end(), p.name) != m.settable.end()) out.push_back(p);
-  }
-  return out;
 }
 
 void params_text(std::string& out, std::size_t indent, const std::vector<ParamInfo>& params) {
@@ -483,141 +470,6 @@ std::string single_mechanic_text(const Ruleset& r, const MechanicInfo& m) {
   return out;
 }
 
-// ---- JSON ---------------------------------------------------------------------
-
-// The engine's JSON for a value, as a JSON document to build on.
-json value_json(const Value& v) { return json::parse(render_value_json(v)); }
-
-json type_json(const ast::TypeSpec& t) {
-  json o = {{"type", ast::type_name(t)}};
-  o["min"] = t.min ? json(*t.min) : json(nullptr);
-  o["max"] = t.max ? json(*t.max) : json(nullptr);
-  // A field bounded by another field of its record: that field's name.
-  o["min_field"] = t.min_field.empty() ? json(nullptr) : json(t.min_field);
-  o["max_field"] = t.max_field.empty() ? json(nullptr) : json(t.max_field);
-  o["choices"] = t.choices;
-  o["face"] = t.face.empty() ? json(nullptr) : json(t.face);
-  o["min_length"] = t.min_length ? json(*t.min_length) : json(nullptr);
-  o["max_length"] = t.max_length ? json(*t.max_length) : json(nullptr);
-  return o;
-}
-
-json params_json(const std::vector<ParamInfo>& params) {
-  json a = json::array();
-  for (const auto& p : params) {
-    json o = type_json(p.type);
-    o["name"] = p.name;
-    o["required"] = !p.default_value;
-    o["default"] = p.default_value ? value_json(*p.default_value) : json(nullptr);
-    o["doc"] = p.doc;
-    a.push_back(std::move(o));
-  }
-  return a;
-}
-
-json requirements_json(const std::vector<RequirementInfo>& requirements) {
-  json a = json::array();
-  for (const auto& q : requirements) {
-    a.push_back({{"check", q.check}, {"message", q.message},
-                 {"argument", q.argument.empty() ? json(nullptr) : json(q.argument)}});
-  }
-  return a;
-}
-
-json changes_json(const std::vector<ChangeInfo>& changes) {
-  json a = json::array();
-  for (const auto& c : changes) {
-    a.push_back({{"counter", c.counter},
-                 {"op", c.op},
-                 {"value", c.value.empty() ? json(nullptr) : json(c.value)},
-                 {"when", c.when.empty() ? json(nullptr) : json(c.when)}});
-  }
-  return a;
-}
-
-json state_json(const Ruleset& r) {
-  std::vector<ParamInfo> state(r.state.begin(), r.state.end());
-  json a = params_json(state);
-  for (std::size_t i = 0; i < a.size(); ++i) a[i]["at_limit"] = r.state[i].clamp ? "clamp" : "error";
-  json c = json::array();
-  for (const auto& ch : r.choices) {
-    ast::TypeSpec t = ch.type;
-    t.optional = false;
-    json o = type_json(t);
-    o["name"] = ch.name;
-    o["flag"] = ch.flag.empty() ? json(nullptr) : json("--" + ch.flag);
-    o["doc"] = ch.doc;
-    c.push_back(std::move(o));
-  }
-  json t = json::array();
-  for (const auto& scale : r.tiers) {
-    json levels = json::array();
-    for (std::size_t i = 0; i < scale.levels.size(); ++i) {
-      const auto& l = scale.levels[i];
-      levels.push_back({{"name", l.name},
-                        {"from", l.from ? json(*l.from) : json(nullptr)},
-                        {"to", i + 1 < scale.levels.size() ? json(*scale.levels[i + 1].from - 1) : json(nullptr)},
-                        {"doc", l.doc}});
-    }
-    t.push_back({{"name", scale.name}, {"doc", scale.doc}, {"levels", levels}});
-  }
-  return {{"state", a}, {"choices", c}, {"tiers", t}};
-}
-
-
-json types_json(const Ruleset& r) {
-  json a = json::array();
-  for (const auto& t : r.types) a.push_back({{"name", t.name}, {"doc", t.doc}, {"fields", params_json(t.fields)}});
-  return a;
-}
-
-json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
-  json fields = json::array();
-  for (const auto& f : m.result) {
-    fields.push_back({{"name", f.name},
-                      {"type", ast::type_name(f.type)},
-                      {"outcomes", f.type.choices},
-                      {"outcome_docs", f.type.choice_docs},
-                      {"doc", f.doc}});
-  }
-  json returns = nullptr;
-  if (m.returns)
-    returns = {{"type", ast::type_name(*m.returns)},
-               {"outcomes", m.returns->choices},
-               {"doc", m.returns_doc}};
-  return {{"name", m.name},
-          {"call", r.ident + "." + m.name},
-          {"doc", m.doc},
-          {"group", m.group.empty() ? json(nullptr) : json(m.group)},
-          {"params", params_json(m.params)},
-          {"reads", m.settable},
-          {"sides", m.sides},
-          {"side_fields", params_json(m.side_fields)},
-          {"result", fields},
-          {"returns", returns},
-          {"requires", requirements_json(m.requirements)},
-          {"changes", changes_json(m.changes)},
-          {"odds", m.sampled_odds ? "sampled" : "auto"},
-          {"examples", m.examples}};
-}
-
-json ruleset_json(const Ruleset& r) {
-  json mechanics = json::array();
-  for (const auto& m : r.mechanics) mechanics.push_back(mechanic_json(r, m));
-  return {{"name", r.name},
-          {"ident", r.ident},
-          {"title", r.title},
-          {"source", r.source},
-          {"doc", r.doc},
-          {"file", r.file},
-          {"types", types_json(r)},
-          {"parameters", params_json(r.parameters)},
-          {"state", state_json(r)["state"]},
-          {"choices", state_json(r)["choices"]},
-          {"tiers", state_json(r)["tiers"]},
-          {"mechanics", mechanics}};
-}
-
 }  // namespace
 
 Described describe(std::string_view what, const RulesetPath& path, bool json_out,
@@ -655,7 +507,7 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
     }
   }
   if (mech.empty()) {
-    d.text = json_out ? ruleset_json(*r).dump(2) + "\n" : ruleset_text(*r);
+    d.text = json_out ? describe_ruleset_document(*r) + "\n" : ruleset_text(*r);
     return d;
   }
   const MechanicInfo* m = r->mechanic(mech);
@@ -666,37 +518,33 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
       return v;
     }();
     const std::string near = closest_name(mech, names);
+    d.error_code = DiagCode::UnknownFunction;
     d.error = fmt::format("the ruleset {} has no mechanic '{}'{}; its mechanics: {}", r->name, mech,
                           near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
                           fmt::join(names, ", "));
     return d;
   }
-  if (json_out) {
-    json o = mechanic_json(*r, *m);
-    o["ruleset"] = r->name;
-    o["title"] = r->title;
-    o["file"] = r->file;
-    o["ruleset_parameters"] = params_json(read_by(*m, r->parameters));
-    o["types"] = types_json(*r);
-    d.text = o.dump(2) + "\n";
-  } else {
-    d.text = single_mechanic_text(*r, *m);
-  }
+  d.text = json_out ? describe_mechanic_document(*r, *m) + "\n" : single_mechanic_text(*r, *m);
   return d;
 }
 
 int describe_command(std::string_view what, const RulesetPath& path, bool json_out) {
   const Described d = describe(what, path, json_out);
+  if (d.ok()) {
+    fmt::print("{}", d.text);
+    return exit_ok;
+  }
+  // With --json, the first problem as alea.error/1 (a broken ruleset's others are on stderr).
+  ErrorReport report;
   if (!d.diagnostics.empty()) {
-    std::fputs(render_text(d.diagnostics).c_str(), stderr);
-    return 1;
+    report = error_report(d.diagnostics.front());
+  } else {
+    report = {Diagnostic(d.error_code, Span{}, d.error), fmt::format("alea: {}\n", d.error)};
   }
-  if (!d.error.empty()) {
-    fmt::print(stderr, "alea: {}\n", d.error);
-    return 1;
-  }
-  fmt::print("{}", d.text);
-  return 0;
+  if (json_out) fmt::print("{}\n", error_document("describe", report));
+  std::fflush(stdout);
+  std::fputs(d.diagnostics.empty() ? report.rendered.c_str() : render_text(d.diagnostics).c_str(), stderr);
+  return exit_bad_input;
 }
 
 }  // namespace alea::cli

@@ -115,17 +115,9 @@ alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
 }
 
 // A state file that cannot be read, checked or written: the report on stderr
-// and, for --json, the usual document with the report's first line, at the file.
+// and, for --json, the failed roll's document with the report's first line, at the file.
 int state_failure(const RollArgs& a, const std::string& source, const alea::cli::StateFileError& e) {
-  if (a.json) {
-    const std::string report = e.what();
-    const auto file = alea::SourceFile::make(a.state_file, "");
-    const alea::Diagnostic d(alea::DiagCode::StateInvalid, file->span(0, 0), report.substr(0, report.find('\n')));
-    nlohmann::ordered_json doc = {{"expression", source},
-                                  {"ok", false},
-                                  {"error", nlohmann::ordered_json::parse(alea::render_diagnostic_json(d))}};
-    fmt::print("{}\n", doc.dump());
-  }
+  if (a.json) fmt::print("{}\n", alea::failed_roll_document(source, alea::cli::state_file_error_report(a.state_file, e)));
   std::fflush(stdout);
   std::fputs(e.what(), stderr);
   return exit_bad_input;
@@ -284,13 +276,17 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   alea::FileText read = a.file == "-" ? alea::read_fd_capped(0, max_bytes) : alea::read_file_capped(a.file, max_bytes);
   if (!read.text) {
     const std::string shown = a.file == "-" ? "standard input" : fmt::format("'{}'", a.file);
-    if (read.too_large) {
-      std::fflush(stdout);
-      fmt::print(stderr, "{}: error: cannot read {}: it {} (max_file_bytes)\n", a.file == "-" ? "<stdin>" : a.file,
-                 shown, read.error);
-      return exit_bad_input;
+    const std::string message = fmt::format("cannot read {}: it {}", shown, read.error);
+    if (!read.too_large) throw UsageError(message, alea::DiagCode::FileUnreadable);
+    const std::string report =
+        fmt::format("{}: error: {} (max_file_bytes)\n", a.file == "-" ? "<stdin>" : a.file, message);
+    if (a.json) {
+      const alea::Diagnostic d(alea::DiagCode::FileUnreadable, alea::Span{}, message + " (max_file_bytes)");
+      fmt::print("{}\n", alea::error_document("run", {d, report}));
     }
-    throw UsageError(fmt::format("cannot read {}: it {}", shown, read.error));
+    std::fflush(stdout);
+    std::fputs(report.c_str(), stderr);
+    return exit_bad_input;
   }
   std::string source = std::move(*read.text);
   alea::Engine engine(engine_options(a.limits));
@@ -298,20 +294,19 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Runs the command the command line names. A command line found wrong on the way (UsageError)
+// is reported here: on stderr and, for --json, as alea.error/1.
+int run_command_line(alea::cli::ParsedArgs& c) {
   namespace cli = alea::cli;
-  cli::prepare_output();
-  cli::ParsedArgs c = cli::parse_args(std::vector<std::string>(argv, argv + argc));
+  if (c.exit_code) {
+    std::fputs(c.out.c_str(), stdout);
+    std::fflush(stdout);
+    std::fputs(c.err.c_str(), stderr);
+    return *c.exit_code;
+  }
   try {
-    if (c.exit_code) {
-      std::fputs(c.out.c_str(), stdout);
-      std::fputs(c.err.c_str(), stderr);
-      return cli::finish_output(*c.exit_code);
-    }
     if (c.command == cli::Command::Repl) {
-      return cli::finish_output(cli::run_repl({c.repl_seed, c.ruleset_dirs, c.repl_state, c.limits}));
+      return cli::run_repl({c.repl_seed, c.ruleset_dirs, c.repl_state, c.limits});
     }
     const alea::cli::RulesetPath path(c.ruleset_dirs);
     int code = exit_ok;
@@ -326,14 +321,31 @@ int main(int argc, char** argv) {
         if (c.command == cli::Command::Roll) code = roll_command(c.roll, path);
         if (c.command == cli::Command::Run) code = run_command(c.run, path);
         if (c.command == cli::Command::Stats) code = cli::stats_command(c.stats, path);
-        if (c.command == cli::Command::Check) code = cli::check_command(c.check_files, path, c.limits);
+        if (c.command == cli::Command::Check) code = cli::check_command(c.check_files, path, c.limits, c.check_json);
         if (cli::cancel_flag().load()) code = cli::exit_interrupted;
       }
     }
-    return cli::finish_output(code);
+    return code;
   } catch (const UsageError& e) {
-    fmt::print(stderr, "alea: {}\n", e.what());
-    return cli::finish_output(exit_usage);
+    const std::string report = fmt::format("alea: {}\n", e.what());
+    if (c.json()) {
+      const alea::Diagnostic d(e.code, alea::Span{}, e.what());
+      fmt::print("{}\n", alea::error_document(cli::command_name(c.command), {d, report}));
+      std::fflush(stdout);
+    }
+    std::fputs(report.c_str(), stderr);
+    return exit_usage;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace cli = alea::cli;
+  cli::prepare_output();
+  cli::ParsedArgs c = cli::parse_args(std::vector<std::string>(argv, argv + argc));
+  try {
+    return cli::finish_output(run_command_line(c));
   } catch (const std::system_error& e) {
     // fmt::print found stdout (or stderr) closed or full.
     if (!cli::is_write_error(e)) throw;

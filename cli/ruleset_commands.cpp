@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 #include "cli/exit_codes.hpp"
 #include "dsl/resolver.hpp"
@@ -131,19 +130,16 @@ int rulesets_command(const RulesetPath& path, bool json) {
     fmt::print("{}", rulesets_text(path));
     return exit_ok;
   }
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const auto& e : path.all()) {
-    Engine engine;
-    const bool ok = load_ruleset(engine, e.file, path.origin_of(e.file)).empty();
-    const Ruleset* r = ok ? engine.find_ruleset(e.name) : nullptr;
-    list.push_back(
-        {{"name", e.name},
-         {"title", r ? nlohmann::ordered_json(r->title) : nlohmann::ordered_json(nullptr)},
-         {"file", display_path(e.file)},
-         {"mechanics", r ? mechanic_names(*r) : std::vector<std::string>{}},
-         {"ok", r != nullptr}});
+  // One engine per ruleset: each is listed as it loads on its own.
+  const auto found = path.all();
+  std::vector<Engine> engines(found.size());
+  std::vector<ListedRuleset> list;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const auto& e = found[i];
+    const bool ok = load_ruleset(engines[i], e.file, path.origin_of(e.file)).empty();
+    list.push_back({e.name, display_path(e.file), ok ? engines[i].find_ruleset(e.name) : nullptr});
   }
-  fmt::print("{}\n", list.dump(2));
+  fmt::print("{}\n", rulesets_document(list));
   return exit_ok;
 }
 
@@ -172,7 +168,7 @@ Diagnostics load_mentioned(Engine& engine, const RulesetPath& path, std::string_
   return {};
 }
 
-int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits) {
+int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits, bool json) {
   // The ruleset files are loaded first, so that a program checked with them
   // may call their mechanics whatever the order of the arguments.
   EngineOptions options;
@@ -184,18 +180,24 @@ int check_command(const std::vector<std::string>& files, const RulesetPath& path
     std::error_code ec;
     if (fs::is_regular_file(files[i], ec)) results[i] = load_ruleset(engine, files[i]);
   }
+  // With --json, stdout has only the document, at the end; stderr has the report as without.
+  std::vector<CheckedFile> checked;
   int failed = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string& f = files[i];
+    CheckedFile& out = checked.emplace_back(CheckedFile{f, {}});
     Diagnostics problems;
     if (results[i]) {
       problems = std::move(*results[i]);
     } else {
       const FileText read = read_file(f, limits);
       if (!read.text) {
+        const std::string message =
+            fmt::format("cannot read the file: it {}{}", read.error, read.too_large ? " (max_file_bytes)" : "");
+        const std::string shown = fmt::format("{}: error: {}\n", f == "-" ? "<stdin>" : f, message);
+        out.errors.push_back({Diagnostic(DiagCode::FileUnreadable, Span{}, message), shown});
         std::fflush(stdout);
-        fmt::print(stderr, "{}: error: cannot read the file: it {}{}\n", f == "-" ? "<stdin>" : f, read.error,
-                   read.too_large ? " (max_file_bytes)" : "");
+        std::fputs(shown.c_str(), stderr);
         ++failed;
         continue;
       }
@@ -204,8 +206,9 @@ int check_command(const std::vector<std::string>& files, const RulesetPath& path
         if (problems.empty()) problems = engine.compile(*read.text, f == "-" ? "<stdin>" : f).diagnostics;
       }
     }
+    for (const auto& d : problems) out.errors.push_back(error_report(d));
     if (problems.empty()) {
-      fmt::print("{}: ok\n", f);
+      if (!json) fmt::print("{}: ok\n", f);
     } else {
       ++failed;
       std::fflush(stdout);
@@ -213,6 +216,7 @@ int check_command(const std::vector<std::string>& files, const RulesetPath& path
                  problems.size() == 1 ? "error" : "errors");
     }
   }
+  if (json) fmt::print("{}\n", check_document(checked));
   std::fflush(stdout);
   return failed == 0 ? exit_ok : exit_bad_input;
 }

@@ -26,11 +26,12 @@ int rulesets_command(const RulesetPath& path, bool json);
 // loaded ones that are not in the path (loaded from a file) at the end.
 [[nodiscard]] std::string rulesets_text(const RulesetPath& path, const Engine* loaded = nullptr);
 
-// What `describe` found: the text to print, or an error (a message, or the
-// diagnostics of a broken ruleset).
+// What `describe` found: the text to print, or an error (a message, with the code --json gives
+// it, or the diagnostics of a broken ruleset).
 struct Described {
   std::string text;
   std::string error;
+  DiagCode error_code = DiagCode::RulesetNotFound;
   Diagnostics diagnostics;
   [[nodiscard]] bool ok() const { return error.empty() && diagnostics.empty(); }
 };
@@ -48,8 +49,10 @@ int describe_command(std::string_view what, const RulesetPath& path, bool json);
 [[nodiscard]] std::string no_such_ruleset(std::string_view name, const RulesetPath& path,
                                           const Engine* loaded = nullptr);
 
-// `alea check FILE…`: ruleset files (.yaml) are loaded, other files compiled.
-int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits = {});
+// `alea check FILE…`: ruleset files (.yaml) are loaded, other files compiled. With `json`, stdout
+// has the alea.check/1 document instead of the "FILE: ok" lines.
+int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits = {},
+                  bool json = false);
 
 // The rulesets `source` mentions (`my_game.` …) that `engine` has not
 // loaded and the path has, loaded into `engine`. Returns their problems.
@@ -105,8 +108,11 @@ struct Setting {
 // cannot mean a variable, as there are none.
 [[nodiscard]] std::string argument_text(const ParamInfo* p, const std::string& value);
 
+// A command line that is wrong (exit 2): reported as "alea: <what>" and, with --json, as an
+// alea.error/1 of this code (FileUnreadable for a program file that cannot be read).
 struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& what, DiagCode c = DiagCode::BadUsage) : std::runtime_error(what), code(c) {}
+  DiagCode code;
 };
 
 }  // namespace alea::cli

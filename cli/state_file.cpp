@@ -167,4 +167,10 @@ void write_state_file(const std::string& file, const State& state) {
   }
 }
 
+ErrorReport state_file_error_report(const std::string& file, const StateFileError& e) {
+  const std::string report = e.what();
+  const auto shown = SourceFile::make(file, "");
+  return {Diagnostic(DiagCode::StateInvalid, shown->span(0, 0), report.substr(0, report.find('\n'))), report};
+}
+
 }  // namespace alea::cli

@@ -19,6 +19,10 @@ struct StateFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The error of a state file as a JSON document holds it: StateInvalid, at the file, with the
+// report's first line as its message and the whole report as what stderr shows.
+[[nodiscard]] ErrorReport state_file_error_report(const std::string& file, const StateFileError& e);
+
 // The advisory lock of a state file, held while it lives: `flock` on FILE.lock
 // beside the file (beside the file a symbolic link names). A command that
 // updates the state takes it before reading the file and keeps it until the

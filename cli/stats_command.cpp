@@ -20,8 +20,9 @@ namespace alea::cli {
 
 namespace {
 
-int fail(const StatsArgs& a, const Diagnostics& d, std::string_view expression) {
-  if (a.json) fmt::print("{}\n", stats_error_json(d.front(), expression));
+// Every problem on stderr and, for --json, the first as alea.error/1: there is no distribution.
+int fail(const StatsArgs& a, const Diagnostics& d) {
+  if (a.json) fmt::print("{}\n", error_document("stats", error_report(d.front())));
   std::fflush(stdout);
   std::fputs(render_text(d).c_str(), stderr);
   return exit_bad_input;
@@ -91,7 +92,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
       const std::vector<std::string> settings(words.begin() + 1, words.end());
       MechanicCall call = mechanic_call(engine, path, words[0], settings, "stats");
       if (call.diagnostics.empty()) call.diagnostics = load_mentioned(engine, path, call.source);
-      if (!call.diagnostics.empty()) return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
+      if (!call.diagnostics.empty()) return fail(a, call.diagnostics);
       source = call.source;
       name = "<command line>";
       const Ruleset* r = engine.find_ruleset(rname);
@@ -107,6 +108,8 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
             state = read_state_file(a.state_file);
             check_state_file(a.state_file, state, engine, path);
           } catch (const StateFileError& e) {
+            if (a.json) fmt::print("{}\n", error_document("stats", state_file_error_report(a.state_file, e)));
+            std::fflush(stdout);
             std::fputs(e.what(), stderr);
             return exit_bad_input;
           }
@@ -142,10 +145,10 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
     source = fmt::format("{}", fmt::join(words, " "));
     name = "<input>";
     shown = source;
-    if (const auto d = load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
+    if (const auto d = load_mentioned(engine, path, source); !d.empty()) return fail(a, d);
   }
   const Compiled compiled = engine.compile(source, name);
-  if (!compiled.ok()) return fail(a, compiled.diagnostics, shown);
+  if (!compiled.ok()) return fail(a, compiled.diagnostics);
 
   StatsOptions options;
   options.samples = a.samples;
@@ -165,7 +168,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   }
 
   if (s.runs == 0 && s.first_error && s.first_error->code == DiagCode::Interrupted) {
-    return fail(a, {*s.first_error}, shown);
+    return fail(a, {*s.first_error});
   }
   if (s.runs == 0 && s.first_error) {
     // --exact, and no exact answer.
@@ -180,12 +183,12 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
     } else {
       d.note({}, "leave out --exact to sample instead");
     }
-    return fail(a, {d}, shown);
+    return fail(a, {d});
   }
   if (s.value.entries.empty() && s.first_error) {
     // Every run ended in an error, or sampling stopped before it had enough
     // runs to say anything: there is no distribution to show.
-    return fail(a, {*s.first_error}, shown);
+    return fail(a, {*s.first_error});
   }
   add_declared_outcomes(s, declared);
 
@@ -197,14 +200,14 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   context.max_render_size = engine.options().limits.max_render_size;
   if (!a.svg.empty()) {
     const std::optional<std::string> svg = stats_svg(s, context);
-    if (!svg) return fail(a, {too_large("the chart", context)}, shown);
+    if (!svg) return fail(a, {too_large("the chart", context)});
     if (const std::string problem = write_atomically(a.svg, *svg); !problem.empty()) {
       throw UsageError(fmt::format("--svg: {}", problem));
     }
   }
   if (a.json) {
-    const std::optional<std::string> doc = stats_json(s, context);
-    if (!doc) return fail(a, {too_large("the JSON", context)}, shown);
+    const std::optional<std::string> doc = stats_document(s, context);
+    if (!doc) return fail(a, {too_large("the JSON", context)});
     fmt::print("{}\n", *doc);
   } else {
     fmt::print("{}", stats_text(s, context));

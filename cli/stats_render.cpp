@@ -1,15 +1,11 @@
-// cli/stats_render.cpp — `alea stats` output: the terminal report, JSON and
-// the progress line (the SVG chart is in stats_render_svg.cpp).
-//
-// Cumulative columns and percentiles are computed from the exact fractions
-// when there are some (GMP rationals, so that P(X <= 10) of 3d6 is exactly
-// 1/2 and the median is 10, not 11), and from the counts of the runs when
-// sampled.
+// cli/stats_render.cpp — `alea stats` output: the terminal report and the progress line (the
+// SVG chart is in stats_render_svg.cpp, the JSON document in the library's
+// interpreter/render/stats_json.cpp). Cumulative columns and percentiles come from analyse()
+// (interpreter/render/stats_analysis.hpp).
 #include "cli/stats_render.hpp"
 #include "cli/stats_render_parts.hpp"
 
 #include <fmt/format.h>
-#include <gmpxx.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,7 +13,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "interpreter/rulesets/ruleset.hpp"
@@ -26,9 +21,6 @@ namespace alea::cli {
 
 namespace {
 
-using ordered_json = nlohmann::ordered_json;
-
-constexpr int percentile_points[] = {5, 25, 50, 75, 95};
 constexpr int screen_width = 80;
 
 // Wilson's 95% interval for 0 of n: an outcome that was never drawn.
@@ -134,53 +126,6 @@ bool is_record_value(const Stats& s) {
   return !s.fields.empty() &&
          std::all_of(s.value.entries.begin(), s.value.entries.end(),
                      [](const DistributionEntry& e) { return e.value.as_record() != nullptr; });
-}
-
-Analysis analyse(const Stats& s, const Distribution& d) {
-  Analysis a;
-  const std::size_t n = d.entries.size();
-  // Weights in one unit: exact rationals, or counts of runs.
-  const bool exact = s.method == StatsMethod::Exact;
-  const double runs = static_cast<double>(s.runs);
-  std::vector<mpq_class> w(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Probability& p = d.entries[i].probability;
-    if (exact && p.is_exact()) {
-      w[i] = mpq_class(p.exact());
-      w[i].canonicalize();
-    } else {
-      w[i] = mpq_class(static_cast<double>(std::llround(p.value * runs)));
-    }
-  }
-  // As the probabilities are computed: exact ones by GMP, counts by division.
-  auto share_of = [&](const mpq_class& q) {
-    return exact ? q.get_d() : mpq_class(q).get_d() / (runs > 0 ? runs : 1);
-  };
-  mpq_class resolved = 0;
-  for (const auto& x : w) resolved += x;
-  mpq_class below = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    a.at_least.push_back(share_of(resolved - below));
-    below += w[i];
-    a.at_most.push_back(share_of(below));
-  }
-  if (d.numeric) {
-    // The smallest v with P(X <= v) >= p, among the runs that gave a value.
-    for (const int point : percentile_points) {
-      const mpq_class target = resolved * mpq_class(point, 100);
-      mpq_class sum = 0;
-      std::optional<std::int64_t> found;
-      for (std::size_t i = 0; i < n && resolved > 0; ++i) {
-        sum += w[i];
-        if (sum >= target) {
-          found = *d.entries[i].value.as_int();
-          break;
-        }
-      }
-      a.percentiles.push_back(found);
-    }
-  }
-  return a;
 }
 
 // Bool distributions always list false and true.
@@ -401,58 +346,6 @@ std::string unresolved_text(const Stats& s, const StatsContext& c) {
   return out;
 }
 
-// ---- JSON --------------------------------------------------------------------------
-
-// The engine's JSON for a value, as a JSON document to build on.
-ordered_json value_json(const Value& v) { return ordered_json::parse(render_value_json(v)); }
-
-ordered_json probability_json(const Stats& s, const Probability& p) {
-  ordered_json o;
-  o["probability"] = p.value;
-  if (s.method == StatsMethod::Exact) {
-    const std::string exact = p.exact();
-    o["exact"] = exact.empty() ? "0/1" : exact;
-  } else {
-    o["low"] = p.low;
-    o["high"] = p.high;
-  }
-  return o;
-}
-
-ordered_json distribution_json(const Stats& s, const Distribution& d) {
-  ordered_json o;
-  o["mean"] = d.numeric ? ordered_json(d.mean) : ordered_json(nullptr);
-  o["sd"] = d.numeric ? ordered_json(d.sd) : ordered_json(nullptr);
-  o["exact_mean"] = d.numeric && !d.exact_mean.empty() ? ordered_json(d.exact_mean) : ordered_json(nullptr);
-  const Analysis a = analyse(s, d);
-  if (d.numeric) {
-    ordered_json p = ordered_json::object();
-    for (std::size_t i = 0; i < a.percentiles.size(); ++i) {
-      p[std::to_string(percentile_points[i])] =
-          a.percentiles[i] ? ordered_json(*a.percentiles[i]) : ordered_json(nullptr);
-    }
-    o["percentiles"] = p;
-  } else {
-    o["percentiles"] = nullptr;
-  }
-  ordered_json list = ordered_json::array();
-  for (std::size_t i = 0; i < d.entries.size(); ++i) {
-    ordered_json e;
-    e["value"] = value_json(d.entries[i].value);
-    e.update(probability_json(s, d.entries[i].probability));
-    if (d.numeric) {
-      e["at_least"] = a.at_least[i];
-      e["at_most"] = a.at_most[i];
-    }
-    list.push_back(e);
-  }
-  o["distribution"] = list;
-  return o;
-}
-
-// As `alea roll --json` shows an error.
-ordered_json diagnostic_json(const Diagnostic& d) { return ordered_json::parse(render_diagnostic_json(d)); }
-
 }  // namespace
 
 // ---- declared outcomes -------------------------------------------------------------
@@ -529,61 +422,6 @@ std::string stats_text(const Stats& s, const StatsContext& c) {
 Diagnostic too_large(std::string_view what, const StatsContext& c) {
   return Diagnostic(DiagCode::SizeLimitExceeded, Span{},
                     fmt::format("{} would pass {} bytes (max_render_size)", what, std::max<std::int64_t>(0, c.max_render_size)));
-}
-
-bool detail::too_many_entries(const Stats& s, std::uint64_t per_entry, std::int64_t max_render_size) {
-  std::uint64_t entries = s.value.entries.size();
-  for (const auto& f : s.fields) entries += f.entries.size();
-  return entries * per_entry > static_cast<std::uint64_t>(std::max<std::int64_t>(0, max_render_size));
-}
-
-std::optional<std::string> stats_json(const Stats& s, const StatsContext& c) {
-  constexpr std::uint64_t entry_bytes = 48;  // an entry takes more as JSON
-  if (too_many_entries(s, entry_bytes, c.max_render_size)) return std::nullopt;
-  ordered_json doc;
-  doc["expression"] = c.expression;
-  const bool exact = s.method == StatsMethod::Exact;
-  doc["method"] = exact ? "exact" : "sampled";
-  doc["reason"] = exact ? ordered_json(nullptr) : ordered_json(s.reason);
-  doc["runs"] = s.runs;
-  doc["exact_method"] = exact ? ordered_json(s.exact_method) : ordered_json(nullptr);
-  doc["threads"] = s.threads;
-  doc["seed"] = exact ? ordered_json(nullptr) : ordered_json(c.seed);
-  doc["sampler"] = s.sampler == SamplerPath::Lowered     ? ordered_json("lowered")
-                   : s.sampler == SamplerPath::Evaluator ? ordered_json("evaluator")
-                                                         : ordered_json(nullptr);
-  doc["sampler_note"] = s.sampler_note.empty() ? ordered_json(nullptr) : ordered_json(s.sampler_note);
-  // Sampling that ended early: "partial" says so, "stopped_by" why
-  // ("max_sample_work", or "interrupted"), "samples" how many were asked for.
-  doc["partial"] = s.interrupted || !s.cut_short.empty();
-  doc["stopped_by"] = s.interrupted ? ordered_json("interrupted")
-                      : !s.cut_short.empty() ? ordered_json(s.cut_short)
-                                             : ordered_json(nullptr);
-  doc["samples"] = exact ? ordered_json(nullptr) : ordered_json(s.samples_asked);
-  doc.update(distribution_json(s, s.value));
-  ordered_json fields = ordered_json::object();
-  for (const auto& f : s.fields) fields[f.name] = distribution_json(s, f);
-  doc["fields"] = fields;
-  ordered_json u = probability_json(s, s.unresolved);
-  u["cause"] = s.unresolved.value <= 0 ? ordered_json(nullptr)
-               : s.errors.value <= 0  ? ordered_json("explosion")
-               : s.cut_off.value <= 0 ? ordered_json("error")
-                                      : ordered_json("both");
-  u["cut_off"] = probability_json(s, s.cut_off);
-  u["errors"] = probability_json(s, s.errors);
-  u["explosion_depth"] = exact ? std::min(c.explosion_depth, c.engine_explosion_limit) : c.engine_explosion_limit;
-  u["error"] = s.first_error ? diagnostic_json(*s.first_error) : ordered_json(nullptr);
-  doc["unresolved"] = u;
-  std::string out = doc.dump(2, ' ', false, ordered_json::error_handler_t::replace);
-  if (out.size() > static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.max_render_size))) return std::nullopt;
-  return out;
-}
-
-std::string stats_error_json(const Diagnostic& d, std::string_view expression) {
-  ordered_json doc;
-  doc["expression"] = std::string(expression);
-  doc["error"] = diagnostic_json(d);
-  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace);
 }
 
 std::string write_atomically(const std::string& file, const std::string& text) {

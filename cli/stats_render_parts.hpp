@@ -1,6 +1,7 @@
 // cli/stats_render_parts.hpp — internal to the stats renderers: what the text
-// and JSON renderers (stats_render.cpp) share with the SVG chart
-// (stats_render_svg.cpp). Only those two files include it.
+// renderer (stats_render.cpp) shares with the SVG chart (stats_render_svg.cpp). Only those
+// two files include it. What the JSON document shares with them too, analyse() and
+// too_many_entries(), is the library's (interpreter/render/stats_analysis.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "interpreter/render/stats_analysis.hpp"
 #include "interpreter/stats.hpp"
 
 namespace alea::cli::detail {
@@ -34,13 +36,6 @@ namespace alea::cli::detail {
 // A value as shown in a table or under a bar, cut at 40 columns.
 [[nodiscard]] std::string shown_value(const Value& v);
 
-// ---- how large a rendering may be
-
-// Whether `per_entry` bytes for each entry of the value's and the fields'
-// distributions would already pass max_render_size: a document or chart that
-// cannot fit is refused before it is built.
-[[nodiscard]] bool too_many_entries(const Stats& s, std::uint64_t per_entry, std::int64_t max_render_size);
-
 // ---- what a distribution says
 
 enum class Shape { Numeric, Bool, Other };
@@ -48,13 +43,6 @@ enum class Shape { Numeric, Bool, Other };
 [[nodiscard]] Shape shape_of(const Distribution& d);
 // Whether the value is a record whose fields have distributions of their own.
 [[nodiscard]] bool is_record_value(const Stats& s);
-
-// A distribution with its cumulative columns and percentiles.
-struct Analysis {
-  std::vector<double> at_least, at_most;  // of all runs, like the probabilities
-  std::vector<std::optional<std::int64_t>> percentiles;  // one per percentile_points, numeric only
-};
-[[nodiscard]] Analysis analyse(const Stats& s, const Distribution& d);
 
 // Bool distributions always list false and true.
 [[nodiscard]] Distribution with_both_bools(const Stats& s, Distribution d);

@@ -32,7 +32,7 @@ endforeach()
 # list free of the syntax tree and the engine's internals).
 set(ALEA_PUBLIC_HEADERS
   interpreter/api.hpp interpreter/compile_cache.hpp interpreter/limits.hpp interpreter/limits.def
-  interpreter/outcome.hpp interpreter/rulesets/state.hpp interpreter/values/bindings.hpp
+  interpreter/outcome.hpp interpreter/render/json_documents.hpp interpreter/rulesets/state.hpp interpreter/values/bindings.hpp
   interpreter/values/dice.hpp interpreter/values/trace.hpp interpreter/values/value.hpp
   dsl/diagnostic.hpp dsl/diagnostic_codes.def dsl/parse_options.hpp dsl/source.hpp)
 install(FILES ${PROJECT_SOURCE_DIR}/include/alea/alea.h DESTINATION ${ALEA_INCLUDE_INSTALL_DIR})

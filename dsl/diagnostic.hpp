@@ -21,7 +21,7 @@ enum class DiagCode {
 #undef ALEA_DIAGNOSTIC
 };
 
-enum class Phase { Parse, Resolve, Eval, Ruleset };
+enum class Phase { Parse, Resolve, Eval, Ruleset, Command };
 
 [[nodiscard]] std::string_view code_name(DiagCode code);
 [[nodiscard]] Phase code_phase(DiagCode code);

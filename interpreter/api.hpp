@@ -34,6 +34,7 @@
 #include "interpreter/compile_cache.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/outcome.hpp"
+#include "interpreter/render/json_documents.hpp"
 #include "interpreter/rulesets/state.hpp"
 #include "interpreter/values/bindings.hpp"
 #include "interpreter/values/dice.hpp"
@@ -293,16 +294,17 @@ class Session {
 // out and naming max_render_size.
 [[nodiscard]] std::string render_breakdown(const Outcome& outcome,
                                            std::int64_t max_bytes = Limits{}.max_render_size);
-// The outcome as one JSON document: value, dice, events, or the error; with the
-// seed the dice came from, when there was one, so that a roll can be replayed.
+// The outcome as one JSON document, alea.roll/1 (docs/json.md): value, dice, events, or the
+// error; with the seed the dice came from, when there was one, so that a roll can be replayed.
 // A document that would pass max_bytes is refused whole: in its place comes
-// {"expression", "ok": false, "error": {"code": "SizeLimitExceeded", …}, "dice": [], "events": []}.
+// {"schema", "expression", "ok": false, "error": {"code": "SizeLimitExceeded", …}, "dice": [],
+// "events": []}. The other documents are in interpreter/render/json_documents.hpp.
 [[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression,
                                       std::optional<std::uint64_t> seed = std::nullopt,
                                       std::int64_t max_bytes = Limits{}.max_render_size);
-// A diagnostic as the JSON object of render_json's "error":
+// A diagnostic as the JSON object of render_json's "error", the one every document uses:
 // {"code", "message", "location": {"file", "line", "column"} or null,
-//  "notes": [{"message", "location"}, …]}.
+//  "notes": [{"message", "location"}, …], "rendered": render_text(diagnostic)}.
 [[nodiscard]] std::string render_diagnostic_json(const Diagnostic& diagnostic);
 // A value as JSON: numbers, booleans, strings, null for none, arrays, objects
 // with a record's fields in order; a pool as its total. A value whose JSON

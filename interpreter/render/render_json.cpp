@@ -1,28 +1,25 @@
-// interpreter/render/render_json.cpp — an Outcome as one JSON document for tools.
+// interpreter/render/render_json.cpp — an Outcome as one JSON document for tools, alea.roll/1.
 //
-// {"expression": "4d6kh3", "ok": true, "value": 14, "seed": 42 (only for random dice),
+// {"schema": "alea.roll/1", "expression": "4d6kh3", "ok": true, "value": 14, "seed": 42 (only for random dice),
 //  "dice": [{"id": 0, "die": "d6", "face": 4, "rolled": 4, "fate": "kept", "origin": "rolled",
 //            "marks": [], "parent": null, "partner": null, "roll": "4d6", "tags": null, "by": null}, …],
 //  (a die rolled by roll_each has its description's other fields as "tags": {"colour": "red"})
 //  "events": []}
-// On error: {"expression": …, "ok": false, "error": {"code", "message", "location":
-// {"file", "line", "column"}, "notes": [{"message", "location"}, …]}, "dice": […]} — dice
-// rolled before the error are kept; a location is null where there is none.
+// On error: {"schema": …, "expression": …, "ok": false, "error": {…}, "dice": […]}, the error as
+// every document shows one (json_documents.cpp) — dice rolled before the error are kept.
 #include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "interpreter/api.hpp"
+#include "interpreter/render/json_parts.hpp"
 
 namespace alea {
 namespace {
 
-// Keys in the order written: a record's fields as the program or ruleset
-// declares them, the document's keys as below.
-using json = nlohmann::ordered_json;
-
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+using render_json_parts::dump;
+using render_json_parts::json;
 
 // Compact JSON (as json::dump(-1) writes it) appended to `out`, stopping once
 // `out` passes `max` bytes: a value that shares its parts can be far larger
@@ -69,21 +66,6 @@ bool write_value(std::string& out, const Value& v, std::size_t max) {
 json span_json(const Span& s) {
   if (s.empty()) return nullptr;
   return std::string(s.file->slice(s));
-}
-
-json location_json(const Span& s) {
-  if (s.empty()) return nullptr;
-  const LineColumn lc = s.file->line_column(s.begin);
-  return {{"file", s.file->name()}, {"line", lc.line}, {"column", lc.column}};
-}
-
-json diagnostic_json(const Diagnostic& d) {
-  json notes = json::array();
-  for (const auto& n : d.notes) notes.push_back({{"message", n.message}, {"location", location_json(n.span)}});
-  return {{"code", std::string(code_name(d.code))},
-          {"message", d.message},
-          {"location", location_json(d.span)},
-          {"notes", std::move(notes)}};
 }
 
 }  // namespace
@@ -156,14 +138,12 @@ std::string render_value_json(const Value& value, std::int64_t max_bytes) {
   return dump({{"error", {{"code", "SizeLimitExceeded"}, {"message", too_large_message(max)}}}});
 }
 
-std::string render_diagnostic_json(const Diagnostic& d) { return dump(diagnostic_json(d)); }
-
 std::string render_json(const Outcome& o, std::string_view expression, std::optional<std::uint64_t> seed,
                         std::int64_t max_bytes) {
   const std::size_t max = byte_limit(max_bytes);
   // Written piece by piece, in the order of the keys, so that a large value
   // or trace is never held whole as a json tree.
-  std::string head = "{\"expression\":" + dump(std::string(expression));
+  std::string head = "{\"schema\":" + dump(std::string(roll_schema)) + ",\"expression\":" + dump(std::string(expression));
   if (seed) head += ",\"seed\":" + std::to_string(*seed);
   std::string out = head + ",\"ok\":" + (o.ok() ? "true" : "false");
   bool fits = true;
@@ -191,9 +171,18 @@ std::string render_json(const Outcome& o, std::string_view expression, std::opti
   out += "]}";
   if (fits && out.size() <= max) return out;
   // Refused whole: a cut document would read as a different value.
-  json error = {{"code", "SizeLimitExceeded"}, {"message", too_large_message(max)}, {"location", nullptr},
-                {"notes", json::array()}};
-  return head + ",\"ok\":false,\"error\":" + dump(error) + ",\"dice\":[],\"events\":[]}";
+  const Diagnostic too_large(DiagCode::SizeLimitExceeded, Span{}, too_large_message(max));
+  return head + ",\"ok\":false,\"error\":" + render_diagnostic_json(too_large) + ",\"dice\":[],\"events\":[]}";
+}
+
+std::string failed_roll_document(std::string_view expression, const ErrorReport& error) {
+  json doc = render_json_parts::document_head(roll_schema);
+  doc["expression"] = std::string(expression);
+  doc["ok"] = false;
+  doc["error"] = render_json_parts::diagnostic_json(error);
+  doc["dice"] = json::array();
+  doc["events"] = json::array();
+  return dump(doc);
 }
 
 }  // namespace alea

@@ -5,6 +5,7 @@
 // knows the file format. Immutable once loaded and shared by shared_ptr.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -95,6 +96,17 @@ struct MechanicInfo {
   // answer (a loop with no bound, such as a fight to the end).
   bool sampled_odds = false;
 };
+
+// The ruleset-wide parameters, counters or choices in `all` that `m` reads: the ones a call of
+// it may set.
+template <class P>
+[[nodiscard]] std::vector<P> read_by(const MechanicInfo& m, const std::vector<P>& all) {
+  std::vector<P> out;
+  for (const auto& p : all) {
+    if (std::find(m.settable.begin(), m.settable.end(), p.name) != m.settable.end()) out.push_back(p);
+  }
+  return out;
+}
 
 // A record type the ruleset declares under `types:`, with its fields.
 struct TypeInfo {

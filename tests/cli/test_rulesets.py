@@ -61,6 +61,8 @@ expect(["rulesets"], 0, out_contains="heroes-mythos — Heroes & Mythos d6 Syste
                                      "  file: rulesets/heroes-mythos.yaml\n")
 out, _ = expect(["rulesets", "--json"], 0)
 doc = json.loads(out)
+check("rulesets --json names its schema", doc.get("schema") == "alea.rulesets/1", out[:200])
+doc = doc.get("rulesets", [])
 shipped = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
 check("rulesets --json", [r["name"] for r in doc] == shipped and all(r["ok"] for r in doc), out)
 check("rulesets --json", {"name": "heroes-mythos", "title": "Heroes & Mythos d6 System",
@@ -222,7 +224,7 @@ with tempfile.TemporaryDirectory() as tmp:
         f"mini — A small ruleset\n  mechanics: roll, twice\n  file: {tmp / 'mini.yaml'}\n",
         "heroes-mythos — Heroes & Mythos d6 System\n"])
     out, _ = expect(["rulesets", "--json", "--rulesets", str(tmp)], 0)
-    by_name = {r["name"]: r for r in json.loads(out)}
+    by_name = {r["name"]: r for r in json.loads(out)["rulesets"]}
     check("rulesets --json broken", by_name["broken"]["ok"] is False and by_name["broken"]["mechanics"] == []
           and by_name["mini"]["ok"] is True and by_name["mini"]["mechanics"] == ["roll", "twice"], out)
     # --rulesets before the command, and ALEA_PATH with empty entries.
