@@ -5,11 +5,11 @@ was installed, and still does after the prefix is moved.
 Installs the build tree that holds the alea under test into a temporary prefix, moves the
 prefix, and runs the installed program: it lists the five shipped rulesets from
 PREFIX/share/alea/rulesets, rolls like the program in the build tree, finds a user's ruleset
-through $ALEA_PATH ahead of the shipped ones, and the docs the rulesets cite are installed. Then
-builds examples/01_roll.cpp against the installed library, headers and package, with CMake
-(find_package(alea 0.2 CONFIG)) and with pkg-config, and runs both; the same for the C API's
-examples/c/roll.c, built as C99; and a program that loads a ruleset by name, which the library
-finds next to itself, or first in $ALEA_PATH.
+through $ALEA_PATH ahead of the shipped ones, and the docs the rulesets cite and the JSON schemas
+(PREFIX/share/alea/schema) are installed. Then builds examples/01_roll.cpp against the installed
+library, headers and package, with CMake (find_package(alea 0.2 CONFIG)) and with pkg-config, and
+runs both; the same for the C API's examples/c/roll.c, built as C99; and a program that loads a
+ruleset by name, which the library finds next to itself, or first in $ALEA_PATH.
 
 Usage: test_install.py /path/to/build/cli/alea
 """
@@ -34,6 +34,10 @@ try:
     shipped = sorted(x.name for x in (ROOT / "rulesets").glob("*.yaml"))
     check("the shipped rulesets are installed",
           sorted(x.name for x in (prefix / "share" / "alea" / "rulesets").glob("*.yaml")) == shipped)
+    schemas = sorted(x.name for x in (ROOT / "schema").glob("*.json"))
+    check("the JSON schemas are installed", schemas != [] and
+          sorted(x.name for x in (prefix / "share" / "alea" / "schema").glob("*.json")) == schemas,
+          str(schemas))
     check("the games' docs are installed", all((prefix / "share" / "doc" / "alea" / "games" / f"{Path(n).stem}.md").is_file()
                                              for n in shipped))
 
