@@ -70,6 +70,12 @@ check("large JSON refused", '"SizeLimitExceeded"' in out and "max_render_size" i
 check("large JSON refused: exit 1, one diagnostic", rc == 1 and err.count("error:") == 1
       and "(max_render_size)" in err, f"rc={rc} err={err[-300:]}")
 
+# The refusal repeats the expression, which may be long: it is still a failure, not a roll.
+LONG = 'let padding = "' + "x" * 4000 + '" in repeat 200 { 6d6 }'
+rc, out, err = run_capped(["roll", "--json", "--seed", "1", "--limit", "max_render_size=3000", LONG])
+check("long expression, JSON refused: exit 1, one diagnostic", rc == 1 and '"ok":false' in out
+      and err.count("error:") == 1 and "(max_render_size)" in err, f"rc={rc} err={err[-300:]}")
+
 # A breakdown of many rolls is cut too, saying how many lines were left out.
 rc, out, err = run_capped(["roll", "repeat 10000 { note(\"x\", str(range(1, 300))) }"])
 check("many notes end", rc in (0, 1), err[-300:])
