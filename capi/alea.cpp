@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/api.hpp"
+#include "interpreter/render/json_documents.hpp"
 #include "interpreter/stats.hpp"
 
 struct alea_error {
@@ -70,6 +71,8 @@ struct alea_result {
 
 struct alea_stats {
   alea::Stats stats;
+  alea::StatsContext context;  // for its JSON document
+  std::optional<std::string> json;
   std::vector<std::vector<std::string>> fractions;  // per distribution, per entry
   std::string unresolved;
 };
@@ -109,17 +112,20 @@ void fill(alea_error& e, const alea::Diagnostic& d) {
     e.line = static_cast<int>(lc.line);
     e.column = static_cast<int>(lc.column);
   }
-  e.text = alea::render_text(d);
-  e.json = alea::render_diagnostic_json(d);
+  const alea::ErrorReport report = alea::error_report(d);
+  e.text = report.rendered;
+  e.json = alea::diagnostic_document_json(report);
 }
 
+// An error that is no diagnostic of the language: a wrong call, memory, a fault. Shaped as a
+// diagnostic without a place, so that a host reads every error the same way.
 void fill(alea_error& e, alea_status status, std::string code, std::string message) {
   e.status = status;
   e.code = std::move(code);
   e.message = std::move(message);
   e.text = fmt::format("error: {} [{}]\n", e.message, e.code);
-  e.json = fmt::format(R"({{"code":"{}","message":{},"location":null,"notes":[]}})", e.code,
-                       alea::render_value_json(Value(e.message)));
+  e.json = fmt::format(R"({{"code":"{}","message":{},"location":null,"notes":[],"rendered":{}}})", e.code,
+                       alea::render_value_json(Value(e.message)), alea::render_value_json(Value(e.text)));
 }
 
 // Runs one entry point's body: its status, or the status and error of what it threw.
@@ -516,6 +522,11 @@ alea_status alea_stats_run(const alea_engine* engine, const alea_program* progra
     so.cancel = o.cancel ? &o.cancel->flag : nullptr;
     auto s = std::make_unique<alea_stats>();
     s->stats = alea::compute_stats(e.engine, p.compiled.program, {}, so);
+    s->context.expression = p.source;
+    s->context.seed = so.seed;
+    s->context.explosion_depth = so.explosion_depth;
+    s->context.engine_explosion_limit = e.engine.options().limits.max_explosion_depth;
+    s->context.max_render_size = e.engine.options().limits.max_render_size;
     if (s->stats.first_error && s->stats.value.entries.empty()) throw InputError{*s->stats.first_error};
     auto fractions = [](const alea::Distribution& d) {
       std::vector<std::string> out;
@@ -569,6 +580,17 @@ double alea_stats_entry_probability(const alea_stats* s, size_t d, size_t i) {
 }
 
 const char* alea_stats_unresolved_fraction(const alea_stats* s) { return s ? s->unresolved.c_str() : ""; }
+
+const char* alea_stats_json(const alea_stats* s) {
+  if (s == nullptr) return nullptr;
+  auto& self = const_cast<alea_stats&>(*s);  // rendered once, on first use; a stats has one thread
+  try {
+    if (!self.json) self.json = alea::stats_document(s->stats, s->context).value_or("");
+  } catch (...) {
+    return nullptr;
+  }
+  return self.json->empty() ? nullptr : self.json->c_str();
+}
 
 // ---- state ------------------------------------------------------------------------------------------
 

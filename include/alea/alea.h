@@ -101,7 +101,8 @@ ALEA_API int alea_error_column(const alea_error* error);
 /* The whole error as the command line prints it: place, message, the source line with a caret,
  * and its notes; ends with a newline. */
 ALEA_API const char* alea_error_text(const alea_error* error);
-/* The error as a JSON object: {"code", "message", "location", "notes"}. */
+/* The error as a JSON object, as alea's documents hold one (docs/json.md): {"code", "message",
+ * "location", "notes", "rendered"}. */
 ALEA_API const char* alea_error_json(const alea_error* error);
 ALEA_API void alea_error_free(alea_error* error);
 
@@ -174,7 +175,8 @@ ALEA_API void alea_result_free(alea_result* result);
 ALEA_API const alea_value* alea_result_value(const alea_result* result);
 /* The dice and the result as the command line prints them: "4d6kh3 → 4 4 6 ~3~ = 14". */
 ALEA_API const char* alea_result_text(const alea_result* result);
-/* The roll as one JSON document (docs/json.md): value, every die with its fate, events. */
+/* The roll as one JSON document, alea.roll/1 (docs/json.md): value, every die with its fate,
+ * events. */
 ALEA_API const char* alea_result_json(const alea_result* result);
 /* The dice rolled, in order: each one's face, die ("d6", "dF") and fate ("kept", "dropped",
  * "rerolled", "cancelled", "failed", "added"). */
@@ -237,6 +239,9 @@ ALEA_API double alea_stats_entry_probability(const alea_stats* stats, size_t dis
 /* The probability of the runs that gave no value (explosion chains cut off, errors), as a
  * fraction ("0/1" when none), or "" when sampled. */
 ALEA_API const char* alea_stats_unresolved_fraction(const alea_stats* stats);
+/* The whole distribution as one JSON document, alea.stats/1 (docs/json.md); NULL when it would
+ * pass the engine's max_render_size. */
+ALEA_API const char* alea_stats_json(const alea_stats* stats);
 
 /* ---- state ----------------------------------------------------------------------------------- */
 

@@ -59,6 +59,7 @@ TEST(CApi, RollsAsTheCppApiDoes) {
   const alea::Outcome cpp = alea::Engine().roll("4d6kh3", 42);
   EXPECT_EQ(std::string(alea_result_text(h.result)), alea::render_breakdown(cpp));
   EXPECT_EQ(std::string(alea_result_json(h.result)), alea::render_json(cpp, "4d6kh3", 42));
+  EXPECT_EQ(std::string(alea_result_json(h.result)).rfind(R"({"schema":"alea.roll/1",)", 0), 0u);
   int64_t total = 0;
   ASSERT_EQ(alea_value_kind(alea_result_value(h.result)), ALEA_KIND_POOL);
   ASSERT_EQ(alea_value_int(alea_result_value(h.result), &total), ALEA_OK);
@@ -120,7 +121,8 @@ TEST(CApi, AnErrorCarriesItsCodePlaceAndText) {
   EXPECT_EQ(std::string(alea_error_text(h.error)),
             "<input>:1:7: error: unknown name 'strength' [UnknownName]\n 1 | 3d6 + strength\n   |       ^~~~~~~~\n");
   EXPECT_EQ(std::string(alea_error_json(h.error)),
-            R"({"code":"UnknownName","message":"unknown name 'strength'","location":{"file":"<input>","line":1,"column":7},"notes":[]})");
+            R"({"code":"UnknownName","message":"unknown name 'strength'","location":{"file":"<input>","line":1,"column":7},"notes":[],)"
+            R"("rendered":"<input>:1:7: error: unknown name 'strength' [UnknownName]\n 1 | 3d6 + strength\n   |       ^~~~~~~~\n"})");
   // A NULL error pointer is allowed: the status alone says it failed.
   EXPECT_EQ(alea_roll(h.engine, "3d6 +", h.options, &h.result, nullptr), ALEA_ERROR_INPUT);
 }
@@ -260,6 +262,9 @@ TEST(CApi, GivesExactOddsAsFractions) {
   EXPECT_DOUBLE_EQ(alea_stats_entry_probability(s, 1, 5), 1.0 / 6);
   EXPECT_STREQ(alea_stats_entry_fraction(s, 2, 1), "1/6");
   EXPECT_STREQ(alea_stats_unresolved_fraction(s), "0/1");
+  const std::string json = alea_stats_json(s);
+  EXPECT_EQ(json.rfind("{\n  \"schema\": \"alea.stats/1\",", 0), 0u) << json.substr(0, 80);
+  EXPECT_NE(json.find("\"exact\": \"1/6\""), std::string::npos);
   alea_stats_free(s);
   alea_program_free(p);
 }
