@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
@@ -19,12 +20,6 @@ namespace alea::cli {
 namespace {
 
 constexpr std::size_t width = 80;
-
-// How many columns UTF-8 text takes: one per character (the docs quote Greek).
-std::size_t columns(std::string_view s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
 
 // `text` wrapped to `width` columns, each line indented by `indent` spaces;
 // a line break in the text is kept.

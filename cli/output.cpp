@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iostream>
 #include <string_view>
+#include <algorithm>
 
 namespace alea::cli {
 
@@ -57,6 +58,11 @@ int finish_output(int code) {
   if (error == 0) return code;
   const int result = output_failed(error);
   return result == 0 ? code : result;
+}
+
+std::size_t columns(std::string_view s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 }  // namespace alea::cli

@@ -3,10 +3,27 @@
 // ends the program quietly with status 0, never by SIGPIPE.
 #pragma once
 
+#include <cstddef>
+#include <cstdio>
 #include <string_view>
 #include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
 
 namespace alea::cli {
+
+// An error or a note on stderr; stdout is flushed first so that the two streams appear in order
+// on a terminal or in `2>&1`.
+template <class... Args>
+void report(fmt::format_string<Args...> format, Args&&... args) {
+  std::fflush(stdout);
+  fmt::print(stderr, format, std::forward<Args>(args)...);
+  std::fflush(stderr);
+}
+
+// How many display columns UTF-8 text takes: one per code point (the docs quote Greek).
+[[nodiscard]] std::size_t columns(std::string_view s);
 
 constexpr int exit_output_failed = 1;
 

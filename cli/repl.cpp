@@ -10,6 +10,7 @@
 #include "cli/repl.hpp"
 #include "cli/history.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/output.hpp"
 #include "cli/repl_dice.hpp"
 #include "cli/repl_state.hpp"
 #include "cli/repl_terminal.hpp"
@@ -97,15 +98,6 @@ EngineOptions engine_options(const Limits& limits) {
   EngineOptions options;
   options.limits = limits;
   return options;
-}
-
-// Errors and notes go to stderr; stdout is flushed first so that the two
-// streams appear in order on a terminal or in `2>&1`.
-template <class... Args>
-void report(fmt::format_string<Args...> format, Args&&... args) {
-  std::fflush(stdout);
-  fmt::print(stderr, format, std::forward<Args>(args)...);
-  std::fflush(stderr);
 }
 
 // Writes `text` to stdout a piece at a time, stopping at Ctrl-C: a huge value

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/output.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/state_commands.hpp"
 #include "cli/state_file.hpp"
@@ -12,13 +13,6 @@
 namespace alea::cli {
 
 namespace {
-
-template <class... Args>
-void report(fmt::format_string<Args...> format, Args&&... args) {
-  std::fflush(stdout);
-  fmt::print(stderr, format, std::forward<Args>(args)...);
-  std::fflush(stderr);
-}
 
 std::vector<std::string> words(std::string_view text) {
   std::vector<std::string> out;

@@ -3,6 +3,7 @@
 // interpreter/render/stats_json.cpp). Cumulative columns and percentiles come from analyse()
 // (interpreter/render/stats_analysis.hpp).
 #include "cli/stats_render.hpp"
+#include "cli/output.hpp"
 #include "cli/stats_render_parts.hpp"
 
 #include <fmt/format.h>
@@ -88,13 +89,6 @@ std::string thousands(std::uint64_t n) {
 
 std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
-// The number of display columns of UTF-8 text (each code point one column).
-std::size_t columns(std::string_view s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
 }
 
 std::string shown_value(const Value& v) {

@@ -31,8 +31,6 @@ namespace alea::cli::detail {
 // n with commas between groups of three digits: "41,000".
 [[nodiscard]] std::string thousands(std::uint64_t n);
 [[nodiscard]] std::string plural(std::uint64_t n, std::string_view one, std::string_view many);
-// The number of display columns of UTF-8 text (each code point one column).
-[[nodiscard]] std::size_t columns(std::string_view s);
 // A value as shown in a table or under a bar, cut at 40 columns.
 [[nodiscard]] std::string shown_value(const Value& v);
 

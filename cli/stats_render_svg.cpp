@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "cli/stats_render.hpp"
+#include "cli/output.hpp"
 #include "cli/stats_render_parts.hpp"
 
 namespace alea::cli {

@@ -5,6 +5,7 @@
 // The list itself is interpreter/limits.def.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -34,6 +35,11 @@ struct LimitInfo {
 #undef ALEA_LIMIT
   };
   return table;
+}
+
+// A byte limit (max_render_size) as a size: a negative one allows nothing.
+[[nodiscard]] inline std::size_t byte_limit(std::int64_t max_bytes) {
+  return max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes);
 }
 
 // Why `limits` cannot be used, or "": every limit is a count or a size, so

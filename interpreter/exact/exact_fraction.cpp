@@ -61,12 +61,6 @@ int ctz(u128 x) {
   return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(static_cast<std::uint64_t>(x >> 64));
 }
 
-mpz_class mpz_of(u128 v) {
-  mpz_class z(static_cast<unsigned long>(static_cast<std::uint64_t>(v >> 64)));
-  z <<= 64;
-  z += static_cast<unsigned long>(static_cast<std::uint64_t>(v));
-  return z;
-}
 
 Probability from_mpq(mpq_class q) {
   q.canonicalize();

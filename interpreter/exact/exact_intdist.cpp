@@ -37,11 +37,6 @@ bool is_zero(const W& w) {
     return w == 0;
 }
 
-// What one operation on a weight of type W costs, in work units: a GMP
-// integer costs several times a machine one.
-template <class W>
-constexpr std::uint64_t weight_cost = std::is_same_v<W, Weight> ? 8 : 1;
-
 template <class W>
 std::vector<W> conv(Budget& budget, const std::vector<W>& a, const std::vector<W>& b) {
   budget.charge(a.size() * b.size());

@@ -7,7 +7,6 @@
 #include <numeric>
 
 namespace alea::compose {
-namespace {
 
 mpz_class mpz_of(u128 v) {
   mpz_class z(static_cast<unsigned long>(static_cast<std::uint64_t>(v >> 64)));
@@ -15,8 +14,6 @@ mpz_class mpz_of(u128 v) {
   z += mpz_class(static_cast<unsigned long>(static_cast<std::uint64_t>(v)));
   return z;
 }
-
-}  // namespace
 
 // Binary gcd: shifts and subtractions, no 128-bit division; one hardware gcd
 // when both fit in 64 bits.

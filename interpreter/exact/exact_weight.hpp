@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace alea::compose {
 
@@ -58,6 +59,11 @@ class Weight {
 // The greatest common divisor (gcd(0, b) = b).
 [[nodiscard]] u128 gcd128(u128 a, u128 b);
 
+// What one operation on a weight of type W (Weight, or a machine integer) costs, in work units:
+// a GMP integer costs several times a machine one.
+template <class W>
+inline constexpr std::uint64_t weight_cost = std::is_same_v<W, Weight> ? 8 : 1;
+
 // (hi·2^64 + lo) / d for hi < d, with its remainder: one hardware division.
 inline std::uint64_t div128by64(std::uint64_t hi, std::uint64_t lo, std::uint64_t d,
                                 std::uint64_t* rem) {
@@ -72,6 +78,9 @@ inline std::uint64_t div128by64(std::uint64_t hi, std::uint64_t lo, std::uint64_
   return static_cast<std::uint64_t>(n / d);
 #endif
 }
+
+// A u128 as a GMP integer.
+[[nodiscard]] mpz_class mpz_of(u128 v);
 
 // A u128 in decimal; write_decimal writes it at `out` (at most 39 characters)
 // and returns the end.

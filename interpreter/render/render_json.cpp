@@ -99,7 +99,6 @@ std::string too_large_message(std::size_t max) {
   return fmt::format("the JSON would pass {} bytes (max_render_size)", max);
 }
 
-std::size_t byte_limit(std::int64_t max_bytes) { return max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes); }
 
 std::string die_json(const Trace& t, std::size_t i, std::size_t max) {
   const DieRecord& d = t.dice[i];

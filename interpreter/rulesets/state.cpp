@@ -76,7 +76,7 @@ json to_json(const Value& v) {
           return json(x);
         } else if constexpr (std::is_same_v<T, StrPtr>) {
           return json(*x);
-        } else if constexpr (std::is_same_v<T, PoolPtr>) {
+        } else if constexpr (std::is_same_v<T, alea::PoolPtr>) {
           return json(pool_total(*x).value_or(0));
         } else if constexpr (std::is_same_v<T, ListPtr>) {
           json a = json::array();

@@ -194,9 +194,6 @@ class DisplayWriter {
 // Room kept for the marker that ends a cut text.
 constexpr std::size_t marker_room = 128;
 
-std::size_t byte_limit(std::int64_t max_bytes) {
-  return max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes);
-}
 
 }  // namespace
 
