@@ -6,11 +6,13 @@
 #include "alea/alea.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -132,14 +134,15 @@ void fill(alea_error& e, alea_status status, std::string code, std::string messa
 template <class F>
 alea_status guarded(alea_error** error, F&& body) {
   auto fail = [&](auto&&... how) {
-    alea_status status = ALEA_ERROR_INTERNAL;
+    // The status stands even when there is no memory left for the error itself.
+    alea_status status = ALEA_ERROR_INPUT;
+    if constexpr (sizeof...(how) == 3) status = std::get<0>(std::forward_as_tuple(how...));
     try {
       auto e = std::make_unique<alea_error>();
       fill(*e, how...);
       status = e->status;
       if (error != nullptr) *error = e.release();
     } catch (...) {  // no memory left even for the error: the status must do
-      if constexpr (sizeof...(how) == 3) status = std::get<0>(std::forward_as_tuple(how...));
     }
     return status;
   };

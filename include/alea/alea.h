@@ -12,9 +12,9 @@
  *       alea_roll(engine, "4d6kh3", options, &roll, &error) == ALEA_OK) {
  *     int64_t total = 0;
  *     alea_value_int(alea_result_value(roll), &total);
- *     printf("%s\n", alea_result_text(roll));          // 4d6kh3 → 4 4 6 ~3~ = 14
+ *     printf("%s\n", alea_result_text(roll));          (4d6kh3 → 5 3 3 ~2~ = 11)
  *   } else {
- *     fprintf(stderr, "%s", alea_error_text(error));   // the message, with its place
+ *     fprintf(stderr, "%s", alea_error_text(error));   (the message, with its place)
  *   }
  *   alea_result_free(roll);
  *   alea_error_free(error);
