@@ -30,9 +30,10 @@
  *   handle lives as long as that handle. A `char*` returned through an out-parameter is the
  *   caller's, freed with alea_string_free.
  * - Strings are UTF-8 and NUL-terminated.
- * - An engine is immutable once its rulesets are loaded: alea_compile, alea_run, alea_roll and
- *   alea_stats may be called on one engine from many threads at once. Load rulesets before
- *   sharing it. Every other handle belongs to one thread at a time.
+ * - alea_compile, alea_run, alea_roll and alea_stats_run may be called on one engine from many
+ *   threads at once, and a ruleset may be loaded meanwhile: each call sees the rulesets as they
+ *   were when it began, a program keeps those it was compiled against. Every other handle
+ *   belongs to one thread at a time.
  * - Every run is bounded by the engine's limits (alea_limits_set; `alea limits` lists them) and
  *   may be stopped through an alea_cancel.
  */
