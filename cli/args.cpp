@@ -68,7 +68,7 @@ struct Setup {
   std::vector<std::string> limit_words;
   CLI::App *roll_cmd = nullptr, *stats_cmd = nullptr, *run_cmd = nullptr, *rulesets_cmd = nullptr,
            *describe_cmd = nullptr, *check_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr,
-           *state_cmd = nullptr;
+           *state_cmd = nullptr, *serve_cmd = nullptr;
 };
 
 void add_roll(CLI::App& app, Setup& s) {
@@ -161,6 +161,35 @@ void add_check(CLI::App& app, Setup& s) {
               "Examples:\n  alea check my-game.yaml\n  alea check my-game.yaml game.alea --json");
 }
 
+void add_serve(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.serve_cmd = app.add_subcommand(
+      "serve", "Answer requests given as JSON lines on standard input, one JSON line each on standard output");
+  ServeArgs& a = s.out.serve;
+  cmd->add_option("--jobs", a.jobs, "Answer N requests at once; replies then come as each finishes (default 1: in order)")
+      ->option_text("N")
+      ->check(CLI::Range(1u, 256u));
+  cmd->add_flag("--allow-files", a.allow_files, "Let requests read files by name (\"file\"); off by default");
+  cmd->add_option("--timeout", a.timeout_ms, "The longest a request may run, in milliseconds (default 60000)")
+      ->option_text("MS")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
+  cmd->add_option("--max-request-bytes", a.max_request_bytes, "The longest request line (default 8000000)")
+      ->option_text("N")
+      ->check(CLI::Range(std::int64_t{1024}, std::int64_t{1'000'000'000}));
+  cmd->add_option("--max-loaded-bytes", a.max_loaded_bytes,
+                  "YAML bytes of all the rulesets loaded, shipped ones included (default 32000000)")
+      ->option_text("N")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  add_limit_option(cmd, s.limit_words);
+  cmd->footer("Each request is a JSON object on one line, with an \"id\" that its reply echoes:\n"
+              "  {\"id\": 1, \"op\": \"roll\", \"expr\": \"4d6kh3\", \"seed\": 42}\n"
+              "  {\"id\": 2, \"op\": \"stats\", \"expr\": \"3d6\"}\n"
+              "  {\"id\": 3, \"op\": \"cancel\", \"target\": 2}\n"
+              "The operations: roll, stats, describe, check, load, cancel. Every request runs under the\n"
+              "limits (--limit, or lower ones in its \"limits\") and its time limit (\"timeout_ms\", at\n"
+              "most --timeout). Ends at the end of input, once every request is answered. See docs/serve.md.");
+}
+
 void add_repl(CLI::App& app, Setup& s) {
   CLI::App* cmd = s.repl_cmd = app.add_subcommand("repl", "Open the interactive REPL (the same as no command)");
   cmd->add_option("--seed", s.out.repl_seed, "Seed for the REPL's dice");
@@ -185,7 +214,8 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add_stats},
                                        {"run", add_run},           {"rulesets", add_rulesets},
                                        {"describe", add_describe}, {"check", add_check},
-                                       {"state", add_state},       {"repl", add_repl},
+                                       {"state", add_state},       {"serve", add_serve},
+                                       {"repl", add_repl},
                                        {"limits", add_limits}};
 
 // The subcommand the command line names, when nothing but the options the
@@ -209,11 +239,6 @@ std::string_view named_command(const std::vector<std::string>& words) {
   return {};
 }
 
-std::vector<std::string> limit_names() {
-  std::vector<std::string> names;
-  for (const LimitInfo& l : limit_table()) names.emplace_back(l.name);
-  return names;
-}
 
 // Whether the words ask for JSON: a `--json` before any `--` (after which every word is an
 // argument). Read from the words themselves, for a command line CLI11 could not read.
@@ -239,6 +264,12 @@ ParsedArgs& usage_failure(ParsedArgs& out, const std::vector<std::string>& words
 
 }  // namespace
 
+std::vector<std::string> limit_names() {
+  std::vector<std::string> names;
+  for (const LimitInfo& l : limit_table()) names.emplace_back(l.name);
+  return names;
+}
+
 std::string_view command_name(Command command) {
   switch (command) {
     case Command::Repl: return "";
@@ -250,6 +281,7 @@ std::string_view command_name(Command command) {
     case Command::Check: return "check";
     case Command::Limits: return "limits";
     case Command::State: return "state";
+    case Command::Serve: return "serve";
   }
   return "";
 }
@@ -316,7 +348,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
              "Rulesets are found in each --rulesets DIR, then each directory of ALEA_PATH\n"
              "(colon-separated), then the rulesets shipped with alea.\n"
              "Every run is bounded by limits (steps, dice, sizes); `alea limits` lists them and\n"
-             "--limit NAME=VALUE sets one for roll, run, stats, check and repl.\n"
+             "--limit NAME=VALUE sets one for roll, run, stats, check, serve and repl.\n"
              "The language is described in docs/language.md, rulesets in rulesets/README.md.");
 
   Setup s{out, {}};
@@ -371,6 +403,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
     else if (chosen(s.describe_cmd)) out.command = Command::Describe;
     else if (chosen(s.check_cmd)) out.command = Command::Check;
     else if (chosen(s.state_cmd)) out.command = Command::State;
+    else if (chosen(s.serve_cmd)) out.command = Command::Serve;
     else if (chosen(s.limits_cmd)) return stop(exit_ok, limits_text(), true);
     else out.command = Command::Repl;
     return out;

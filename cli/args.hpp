@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/serve.hpp"
 #include "cli/state_edit.hpp"
 #include "cli/stats_command.hpp"
 #include "interpreter/limits.hpp"
@@ -28,7 +29,7 @@ struct RollArgs {
   Limits limits;                       // --limit NAME=VALUE
 };
 
-enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Limits, State };
+enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Limits, State, Serve };
 
 struct ParsedArgs {
   Command command = Command::Repl;
@@ -52,6 +53,7 @@ struct ParsedArgs {
   std::vector<std::string> check_files;
   bool check_json = false;
   StateArgs state;
+  ServeArgs serve;
 
   // Whether the command chosen was given --json: then stdout is one JSON document, whatever happens.
   [[nodiscard]] bool json() const;
@@ -64,6 +66,9 @@ struct ParsedArgs {
 // std::bad_alloc, and touches nothing but the directories --rulesets names
 // (which must exist).
 [[nodiscard]] ParsedArgs parse_args(std::vector<std::string> words);
+
+// The limits' names, in the order `alea limits` lists them.
+[[nodiscard]] std::vector<std::string> limit_names();
 
 // `alea limits`: every limit, its default and what it counts.
 [[nodiscard]] std::string limits_text();

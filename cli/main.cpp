@@ -21,6 +21,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
 #include "cli/repl.hpp"
+#include "cli/roll.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
 #include "cli/state_commands.hpp"
@@ -56,21 +57,6 @@ std::vector<std::int64_t> parse_dice_list(const std::string& text) {
   }
   if (faces.empty()) throw UsageError("--dice: give at least one face, as in --dice 6,4,1,3");
   return faces;
-}
-
-alea::EngineOptions engine_options(const alea::Limits& limits) {
-  alea::EngineOptions options;
-  options.limits = limits;
-  return options;
-}
-
-// Whether render_json refused a successful outcome's document as too large: its stand-in says
-// "ok": false. The first `,"ok":` of the text is the key's, since the expression before it is a
-// JSON string, whose quotes are escaped; the length of the stand-in is no test, as it holds the
-// expression, which may be long.
-bool refused_json(const std::string& doc) {
-  const auto at = doc.find(",\"ok\":");
-  return at != std::string::npos && doc.compare(at, 11, ",\"ok\":false") == 0;
 }
 
 // A mechanic's record, one field to a line after the call and its dice: on
@@ -158,26 +144,15 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
     seed = a.seed ? *a.seed : alea::fresh_seed();
     dice = std::make_unique<alea::RandomDice>(*seed);
   }
-  alea::Compiled compiled = engine.compile(source, name);
-  if (compiled.ok()) {
-    alea::cli::check_choices_read(engine, choices, alea::choices_read(compiled),
-                                  name == "<command line>" ? mechanic_word(a) : "this roll");
-  }
-  alea::Outcome outcome;
-  if (!compiled.ok()) {
-    outcome.error = compiled.diagnostics.front();
-  } else {
-    outcome = engine.run(compiled.program, {}, *dice,
-                         {state ? &*state : nullptr, &choices, &alea::cli::cancel_flag()});
-    if (outcome.ok() && !outcome.unused_dice.empty()) {
-      outcome = alea::refuse_unused_dice(std::move(outcome), source, name, scripted ? scripted->used() : 0,
-                                          "leave out --dice");
-    }
-  }
+  alea::cli::RollInput input{source, name, dice.get(), scripted, "leave out --dice", state ? &*state : nullptr,
+                             &choices, name == "<command line>" ? mechanic_word(a) : "this roll",
+                             &alea::cli::cancel_flag()};
+  alea::cli::RollRun run = alea::cli::roll_once(engine, input);
+  const alea::Outcome& outcome = run.outcome;
   // The state is saved before anything is shown: a roll whose state cannot
   // be kept is reported as failed, with the file as it was.
   // A counter given as an argument is a what-if: the file keeps the character's stored values.
-  const std::vector<alea::RulesetName> what_if = state ? alea::counters_set(compiled) : std::vector<alea::RulesetName>{};
+  const std::vector<alea::RulesetName>& what_if = run.what_if;
   if (outcome.ok() && state && !what_if.empty()) {
     std::vector<std::string> names;
     for (const auto& n : what_if) names.push_back(fmt::format("{}.{}", n.ruleset, n.name));
@@ -194,8 +169,9 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   lock.reset();
   if (a.json) {
     const std::int64_t max_bytes = engine.options().limits.max_render_size;
-    std::string doc = alea::render_json(outcome, source, seed, max_bytes);
-    if (outcome.ok() && refused_json(doc)) {
+    const std::string doc = state ? alea::render_json_with_state(outcome, source, seed, what_if, max_bytes)
+                                  : alea::render_json(outcome, source, seed, max_bytes);
+    if (outcome.ok() && alea::cli::refused_json(doc)) {
       // The document would have passed max_render_size: an error like any other.
       fmt::print("{}\n", doc);
       const auto j = nlohmann::json::parse(doc);
@@ -203,21 +179,10 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
       std::fputs(alea::render_text(alea::Diagnostics{d}).c_str(), stderr);
       return exit_bad_input;
     }
-    if (state && outcome.ok() && outcome.state) {
-      auto j = nlohmann::ordered_json::parse(doc);
-      j["state"] = nlohmann::ordered_json::parse(alea::state_to_json(*outcome.state));
-      // The counters given as arguments: what-ifs, which the state file did not take.
-      if (!what_if.empty()) {
-        auto& w = j["what_if"] = nlohmann::ordered_json::array();
-        for (const auto& n : what_if) w.push_back(fmt::format("{}.{}", n.ruleset, n.name));
-      }
-      doc = j.dump();
-    }
     fmt::print("{}\n", doc);
   }
   if (!outcome.ok()) {
-    const alea::Diagnostics all = compiled.ok() ? alea::Diagnostics{*outcome.error} : compiled.diagnostics;
-    std::fputs(alea::render_text(all).c_str(), stderr);
+    std::fputs(alea::render_text(run.diagnostics()).c_str(), stderr);
     return outcome.error->code == alea::DiagCode::Interrupted ? alea::cli::exit_interrupted : exit_bad_input;
   }
   if (!a.json) {
@@ -245,7 +210,7 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   std::vector<std::string> words;
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
-  alea::Engine engine(engine_options(a.limits));
+  alea::Engine engine(alea::cli::engine_options(a.limits));
   // `my-game.check dice=3` calls a mechanic. `r.a` alone is still an
   // expression unless a ruleset `r` exists; a '-' in the name or a setting
   // after it cannot be an expression, so those get the ruleset's error.
@@ -289,7 +254,7 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
     return exit_bad_input;
   }
   std::string source = std::move(*read.text);
-  alea::Engine engine(engine_options(a.limits));
+  alea::Engine engine(alea::cli::engine_options(a.limits));
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
   return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);
 }
@@ -314,6 +279,7 @@ int run_command_line(alea::cli::ParsedArgs& c) {
       case cli::Command::Rulesets: code = cli::rulesets_command(path, c.list_json); break;
       case cli::Command::Describe: code = cli::describe_command(c.describe_what, path, c.describe_json); break;
       case cli::Command::State: code = cli::state_command(c.state, path); break;
+      case cli::Command::Serve: code = cli::serve_command(c.serve, c.limits, c.ruleset_dirs); break;
       default: {
         // Commands that run code: the first Ctrl-C stops them cleanly.
         cli::stop_on_interrupt();

@@ -94,12 +94,6 @@ bool parse_int(std::string_view text, Int& out) {
   return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 
-EngineOptions engine_options(const Limits& limits) {
-  EngineOptions options;
-  options.limits = limits;
-  return options;
-}
-
 // Writes `text` to stdout a piece at a time, stopping at Ctrl-C: a huge value
 // or table takes long to reach a terminal, and the prompt should come back.
 void print_interruptible(std::string_view text) {

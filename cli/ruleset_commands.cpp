@@ -171,9 +171,7 @@ Diagnostics load_mentioned(Engine& engine, const RulesetPath& path, std::string_
 int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits, bool json) {
   // The ruleset files are loaded first, so that a program checked with them
   // may call their mechanics whatever the order of the arguments.
-  EngineOptions options;
-  options.limits = limits;
-  Engine engine(options);
+  Engine engine(engine_options(limits));
   std::vector<std::optional<Diagnostics>> results(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!is_yaml(files[i])) continue;

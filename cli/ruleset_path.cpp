@@ -121,4 +121,10 @@ std::vector<std::string> mentioned_rulesets(std::string_view source) {
   return out;
 }
 
+EngineOptions engine_options(const Limits& limits) {
+  EngineOptions options;
+  options.limits = limits;
+  return options;
+}
+
 }  // namespace alea::cli

@@ -43,6 +43,9 @@ class RulesetPath {
   std::optional<std::filesystem::path> shipped_;  // as the parent_path() of its files
 };
 
+// A command's Engine options: the limits it was given (--limit), the rest as by default.
+[[nodiscard]] EngineOptions engine_options(const Limits& limits);
+
 // Whether `arg` names a file rather than a ruleset: it ends in .yaml or .yml,
 // or has a '/' in it.
 [[nodiscard]] bool is_ruleset_file(std::string_view arg);

@@ -72,13 +72,60 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
   return cmd;
 }
 
+StatsAnswer answer_stats(const Engine& engine, const Compiled& compiled, StatsQuery q) {
+  StatsAnswer answer;
+  StatsOptions options = std::move(q.options);
+  const bool exact = options.exact_only, sampled = options.sampled_only;
+  options.sampled_only = sampled || (!q.sampled_mechanic.empty() && !exact);
+  Stats s = compute_stats(engine, compiled.program, {}, options);
+  if (!q.sampled_mechanic.empty() && !exact && !sampled) {
+    s.reason = fmt::format("{} has no bound, and its ruleset asks for sampling (odds: sampled)", q.sampled_mechanic);
+  }
+
+  if (s.runs == 0 && s.first_error && s.first_error->code == DiagCode::Interrupted) {
+    answer.diagnostics = {*s.first_error};
+    return answer;
+  }
+  if (s.runs == 0 && s.first_error) {
+    // Exact only, and no exact answer.
+    Diagnostic d = *s.first_error;
+    if (d.message.find("(max_odds_") != std::string::npos) {
+      const std::string limit = d.message.find("max_odds_memory") != std::string::npos ? "max_odds_memory" : "max_odds_work";
+      d.note({}, fmt::format("raise the limit {} (now {}), or {}", limit,
+                             limit == "max_odds_memory" ? engine.options().limits.max_odds_memory
+                                                        : engine.options().limits.max_odds_work,
+                             q.to_sample));
+    } else if (d.message.find("max_branches") != std::string::npos) {
+      d.note({}, fmt::format("raise {} (now {}), or {}", q.max_branches_name, options.max_branches, q.to_sample));
+    } else {
+      d.note({}, fmt::format("{} instead", q.to_sample));
+    }
+    answer.diagnostics = {d};
+    return answer;
+  }
+  if (s.value.entries.empty() && s.first_error) {
+    // Every run ended in an error, or sampling stopped before it had enough
+    // runs to say anything: there is no distribution to show.
+    answer.diagnostics = {*s.first_error};
+    return answer;
+  }
+  add_declared_outcomes(s, q.declared);
+
+  StatsContext& context = answer.context;
+  context.expression = q.shown;
+  context.seed = options.seed;
+  context.explosion_depth = options.explosion_depth;
+  context.engine_explosion_limit = engine.options().limits.max_explosion_depth;
+  context.max_render_size = engine.options().limits.max_render_size;
+  answer.stats = std::move(s);
+  return answer;
+}
+
 int stats_command(const StatsArgs& a, const RulesetPath& path) {
   std::vector<std::string> words;
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("stats: give an expression, as in: alea stats 3d6");
-  EngineOptions engine_options;
-  engine_options.limits = a.limits;
-  Engine engine(engine_options);
+  Engine engine(engine_options(a.limits));
   std::string source, name, shown;
   DeclaredOutcomes declared;
   bool mechanic = false;
@@ -150,54 +197,25 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   const Compiled compiled = engine.compile(source, name);
   if (!compiled.ok()) return fail(a, compiled.diagnostics);
 
-  StatsOptions options;
-  options.samples = a.samples;
-  options.seed = a.seed;
-  options.threads = a.threads;
-  options.exact_only = a.exact;
-  options.sampled_only = a.sampled || (!sampled_mechanic.empty() && !a.exact);
-  options.max_branches = a.max_branches;
-  options.explosion_depth = a.explosion_depth;
-  options.cancel = a.cancel;
+  StatsQuery query;
+  query.options.samples = a.samples;
+  query.options.seed = a.seed;
+  query.options.threads = a.threads;
+  query.options.exact_only = a.exact;
+  query.options.sampled_only = a.sampled;
+  query.options.max_branches = a.max_branches;
+  query.options.explosion_depth = a.explosion_depth;
+  query.options.cancel = a.cancel;
   ProgressLine progress;
-  options.progress = [&progress](double f) { progress.update(f); };
-  Stats s = compute_stats(engine, compiled.program, {}, options);
+  query.options.progress = [&progress](double f) { progress.update(f); };
+  query.shown = shown;
+  query.declared = std::move(declared);
+  query.sampled_mechanic = sampled_mechanic;
+  StatsAnswer answer = answer_stats(engine, compiled, std::move(query));
   progress.finish();
-  if (!sampled_mechanic.empty() && !a.exact && !a.sampled) {
-    s.reason = fmt::format("{} has no bound, and its ruleset asks for sampling (odds: sampled)", sampled_mechanic);
-  }
-
-  if (s.runs == 0 && s.first_error && s.first_error->code == DiagCode::Interrupted) {
-    return fail(a, {*s.first_error});
-  }
-  if (s.runs == 0 && s.first_error) {
-    // --exact, and no exact answer.
-    Diagnostic d = *s.first_error;
-    if (d.message.find("(max_odds_") != std::string::npos) {
-      const std::string limit = d.message.find("max_odds_memory") != std::string::npos ? "max_odds_memory" : "max_odds_work";
-      d.note({}, fmt::format("raise the limit {} (now {}), or leave out --exact to sample", limit,
-                             limit == "max_odds_memory" ? engine.options().limits.max_odds_memory
-                                                        : engine.options().limits.max_odds_work));
-    } else if (d.message.find("max_branches") != std::string::npos) {
-      d.note({}, fmt::format("raise --max-branches (now {}), or leave out --exact to sample", a.max_branches));
-    } else {
-      d.note({}, "leave out --exact to sample instead");
-    }
-    return fail(a, {d});
-  }
-  if (s.value.entries.empty() && s.first_error) {
-    // Every run ended in an error, or sampling stopped before it had enough
-    // runs to say anything: there is no distribution to show.
-    return fail(a, {*s.first_error});
-  }
-  add_declared_outcomes(s, declared);
-
-  StatsContext context;
-  context.expression = shown;
-  context.seed = a.seed;
-  context.explosion_depth = a.explosion_depth;
-  context.engine_explosion_limit = engine.options().limits.max_explosion_depth;
-  context.max_render_size = engine.options().limits.max_render_size;
+  if (!answer.stats) return fail(a, answer.diagnostics);
+  const Stats& s = *answer.stats;
+  const StatsContext& context = answer.context;
   if (!a.svg.empty()) {
     const std::optional<std::string> svg = stats_svg(s, context);
     if (!svg) return fail(a, {too_large("the chart", context)});

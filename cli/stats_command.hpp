@@ -11,6 +11,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/ruleset_path.hpp"
+#include "cli/stats_render.hpp"
+#include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
 
 namespace alea::cli {
@@ -33,6 +35,27 @@ struct StatsArgs {
   // reports the runs so far, marked interrupted.
   const std::atomic<bool>* cancel = nullptr;
 };
+
+// What `stats` asks besides the program: how (StatsOptions: exact_only, sampled_only, samples…),
+// the title, and what the mechanic called declares. The notes of an exact-only failure name the
+// settings as the caller's user writes them.
+struct StatsQuery {
+  StatsOptions options;
+  std::string shown;               // the title: "3d6", "my_game.check(dice: 3)"
+  DeclaredOutcomes declared;       // a mechanic's labels, shown even when never met
+  std::string sampled_mechanic;    // a mechanic whose ruleset asks for sampling (odds: sampled)
+  std::string_view max_branches_name = "--max-branches";
+  std::string_view to_sample = "leave out --exact to sample";
+};
+
+// The distribution, or the problems that left none (no exact answer when only exact was asked
+// for, every run an error, too few samples, interrupted).
+struct StatsAnswer {
+  std::optional<Stats> stats;
+  StatsContext context;  // for the reports (stats_document, stats_text)
+  Diagnostics diagnostics;
+};
+[[nodiscard]] StatsAnswer answer_stats(const Engine& engine, const Compiled& compiled, StatsQuery query);
 
 // Adds the `stats` subcommand and its options to `app`.
 CLI::App* add_stats_command(CLI::App& app, StatsArgs& args);

@@ -101,10 +101,14 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
   return {};
 }
 
+// The rulesets a load replaced in `other` stay there: the copy never handed out pointers to them.
 Engine::Engine(const Engine& other) : options_(other.options_), set_(other.snapshot()), cache_(other.cache_) {
-  const std::lock_guard lock(other.load_mutex_);
-  retired_ = other.retired_;
   cache_.clear(set_->generation);
+}
+
+Engine::Engine(const Engine& rulesets_from, EngineOptions options)
+    : options_(std::move(options)), set_(rulesets_from.snapshot()), cache_(options_.compile_cache) {
+  if (std::string problem = limits_problem(options_.limits); !problem.empty()) throw std::invalid_argument(problem);
 }
 
 std::shared_ptr<const Engine::RulesetSet> Engine::snapshot() const {

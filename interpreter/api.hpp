@@ -123,6 +123,9 @@ class Engine {
   }
   // A copy has the same options and rulesets, and a compile cache of its own.
   Engine(const Engine& other);
+  // The rulesets of `rulesets_from`, with other options (a host's tighter limits for one caller);
+  // throws as the constructor above.
+  Engine(const Engine& rulesets_from, EngineOptions options);
   Engine& operator=(const Engine&) = delete;
 
   [[nodiscard]] const EngineOptions& options() const { return options_; }
@@ -302,6 +305,14 @@ class Session {
 [[nodiscard]] std::string render_json(const Outcome& outcome, std::string_view expression,
                                       std::optional<std::uint64_t> seed = std::nullopt,
                                       std::int64_t max_bytes = Limits{}.max_render_size);
+// render_json's document for a run that was given a State (RunInput::state): when the run
+// succeeded, it also holds "state", the state after the run, and, when the program set counters
+// by name (counters_set, passed as `what_if`), "what_if": ["my-game.edge", …], counters that a
+// host keeping the character's state leaves as they were, since their values were what-ifs.
+[[nodiscard]] std::string render_json_with_state(const Outcome& outcome, std::string_view expression,
+                                                 std::optional<std::uint64_t> seed,
+                                                 const std::vector<RulesetName>& what_if,
+                                                 std::int64_t max_bytes = Limits{}.max_render_size);
 // A diagnostic as the JSON object of render_json's "error", the one every document uses:
 // {"code", "message", "location": {"file", "line", "column"} or null,
 //  "notes": [{"message", "location"}, …], "rendered": render_text(diagnostic)}.

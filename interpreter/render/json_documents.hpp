@@ -37,6 +37,8 @@ inline constexpr std::string_view describe_schema = "alea.describe/1";
 inline constexpr std::string_view rulesets_schema = "alea.rulesets/1";
 inline constexpr std::string_view check_schema = "alea.check/1";
 inline constexpr std::string_view error_schema = "alea.error/1";
+// `alea serve`'s reply to one request, which holds one of the documents above.
+inline constexpr std::string_view reply_schema = "alea.reply/1";
 
 // An error as a document shows it: the diagnostic, and `rendered`, the text standard error shows
 // for it (render_text's caret snippet, unless the program reports this problem in words of its

@@ -174,6 +174,22 @@ std::string render_json(const Outcome& o, std::string_view expression, std::opti
   return head + ",\"ok\":false,\"error\":" + render_diagnostic_json(too_large) + ",\"dice\":[],\"events\":[]}";
 }
 
+std::string render_json_with_state(const Outcome& o, std::string_view expression, std::optional<std::uint64_t> seed,
+                                   const std::vector<RulesetName>& what_if, std::int64_t max_bytes) {
+  std::string doc = render_json(o, expression, seed, max_bytes);
+  // A refused document (too large) says "ok": false although the run succeeded: left as it is.
+  const auto ok_at = doc.find(",\"ok\":");
+  if (!o.ok() || !o.state || doc.compare(ok_at, 10, ",\"ok\":true") != 0) return doc;
+  doc.pop_back();  // the closing brace
+  doc += ",\"state\":" + json::parse(state_to_json(*o.state)).dump();
+  if (!what_if.empty()) {
+    json names = json::array();
+    for (const auto& n : what_if) names.push_back(fmt::format("{}.{}", n.ruleset, n.name));
+    doc += ",\"what_if\":" + dump(names);
+  }
+  return doc + "}";
+}
+
 std::string failed_roll_document(std::string_view expression, const ErrorReport& error) {
   json doc = render_json_parts::document_head(roll_schema);
   doc["expression"] = std::string(expression);

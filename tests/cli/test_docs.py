@@ -17,7 +17,8 @@
 # Each `$ alea …` line is a command: it is split with shlex, `alea` is replaced by
 # the binary under test, and it runs from the repository root with a 10 s
 # timeout, no shell and no standard input. An optional `# exit: N` line right
-# after the command gives the expected exit code (default 0). The lines after
+# after the command gives the expected exit code (default 0), and `# stdin: TEXT` lines after it
+# are its standard input, a line each (for `alea serve`). The lines after
 # that, up to the next `$ ` line or the end of the block, are the expected
 # output: standard output followed by standard error (the order a terminal shows
 # for alea, whose notes and diagnostics come after its result). Lines are
@@ -35,6 +36,7 @@ DOCS = [*sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games")
 TIMEOUT = 10  # seconds per command
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 EXIT = re.compile(r"^# exit: (\d+)$")
+STDIN = re.compile(r"^# stdin: (.*)$")
 
 
 class Example:
@@ -43,6 +45,7 @@ class Example:
         self.line = line  # 1-based line of the `$ alea` line
         self.command = command
         self.exit = 0
+        self.stdin = None  # the lines given on standard input, or None: none
         self.expected = []
 
     def where(self):
@@ -93,6 +96,10 @@ def examples(path, problems):
                 continue
             if just_started and EXIT.match(text):
                 current.exit = int(EXIT.match(text).group(1))
+                continue
+            if just_started and STDIN.match(text):
+                current.stdin = (current.stdin or []) + [STDIN.match(text).group(1)]
+                continue
             else:
                 current.expected.append(text)
             just_started = False
@@ -115,8 +122,9 @@ def run(example, alea):
         return None, "the command does not start with 'alea'"
     argv[0] = alea
     try:
-        p = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=TIMEOUT)
+        stdin = None if example.stdin is None else "".join(line + "\n" for line in example.stdin).encode()
+        p = subprocess.run(argv, cwd=ROOT, input=stdin, stdin=subprocess.DEVNULL if stdin is None else None,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {TIMEOUT} s"
     except OSError as e:

@@ -8,7 +8,9 @@ Checks:
   2. stdout of every `$ alea … --json` example in the docs (the blocks test_docs.py runs, read by
      its parser) is exactly one JSON document, valid against the schema its "schema" key names;
   3. the same for each command of tests/cli/json_cases.txt, which covers every kind of document
-     and its failure forms, and states the exit code and the schema expected;
+     and its failure forms, and states the exit code and the schema expected; and every reply
+     `alea serve` writes (alea.reply/1, and the document it holds) to the requests of
+     tests/cli/serve_requests.jsonl and of the docs' `$ alea serve` examples;
   4. a document with a key added, or a required key taken away, fails validation.
 
 Needs the jsonschema module (Debian: python3-jsonschema), so CTest runs it with /usr/bin/python3;
@@ -202,6 +204,35 @@ with tempfile.TemporaryDirectory(prefix="alea-json-") as tmp:
         check(f"{where}: exit {words[0]}", rc == int(words[0]), f"exit {rc}: {err[-400:]}")
         validate(f"{where} ({' '.join(words[3:])})", out, words[1])
     check("json_cases.txt has cases", cases >= 20, str(cases))
+
+# ---- 3b. alea serve: each reply line, and the document inside it -------------------------------
+
+SERVE_REQUESTS = Path(__file__).resolve().parent / "serve_requests.jsonl"
+
+
+def serve_replies(where, lines):
+    """Runs `alea serve` on the request lines; validates each reply and the document it holds."""
+    p = subprocess.run([ALEA, "serve"], input="".join(line + "\n" for line in lines), capture_output=True, text=True,
+                       timeout=120, cwd=ROOT, env=environment())
+    check(f"{where}: alea serve exits 0", p.returncode == 0, f"exit {p.returncode}: {p.stderr[-400:]}")
+    replies = p.stdout.splitlines()
+    check(f"{where}: one reply a request", len(replies) == len(lines), f"{len(replies)} replies to {len(lines)}")
+    for n, line in enumerate(replies, 1):
+        validate(f"{where}: reply {n}", line, "alea.reply/1")
+        doc = json.loads(line)
+        if isinstance(doc.get("result"), dict):
+            validate(f"{where}: the document of reply {n}", json.dumps(doc["result"]))
+    return replies
+
+
+request_lines = [line for line in SERVE_REQUESTS.read_text(encoding="utf-8").splitlines()
+                 if line.strip() and not line.startswith("#")]
+check("serve_requests.jsonl has requests", len(request_lines) >= 10, str(len(request_lines)))
+serve_replies("serve_requests.jsonl", request_lines)
+serve_examples = [ex for ex in doc_examples if shlex.split(ex.command)[1:2] == ["serve"] and ex.stdin]
+check("the docs have alea serve examples", len(serve_examples) >= 2, str(len(serve_examples)))
+for ex in serve_examples:
+    serve_replies(ex.where(), ex.stdin)
 
 # Every kind of document was seen valid, at least once.
 for value in constants.values():

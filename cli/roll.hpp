@@ -1,0 +1,46 @@
+// cli/roll.hpp — one roll as `alea roll`, `alea run` and `alea serve` make it: compile, check
+// the choices against what the program reads, run, and refuse scripted dice left over.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "interpreter/api.hpp"
+
+namespace alea::cli {
+
+struct RollInput {
+  std::string source;
+  std::string name = "<input>";        // shown in diagnostics
+  DiceSource* dice = nullptr;          // never null
+  const ScriptedDice* scripted = nullptr;  // `dice`, when it is scripted: its faces must all be taken
+  std::string_view give_none;          // how the user gives no dice: "leave out --dice"
+  const State* state = nullptr;        // the counters the rulesets start from (null: defaults)
+  const Choices* choices = nullptr;
+  std::string what = "this roll";      // names the roll in a choice's error: "my-game.check"
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct RollRun {
+  Compiled compiled;
+  Outcome outcome;  // a compile error comes back as its error
+  // With a state: the counters the program set by name (counters_set), what-ifs a host keeping
+  // the character's state leaves as they were.
+  std::vector<RulesetName> what_if;
+  // Every problem to report: the compiler's, or the run's error.
+  [[nodiscard]] Diagnostics diagnostics() const {
+    return compiled.ok() ? (outcome.error ? Diagnostics{*outcome.error} : Diagnostics{}) : compiled.diagnostics;
+  }
+};
+
+// Throws UsageError when a choice decided is one the program never reads.
+[[nodiscard]] RollRun roll_once(const Engine& engine, const RollInput& input);
+
+// Whether render_json refused a successful outcome's document as too large: its stand-in says
+// "ok": false.
+[[nodiscard]] bool refused_json(const std::string& doc);
+
+}  // namespace alea::cli
