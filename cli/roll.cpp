@@ -12,7 +12,7 @@ RollRun roll_once(const Engine& engine, const RollInput& in) {
     r.outcome.error = r.compiled.diagnostics.front();
     return r;
   }
-  if (in.choices) check_choices_read(engine, *in.choices, choices_read(r.compiled), in.what);
+  if (in.choices) check_choices_read(engine, *in.choices, choices_read(r.compiled), in.what, in.choices_as_options);
   r.outcome = engine.run(r.compiled.program, {}, *in.dice, {in.state, in.choices, in.cancel});
   if (r.outcome.ok() && !r.outcome.unused_dice.empty()) {
     r.outcome = refuse_unused_dice(std::move(r.outcome), in.source, in.name, in.scripted ? in.scripted->used() : 0,

@@ -22,6 +22,7 @@ struct RollInput {
   const Choices* choices = nullptr;
   std::string what = "this roll";      // names the roll in a choice's error: "my-game.check"
   const std::atomic<bool>* cancel = nullptr;
+  bool choices_as_options = true;  // a choice's error names it as an option (`--use-edge`), else as "choices"
 };
 
 struct RollRun {

@@ -267,7 +267,7 @@ std::string op_roll(ServeContext& ctx, const json& body, ServeJob& job, const Li
   }
   const Choices none;
   RollInput input{expr, "<input>", dice.get(), scripted, "leave out \"dice\"", state ? &*state : nullptr,
-                  choices ? &*choices : &none, "this roll", &job.cancel};
+                  choices ? &*choices : &none, "this roll", &job.cancel, false};
   RollRun run;
   try {
     run = roll_once(engine, input);
@@ -483,6 +483,9 @@ std::string answer_request(ServeContext& ctx, const json& body, ServeJob& job) {
     return bad_request(job.id, job.op, fmt::format("{} is not answered here", job.op));
   } catch (const BadRequest& e) {
     return bad_request(job.id, job.op, e.what());
+  } catch (const std::bad_alloc&) {
+    return error_reply(job, Diagnostic(DiagCode::SizeLimitExceeded, Span{},
+                                       "the request ran out of memory; lower its limits (\"limits\")"));
   }
 }
 

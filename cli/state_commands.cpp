@@ -141,12 +141,12 @@ std::vector<std::string> choice_flags(const Engine& engine) {
 }
 
 void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<RulesetName>& read,
-                        std::string_view what) {
+                        std::string_view what, bool as_options) {
   for (const auto& [ruleset, values] : decided.all()) {
     for (const auto& [name, value] : values) {
       if (std::find(read.begin(), read.end(), RulesetName{ruleset, name}) != read.end()) continue;
-      std::string how = fmt::format("--choose {}", name);
-      if (const Ruleset* r = engine.find_ruleset(ruleset)) {
+      std::string how = as_options ? fmt::format("--choose {}", name) : fmt::format("\"choices\": {}.{}", ruleset, name);
+      if (const Ruleset* r = engine.find_ruleset(ruleset); r && as_options) {
         if (const ChoiceInfo* c = r->choice(name); c && !c->flag.empty()) how = "--" + c->flag;
       }
       throw UsageError(fmt::format("{}: {} never reads the choice '{}' of {}: deciding it would change nothing",

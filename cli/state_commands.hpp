@@ -32,9 +32,10 @@ bool add_flag_choice(const Engine& engine, std::string_view option, Choices& int
 
 // Throws UsageError for the first decision in `decided` that `read` (choices_read) does not
 // hold: deciding it would change nothing. `what` names the roll: "my-game.check",
-// "this roll".
+// "this roll". The message names the decision as the command line's option (`--use-edge`), or,
+// unless `as_options`, as a request's "choices" entry.
 void check_choices_read(const Engine& engine, const Choices& decided, const std::vector<RulesetName>& read,
-                        std::string_view what);
+                        std::string_view what, bool as_options = true);
 
 // For `alea stats`, which runs a mechanic without a state or choices: the
 // named arguments that give the counters `mechanic` reads their values in

@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 ALEA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "alea"
-# The sanitizer tree (build-san/): a run of alea costs about five times as much under ASan+UBSan.
-SANITIZED = "build-san" in ALEA
+# The sanitizer trees (build-san/, and build-tsan/ of scripts/tsan): a run of alea costs about five
+# times as much there, and the sanitizers reserve more address space than a memory cap allows.
+SANITIZED = "build-san" in ALEA or "build-tsan" in ALEA
 
 
 def cap_address_space(limit):

@@ -108,6 +108,12 @@ r = ask(s, {"id": 11, "op": "roll", "expr": "pbta_superiority.increase(n: 3)", "
 check("state in and out", r.get("ok") and r["result"].get("state") == {"pbta-superiority": {"superiority": 5}}, str(r))
 r = ask(s, {"id": 12, "op": "roll", "expr": "pbta_superiority.increase(n: 3)", "state": {"pbta-superiority": {"nope": 1}}})
 check("a state that does not fit: StateInvalid", code_of(r) == "StateInvalid", str(r))
+move = {"op": "roll", "expr": "pbta_superiority.move(stat: 1)", "seed": 1, "state": {"pbta-superiority": {"superiority": 3}}}
+r = ask(s, {"id": 121, **move, "choices": {"pbta-superiority": {"use_superiority": True}}})
+check("choices: the player's decision is used", r.get("ok") and r["result"]["value"].get("superiority_used") is True,
+      str(r)[:300])
+r = ask(s, {"id": 122, **move, "choices": {"pbta-superiority": {"nope": True}}})
+check("choices: one the roll never reads is BadRequest", code_of(r) == "BadRequest" and "nope" in str(r), str(r)[:300])
 r = ask(s, {"id": 13, "op": "roll", "expr": "1", "state": {"nowhere": {"x": 1}}})
 check("a state of an unknown ruleset: StateInvalid", code_of(r) == "StateInvalid", str(r))
 tiny = ("schema: 1\nname: tiny\ntitle: Tiny\nsource: a test\nmechanics:\n  check:\n    doc: d\n"
