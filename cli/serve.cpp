@@ -192,8 +192,6 @@ class Server {
  private:
   void read_all() {
     const auto cap = static_cast<std::size_t>(ctx_.args().max_request_bytes);
-    // Requests waiting for a worker hold at most this many bytes of request text (and at least one request).
-    const std::size_t max_waiting = 2 * cap;
     LineReader reader(0, cap);
     std::string line;
     while (!output_failed_.load() && !cancel_flag().load()) {
@@ -215,33 +213,43 @@ class Server {
         write(cancel(*job, body));
         continue;
       }
-      std::unique_lock lock(m_);
       const std::string key = job->id.dump();
-      if (active_.contains(key)) {
-        lock.unlock();
+      bool in_use = false;
+      {
+        const std::lock_guard lock(m_);
+        in_use = active_.contains(key);
+        if (!in_use) active_.emplace(key, job);  // from now on a cancel finds it
+      }
+      if (in_use) {
         answered(bad_request(job->id, job->op,
                              fmt::format("the id {} belongs to a request not answered yet; give each request its own", key)));
         continue;
       }
-      while (waiting_bytes_ > 0 && waiting_bytes_ + line.size() > max_waiting && !cancel_flag().load()) {
-        space_cv_.wait_for(lock, std::chrono::milliseconds(50));
-      }
-      active_.emplace(key, job);
-      waiting_bytes_ += line.size();
-      queue_.push_back({job, std::move(body), line.size()});
-      lock.unlock();
-      work_cv_.notify_one();
+      const std::size_t bytes = line.size();
+      enqueue({std::move(job), std::move(body), bytes, {}});
     }
+  }
+
+  // Waits, while the requests and replies waiting hold more than max_waiting bytes (twice the
+  // longest request), for a worker to take some; then queues `p`.
+  void enqueue(Pending p) {
+    const std::size_t max_waiting = 2 * static_cast<std::size_t>(ctx_.args().max_request_bytes);
+    std::unique_lock lock(m_);
+    while (waiting_bytes_ > 0 && waiting_bytes_ + p.bytes > max_waiting && !cancel_flag().load() &&
+           !output_failed_.load()) {
+      space_cv_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    waiting_bytes_ += p.bytes;
+    queue_.push_back(std::move(p));
+    lock.unlock();
+    work_cv_.notify_one();
   }
 
   // A reply made without running anything: it still waits its turn, so that with one worker
   // every reply comes in the order of the requests.
   void answered(std::string reply) {
-    {
-      const std::lock_guard lock(m_);
-      queue_.push_back({nullptr, nullptr, 0, std::move(reply)});
-    }
-    work_cv_.notify_one();
+    const std::size_t bytes = reply.size();
+    enqueue({nullptr, nullptr, bytes, std::move(reply)});
   }
 
   std::string cancel(const ServeJob& request, const json& body) {
