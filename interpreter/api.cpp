@@ -133,9 +133,10 @@ Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::st
 }
 
 Diagnostics Engine::load_ruleset(std::string_view name, const std::vector<std::string>& dirs) {
-  const auto search = detail::ruleset_search_dirs(dirs);
+  const std::optional<std::filesystem::path> shipped =
+      options_.shipped_rulesets.empty() ? detail::shipped_rulesets_dir() : options_.shipped_rulesets;
+  const auto search = detail::ruleset_search_dirs(dirs, shipped);
   if (const auto file = detail::find_ruleset_file(name, search)) {
-    const auto shipped = detail::shipped_rulesets_dir();
     const bool library = shipped && !search.empty() && search.back() == *shipped &&
                          file->parent_path() == (*shipped / "x").parent_path();
     return load_ruleset_file(*file, file->string(), library ? SourceOrigin::Library : SourceOrigin::User);

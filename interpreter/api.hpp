@@ -58,6 +58,11 @@ struct EngineOptions {
   // How many compiled programs compile() keeps by source text, for hosts that
   // compile the same expressions again and again (CompileCache); 0: none.
   std::size_t compile_cache = 256;
+  // The rulesets shipped with the host: the directory load_ruleset searches last and loads
+  // from as SourceOrigin::Library. Empty (the default): PREFIX/share/alea/rulesets next to the
+  // installed library or program, else the source tree's. A host that carries its own copy
+  // (the Python package, in alea/rulesets/) names it here.
+  std::filesystem::path shipped_rulesets;
 };
 
 // A compiled program, or the diagnostics that stopped it.
@@ -148,7 +153,8 @@ class Engine {
                                               SourceOrigin origin = SourceOrigin::User);
   // Loads the ruleset `name` ("my-game" or "my_game") from the first directory that has
   // NAME.yaml: each of `dirs`, then those of $ALEA_PATH (colon-separated), then the rulesets
-  // shipped with alea, PREFIX/share/alea/rulesets next to the installed library (or program).
+  // shipped with alea: EngineOptions::shipped_rulesets, or else PREFIX/share/alea/rulesets next
+  // to the installed library (or program).
   // A shipped ruleset is loaded as SourceOrigin::Library, any other as User. A name with
   // characters other than a-z, 0-9, '_' and '-', or one found nowhere, is RulesetNotFound.
   [[nodiscard]] Diagnostics load_ruleset(std::string_view name, const std::vector<std::string>& dirs = {});

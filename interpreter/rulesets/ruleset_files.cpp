@@ -46,6 +46,18 @@ bool is_ruleset_name(std::string_view name) {
   });
 }
 
+bool is_identifier(std::string_view s) {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  return !s.empty() && letter(s[0]) &&
+         std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+}
+
+bool is_mechanic_word(std::string_view word) {
+  const auto dot = word.find('.');
+  return dot != std::string_view::npos && is_ruleset_name(word.substr(0, dot)) &&
+         is_identifier(word.substr(dot + 1));
+}
+
 std::optional<fs::path> shipped_rulesets_dir() {
   std::error_code ec;
   if (const auto self = own_file()) {
@@ -60,7 +72,8 @@ std::optional<fs::path> shipped_rulesets_dir() {
   return std::nullopt;
 }
 
-std::vector<fs::path> ruleset_search_dirs(const std::vector<std::string>& extra) {
+std::vector<fs::path> ruleset_search_dirs(const std::vector<std::string>& extra,
+                                          const std::optional<fs::path>& shipped) {
   std::vector<fs::path> dirs;
   for (const auto& d : extra) dirs.emplace_back(d);
   if (const char* env = std::getenv("ALEA_PATH")) {
@@ -73,7 +86,7 @@ std::vector<fs::path> ruleset_search_dirs(const std::vector<std::string>& extra)
       rest.remove_prefix(colon + 1);
     }
   }
-  if (auto shipped = shipped_rulesets_dir()) dirs.push_back(std::move(*shipped));
+  if (shipped) dirs.push_back(*shipped);
   return dirs;
 }
 

@@ -16,13 +16,23 @@ namespace alea::detail {
 // else is never looked up, so no name can reach outside the search path.
 [[nodiscard]] bool is_ruleset_name(std::string_view name);
 
+// Whether `s` has the form of a name of the language: a letter or '_', then letters, digits
+// and '_' (ASCII).
+[[nodiscard]] bool is_identifier(std::string_view s);
+
+// Whether `word` has the form RULESET.MECHANIC, with a ruleset name as in a file name:
+// "my-game.check", how the command line and the Python module name a mechanic to call.
+[[nodiscard]] bool is_mechanic_word(std::string_view word);
+
 // The shipped rulesets: PREFIX/share/alea/rulesets next to an installed libalea or alea
 // (found from the file the code runs from, so a moved prefix still works), else those of
 // the source tree a build tree was made from; none when neither exists.
 [[nodiscard]] std::optional<std::filesystem::path> shipped_rulesets_dir();
 
-// `extra`, then each directory of $ALEA_PATH, then shipped_rulesets_dir() if any.
-[[nodiscard]] std::vector<std::filesystem::path> ruleset_search_dirs(const std::vector<std::string>& extra);
+// `extra`, then each directory of $ALEA_PATH, then `shipped` if any.
+[[nodiscard]] std::vector<std::filesystem::path> ruleset_search_dirs(
+    const std::vector<std::string>& extra,
+    const std::optional<std::filesystem::path>& shipped = shipped_rulesets_dir());
 
 // The file of ruleset `name` in the first of `dirs` that has it: as typed, then with '_' as
 // '-' (the language's my_game is the file my-game.yaml), then the reverse; or nothing.
