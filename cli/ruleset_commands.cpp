@@ -6,13 +6,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 
 #include "cli/exit_codes.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/io/read_file.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 
 namespace alea::cli {
 
@@ -26,12 +26,7 @@ std::vector<std::string> mechanic_names(const Ruleset& r) {
   return out;
 }
 
-bool is_ident(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
+using detail::is_identifier;
 
 }  // namespace
 
@@ -61,7 +56,7 @@ std::string argument_text(const ParamInfo* p, const std::string& value) {
       value == "none" &&
       !(textual && (!p->type.optional || std::find(p->type.choices.begin(), p->type.choices.end(),
                                                    "none") != p->type.choices.end()));
-  if (textual && is_ident(value) && !none_value && value != "true" && value != "false") {
+  if (textual && is_identifier(value) && !none_value && value != "true" && value != "false") {
     return fmt::format("\"{}\"", value);
   }
   return value;
@@ -221,19 +216,13 @@ int check_command(const std::vector<std::string>& files, const RulesetPath& path
 
 // ---- a mechanic from the command line ---------------------------------------------
 
-bool is_mechanic_word(std::string_view word) {
-  const auto dot = word.find('.');
-  return dot != std::string_view::npos && is_ruleset_name(word.substr(0, dot)) &&
-         is_ident(word.substr(dot + 1));
-}
-
 namespace {
 
 // `name` or a dotted `name.field.field`: each part a name of the language.
 bool is_key(std::string_view s) {
   while (true) {
     const auto dot = s.find('.');
-    if (!is_ident(s.substr(0, dot))) return false;
+    if (!is_identifier(s.substr(0, dot))) return false;
     if (dot == std::string_view::npos) return true;
     s.remove_prefix(dot + 1);
   }

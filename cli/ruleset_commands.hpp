@@ -10,6 +10,7 @@
 
 #include "cli/ruleset_path.hpp"
 #include "interpreter/api.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 
 namespace alea {
 struct MechanicInfo;  // interpreter/rulesets/ruleset.hpp
@@ -67,8 +68,8 @@ struct MechanicCall {
   Diagnostics diagnostics;  // no such ruleset, mechanic or parameter; or the ruleset does not load
 };
 
-// Whether `word` has the form RULESET.MECHANIC, with a ruleset name as in a file name.
-[[nodiscard]] bool is_mechanic_word(std::string_view word);
+// Whether `word` has the form RULESET.MECHANIC (interpreter/rulesets/ruleset_files.hpp).
+using detail::is_mechanic_word;
 
 // Whether `word` has the form name=value, as the words after RULESET.MECHANIC must.
 // The name may be dotted, `attacker.pool=2`, to set one field of a record argument.

@@ -16,6 +16,7 @@
 
 #include "dsl/printer.hpp"
 #include "interpreter/eval/builtins.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 #include "interpreter/rulesets/ruleset_loader_parts.hpp"
 #include "interpreter/rulesets/yaml_bounds.hpp"
 #include "interpreter/values/conform.hpp"
@@ -23,13 +24,7 @@
 namespace alea {
 namespace {
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  }
-  return true;
-}
+using detail::is_identifier;
 
 bool reads_as_die(std::string_view s) {
   return s.size() >= 2 && s[0] == 'd' && (std::isdigit(static_cast<unsigned char>(s[1])) || s == "dF");
