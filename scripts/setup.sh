@@ -5,7 +5,9 @@
 ALEA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ALEA_PACKAGES=(cmake ninja-build g++ clang libclang-rt-14-dev tao-pegtl-dev libfmt-dev
   libyaml-cpp-dev libgtest-dev libgmock-dev libcli11-dev libedit-dev nlohmann-json3-dev
-  libbenchmark-dev libpcg-cpp-dev libgmp-dev pkgconf python3 python3-jsonschema)
+  libbenchmark-dev libpcg-cpp-dev libgmp-dev pkgconf python3 python3-jsonschema
+  python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pip python3-setuptools python3-wheel
+  python3-venv)
 
 alea_log() { printf 'alea-setup: %s\n' "$*" >&2; }
 
