@@ -220,13 +220,13 @@ def _values_json(values, what):
         raise TypeError(f"{what}: {e}") from None
 
 
-def _positive(x, what, allow_zero):
+def _count(x, what, least, below):
     if x is None:
         return 0
     if not _is_int(x):
         raise TypeError(f"{what} must be an int, not {type(x).__name__}")
-    if x < (0 if allow_zero else 1) or x >= _UINT64:
-        raise ValueError(f"{what} must be {'0 or more' if allow_zero else 'at least 1'}, got {x}")
+    if not least <= x < below:
+        raise ValueError(f"{what} must be from {least} to {below - 1}, got {x}")
     return x
 
 
@@ -327,8 +327,8 @@ class Engine:
             raise TypeError(f"the expression must be a str, not {type(source).__name__}")
         if not isinstance(exact_only, bool):
             raise TypeError(f"exact_only must be a bool, not {type(exact_only).__name__}")
-        raw = self._engine.stats(source, name, _seed(seed), _positive(samples, "samples", False),
-                                 _positive(threads, "threads", True), exact_only, variables)
+        raw = self._engine.stats(source, name, _seed(seed), _count(samples, "samples", 1, _UINT64),
+                                 _count(threads, "threads", 0, 1 << 32), exact_only, variables)
         return _stats_result(raw)
 
     @staticmethod

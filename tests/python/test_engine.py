@@ -103,7 +103,7 @@ def test_the_gil_is_released_during_stats():
 
     def work():
         window["start"] = time.monotonic()
-        window["stats"] = engine.stats(SLOW, seed=1, samples=100_000, threads=1)
+        window["stats"] = engine.stats(SLOW, seed=1, samples=200_000, threads=1)
         window["end"] = time.monotonic()
 
     worker = threading.Thread(target=work)
@@ -114,10 +114,9 @@ def test_the_gil_is_released_during_stats():
     worker.join()
     assert not window["stats"].exact
     # Held, the GIL would let this thread run no Python at all while the worker is inside
-    # alea: its ticks fall within the call, well away from its ends.
-    inside = [t for t in ticks if window["start"] + 0.05 < t < window["end"] - 0.05]
-    assert window["end"] - window["start"] > 0.2, "the sampling ended too soon to tell"
-    assert len(inside) >= 5
+    # alea: none of its ticks would fall within the call, away from its ends.
+    inside = [t for t in ticks if window["start"] + 0.02 < t < window["end"] - 0.02]
+    assert len(inside) >= 3, (len(ticks), window["end"] - window["start"])
 
 
 def test_ctrl_c_stops_a_sampling():
