@@ -304,7 +304,7 @@ py::list distributions_of(const StatsResult& s) {
 PYBIND11_MODULE(_alea, m) {
   using namespace alea::python;
   m.doc() = "alea's engine; use the package alea, which wraps it";
-  register_errors(m);
+  register_errors();
   m.def("version", [] { return std::string(alea::version()); });
   m.def("default_limits", [] {
     py::dict out;

@@ -68,8 +68,7 @@ void check(const Diagnostics& diagnostics) {
   if (!diagnostics.empty()) throw InputError{diagnostics.front()};
 }
 
-void register_errors(py::module_& m) {
-  (void)m;
+void register_errors() {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -32,7 +32,7 @@ struct InputError {
 // Throws InputError with the first diagnostic, when there is one.
 void check(const Diagnostics& diagnostics);
 
-// Registers the translation of InputError into alea.Error.
-void register_errors(py::module_& m);
+// Registers the translation of InputError into alea.Error (once, when the module loads).
+void register_errors();
 
 }  // namespace alea::python

@@ -41,6 +41,9 @@ class Error(Exception):
     def json(self):
         return _json.loads(self._json) if self._json else None
 
+    def __reduce__(self):  # pickled whole, for multiprocessing
+        return (Error, (self.code, self.message, self.file, self.line, self.column, self.rendered, self._json))
+
 
 from . import _alea  # noqa: E402  (after Error, which the module raises)
 

@@ -1,6 +1,7 @@
 """alea.roll, alea.stats and alea.Error, compared with what the alea program prints."""
 
 import json
+import pickle
 from fractions import Fraction
 
 import pytest
@@ -66,6 +67,8 @@ def test_an_error_has_its_code_and_place():
     assert e.rendered.startswith("<input>:1:5: error:") and "^~~" in e.rendered
     assert e.json["code"] == "UnexpectedText"
     assert str(e).startswith("<input>:1:5")
+    again = pickle.loads(pickle.dumps(e))
+    assert (again.code, again.line, again.column, again.rendered) == (e.code, 1, 5, e.rendered)
 
 
 def test_limits_are_kept_and_named(alea_cli):
