@@ -62,7 +62,7 @@ struct EngineOptions {
   // from as SourceOrigin::Library. Empty (the default): PREFIX/share/alea/rulesets next to the
   // installed library or program, else the source tree's. A host that carries its own copy
   // (the Python package, in alea/rulesets/) names it here.
-  std::filesystem::path shipped_rulesets;
+  std::filesystem::path shipped_rulesets{};
 };
 
 // A compiled program, or the diagnostics that stopped it.
