@@ -19,12 +19,12 @@ py::object to_python(const Value& value) {
   if (const auto* l = value.as_list()) {
     py::list out;
     for (const Value& item : *l) out.append(to_python(item));
-    return std::move(out);
+    return out;
   }
   if (const auto* r = value.as_record()) {
     py::dict out;
     for (std::size_t i = 0; i < r->names.size(); ++i) out[py::str(r->names[i])] = to_python(r->values[i]);
-    return std::move(out);
+    return out;
   }
   return py::none();
 }
