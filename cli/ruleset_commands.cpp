@@ -153,7 +153,7 @@ bool is_yaml(std::string_view file) { return file.ends_with(".yaml") || file.end
 }  // namespace
 
 Diagnostics load_mentioned(Engine& engine, const RulesetPath& path, std::string_view source) {
-  for (const auto& name : mentioned_rulesets(source)) {
+  for (const auto& name : detail::mentioned_rulesets(source)) {
     if (engine.find_ruleset(name)) continue;
     if (const auto file = path.find(name)) {
       Diagnostics d = load_ruleset(engine, *file, path.origin_of(*file));

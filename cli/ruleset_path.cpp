@@ -15,9 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
-
 std::optional<std::string> relative_if_under(const fs::path& file, const fs::path& dir) {
   const fs::path rel = file.lexically_relative(dir);
   if (rel.empty() || *rel.begin() == "..") return std::nullopt;
@@ -89,36 +86,6 @@ std::string display_path(const fs::path& file) {
 
 Diagnostics load_ruleset(Engine& engine, const fs::path& file, SourceOrigin origin) {
   return engine.load_ruleset_file(file, display_path(file), origin);
-}
-
-std::vector<std::string> mentioned_rulesets(std::string_view source) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < source.size()) {
-    const char c = source[i];
-    if (c == '#') {  // a comment, to the end of the line
-      while (i < source.size() && source[i] != '\n') ++i;
-    } else if (c == '"') {  // a string: it ends on its line; '\' escapes
-      for (++i; i < source.size() && source[i] != '"' && source[i] != '\n'; ++i) {
-        if (source[i] == '\\') ++i;
-      }
-      ++i;
-    } else if (is_ident_start(c) && (i == 0 || source[i - 1] != '.')) {
-      const std::size_t b = i;
-      while (i < source.size() && is_ident_char(source[i])) ++i;
-      if (i + 1 < source.size() && source[i] == '.' && is_ident_start(source[i + 1])) {
-        std::string name(source.substr(b, i - b));
-        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
-      }
-    } else if (is_ident_char(c) || c == '.') {
-      // A number, or a field after a '.': skip it whole, so `r.a.b` only names `r`.
-      ++i;
-      while (i < source.size() && is_ident_char(source[i])) ++i;
-    } else {
-      ++i;
-    }
-  }
-  return out;
 }
 
 EngineOptions engine_options(const Limits& limits) {

@@ -64,8 +64,5 @@ class RulesetPath {
 [[nodiscard]] Diagnostics load_ruleset(Engine& engine, const std::filesystem::path& file,
                                        SourceOrigin origin = SourceOrigin::User);
 
-// The ruleset names an expression mentions as `name.`, outside strings and
-// comments, in the order first seen ("my_game" for my_game.check).
-[[nodiscard]] std::vector<std::string> mentioned_rulesets(std::string_view source);
 
 }  // namespace alea::cli

@@ -20,6 +20,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 
 namespace alea::cli {
 
@@ -81,7 +82,7 @@ Diagnostics ServeContext::load_from_path(std::string_view name) {
 }
 
 Diagnostics ServeContext::load_mentioned(std::string_view source) {
-  for (const auto& name : mentioned_rulesets(source)) {
+  for (const auto& name : detail::mentioned_rulesets(source)) {
     if (Diagnostics d = load_from_path(name); !d.empty()) return d;
   }
   return {};

@@ -88,6 +88,21 @@ class PyEngine {
     check(d);
   }
 
+  // As the command line does: each ruleset that `source` names (`my_game.check(…)`) and that is
+  // not loaded is loaded by name, when there is one of that name; a name that is none is left
+  // for the compiler to report.
+  void load_mentioned(const std::string& source) {
+    for (const auto& name : detail::mentioned_rulesets(source)) {
+      if (engine_.find_ruleset(name)) continue;
+      Diagnostics d;
+      {
+        py::gil_scoped_release release;
+        d = engine_.load_ruleset(name);
+      }
+      if (!d.empty() && d.front().code != DiagCode::RulesetNotFound) check(d);
+    }
+  }
+
   // The loaded ruleset `name`, loaded by name first when it is not (as the command line does).
   const Ruleset& ruleset(const std::string& name) {
     if (const Ruleset* r = engine_.find_ruleset(name)) return *r;
@@ -144,6 +159,7 @@ class PyEngine {
             const std::optional<std::vector<std::int64_t>>& faces, const std::optional<std::string>& state_json,
             const std::optional<std::string>& choices_json, const py::dict& variables) {
     Bindings bindings = to_bindings(variables);
+    load_mentioned(source);
     std::optional<State> state;
     if (state_json) {
       state = parse_values(*state_json, "<state>");
@@ -179,6 +195,7 @@ class PyEngine {
   StatsResult stats(const std::string& source, const std::string& name, std::optional<std::uint64_t> seed,
                     std::uint64_t samples, unsigned threads, bool exact_only, const py::dict& variables) {
     Bindings bindings = to_bindings(variables);
+    load_mentioned(source);
     StatsOptions so;
     so.seed = seed ? *seed : fresh_seed();
     if (samples != 0) so.samples = samples;

@@ -46,16 +46,51 @@ bool is_ruleset_name(std::string_view name) {
   });
 }
 
+namespace {
+
+bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+}  // namespace
+
 bool is_identifier(std::string_view s) {
-  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-  return !s.empty() && letter(s[0]) &&
-         std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+  return !s.empty() && is_ident_start(s[0]) && std::all_of(s.begin(), s.end(), is_ident_char);
 }
 
 bool is_mechanic_word(std::string_view word) {
   const auto dot = word.find('.');
   return dot != std::string_view::npos && is_ruleset_name(word.substr(0, dot)) &&
          is_identifier(word.substr(dot + 1));
+}
+
+std::vector<std::string> mentioned_rulesets(std::string_view source) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < source.size()) {
+    const char c = source[i];
+    if (c == '#') {  // a comment, to the end of the line
+      while (i < source.size() && source[i] != '\n') ++i;
+    } else if (c == '"') {  // a string: it ends on its line; '\' escapes
+      for (++i; i < source.size() && source[i] != '"' && source[i] != '\n'; ++i) {
+        if (source[i] == '\\') ++i;
+      }
+      ++i;
+    } else if (is_ident_start(c) && (i == 0 || source[i - 1] != '.')) {
+      const std::size_t b = i;
+      while (i < source.size() && is_ident_char(source[i])) ++i;
+      if (i + 1 < source.size() && source[i] == '.' && is_ident_start(source[i + 1])) {
+        std::string name(source.substr(b, i - b));
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+      }
+    } else if (is_ident_char(c) || c == '.') {
+      // A number, or a field after a '.': skip it whole, so `r.a.b` only names `r`.
+      ++i;
+      while (i < source.size() && is_ident_char(source[i])) ++i;
+    } else {
+      ++i;
+    }
+  }
+  return out;
 }
 
 std::optional<fs::path> shipped_rulesets_dir() {

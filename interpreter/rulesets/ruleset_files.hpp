@@ -24,6 +24,10 @@ namespace alea::detail {
 // "my-game.check", how the command line and the Python module name a mechanic to call.
 [[nodiscard]] bool is_mechanic_word(std::string_view word);
 
+// The ruleset names an expression mentions as `name.`, outside strings and
+// comments, in the order first seen ("my_game" for my_game.check).
+[[nodiscard]] std::vector<std::string> mentioned_rulesets(std::string_view source);
+
 // The shipped rulesets: PREFIX/share/alea/rulesets next to an installed libalea or alea
 // (found from the file the code runs from, so a moved prefix still works), else those of
 // the source tree a build tree was made from; none when neither exists.

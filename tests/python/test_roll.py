@@ -23,6 +23,16 @@ def test_seeded_roll_matches_the_program(alea_cli):
     assert r.seed == 42
 
 
+def test_a_ruleset_the_expression_names_is_loaded(alea_cli):
+    printed = alea_cli("roll", "--seed", "7", "--json", "heroes_mythos.check(dice: 3, red: 1)")
+    assert printed.returncode == 0, printed.stderr
+    r = alea.roll("heroes_mythos.check(dice: 3, red: 1)", seed=7)
+    assert r.value == json.loads(printed.stdout)["value"]
+    with pytest.raises(alea.Error) as e:
+        alea.roll("nowhere_at_all.check(dice: 3)")
+    assert e.value.code != "RulesetNotFound"  # not a ruleset: the compiler's error about the name
+
+
 def test_scripted_dice():
     r = alea.roll("4d6kh3", dice=[4, 4, 6, 3])
     assert r.value == 14
