@@ -181,10 +181,8 @@ const char* need_text(const char* p, const char* what) {
 
 const alea::LimitInfo& limit_named(const char* name) {
   need_text(name, "the limit's name");
-  for (const alea::LimitInfo& l : alea::limit_table()) {
-    if (l.name == name) return l;
-  }
-  throw UsageError{fmt::format("there is no limit '{}' (alea limits lists them)", name)};
+  if (const alea::LimitInfo* l = alea::find_limit(name)) return *l;
+  throw UsageError{alea::unknown_limit(name)};
 }
 
 void check_diagnostics(const alea::Diagnostics& ds) {

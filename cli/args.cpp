@@ -264,12 +264,6 @@ ParsedArgs& usage_failure(ParsedArgs& out, const std::vector<std::string>& words
 
 }  // namespace
 
-std::vector<std::string> limit_names() {
-  std::vector<std::string> names;
-  for (const LimitInfo& l : limit_table()) names.emplace_back(l.name);
-  return names;
-}
-
 std::string_view command_name(Command command) {
   switch (command) {
     case Command::Repl: return "";
@@ -316,16 +310,8 @@ void apply_limit(std::string_view word, Limits& limits) {
                                  "(`alea limits` lists the names)", word));
   }
   const std::string_view name = word.substr(0, eq), value = word.substr(eq + 1);
-  const LimitInfo* found = nullptr;
-  for (const LimitInfo& l : limit_table()) {
-    if (l.name == name) found = &l;
-  }
-  if (!found) {
-    const std::string near = closest_name(name, limit_names());
-    throw UsageError(fmt::format("--limit: there is no limit '{}'{}; the limits are {}", name,
-                                 near.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", near),
-                                 fmt::join(limit_names(), ", ")));
-  }
+  const LimitInfo* found = find_limit(name);
+  if (!found) throw UsageError("--limit: " + unknown_limit(name));
   std::int64_t v = 0;
   const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
   if (r.ec != std::errc() || r.ptr != value.data() + value.size() || v <= 0) {

@@ -67,9 +67,6 @@ struct ParsedArgs {
 // (which must exist).
 [[nodiscard]] ParsedArgs parse_args(std::vector<std::string> words);
 
-// The limits' names, in the order `alea limits` lists them.
-[[nodiscard]] std::vector<std::string> limit_names();
-
 // `alea limits`: every limit, its default and what it counts.
 [[nodiscard]] std::string limits_text();
 

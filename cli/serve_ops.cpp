@@ -11,12 +11,10 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/args.hpp"
 #include "cli/roll.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/serve.hpp"
 #include "cli/stats_command.hpp"
-#include "dsl/resolver.hpp"
 #include "interpreter/io/read_file.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
 #include "interpreter/stats.hpp"
@@ -148,16 +146,8 @@ Limits request_limits(const ServeContext& ctx, const json& body) {
   if (!f) return limits;
   if (!f->is_object()) throw BadRequest("\"limits\" must be an object, as in {\"max_steps\": 100000}");
   for (const auto& [name, value] : f->items()) {
-    const LimitInfo* found = nullptr;
-    for (const LimitInfo& l : limit_table()) {
-      if (l.name == name) found = &l;
-    }
-    if (!found) {
-      const std::string near = closest_name(name, limit_names());
-      throw BadRequest(fmt::format("\"limits\": there is no limit '{}'{}; the limits are {}", name,
-                                   near.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", near),
-                                   fmt::join(limit_names(), ", ")));
-    }
+    const LimitInfo* found = find_limit(name);
+    if (!found) throw BadRequest("\"limits\": " + unknown_limit(name));
     const std::int64_t server = limits.*(found->member);
     if (!in_range(value, 1, server)) {
       throw BadRequest(fmt::format("\"limits\": {} must be a whole number from 1 to {}, the server's (a request may "

@@ -495,4 +495,12 @@ std::vector<Session::Function> Session::functions() const {
   return out;
 }
 
+std::string unknown_limit(std::string_view name) {
+  std::vector<std::string> names;
+  for (const LimitInfo& l : limit_table()) names.emplace_back(l.name);
+  const std::string near = closest_name(name, names);
+  return fmt::format("there is no limit '{}'{}; the limits are {}", name,
+                     near.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", near), fmt::join(names, ", "));
+}
+
 }  // namespace alea

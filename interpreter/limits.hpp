@@ -37,6 +37,18 @@ struct LimitInfo {
   return table;
 }
 
+// The limit named `name` ("max_steps"), or null.
+[[nodiscard]] inline const LimitInfo* find_limit(std::string_view name) {
+  for (const LimitInfo& l : limit_table()) {
+    if (l.name == name) return &l;
+  }
+  return nullptr;
+}
+
+// Why `name` names no limit, for every place a host or a user sets one by name:
+// "there is no limit 'max_stepz' (did you mean 'max_steps'?); the limits are max_dice, …".
+[[nodiscard]] std::string unknown_limit(std::string_view name);
+
 // A byte limit (max_render_size) as a size: a negative one allows nothing.
 [[nodiscard]] inline std::size_t byte_limit(std::int64_t max_bytes) {
   return max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes);

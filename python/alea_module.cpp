@@ -240,13 +240,8 @@ class PyEngine {
     if (!limits) return o;
     for (auto [key, value] : *limits) {
       const std::string name = py::str(key).cast<std::string>();
-      const LimitInfo* info = nullptr;
-      for (const LimitInfo& l : limit_table()) {
-        if (l.name == name) info = &l;
-      }
-      if (info == nullptr || !py::isinstance<py::str>(key)) {
-        throw py::value_error(fmt::format("limits: there is no limit '{}' (alea.limits() lists them)", name));
-      }
+      const LimitInfo* info = find_limit(name);
+      if (info == nullptr || !py::isinstance<py::str>(key)) throw py::value_error("limits: " + unknown_limit(name));
       if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value)) {
         throw py::type_error(fmt::format("limits: '{}' must be an int", name));
       }

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "interpreter/api.hpp"
@@ -173,7 +174,8 @@ TEST(CApi, LimitsAreSetByNameAndBoundTheRuns) {
   EXPECT_EQ(alea_limits_get(limits, "max_dice", &got, &h.error), ALEA_OK);
   EXPECT_EQ(got, 10);
   EXPECT_EQ(alea_limits_set(limits, "max_dices", 10, &h.error), ALEA_ERROR_USAGE);
-  EXPECT_STREQ(alea_error_message(h.error), "there is no limit 'max_dices' (alea limits lists them)");
+  EXPECT_THAT(alea_error_message(h.error),
+              ::testing::StartsWith("there is no limit 'max_dices' (did you mean 'max_dice'?); the limits are max_dice, "));
   h.take_error();
   EXPECT_EQ(alea_limits_set(limits, "max_steps", -1, &h.error), ALEA_ERROR_USAGE);
   EXPECT_STREQ(alea_error_message(h.error), "the limit max_steps cannot be negative, got -1");
