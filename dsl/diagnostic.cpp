@@ -178,4 +178,20 @@ std::string render_text(const Diagnostics& ds) {
   return out;
 }
 
+Diagnostics reported(Diagnostics all, std::int64_t max_bytes) {
+  std::size_t keep = 0, bytes = 0;
+  const std::size_t max = max_bytes <= 0 ? 0 : static_cast<std::size_t>(max_bytes);
+  while (keep < all.size() && keep < max_reported_diagnostics) {
+    bytes += render_text(all[keep]).size();
+    if (keep > 0 && bytes > max) break;
+    ++keep;
+  }
+  if (keep == all.size()) return all;
+  const std::size_t left = all.size() - keep;
+  all.resize(keep);
+  all.back().note({}, fmt::format("{} more error{} after this one, not shown (a report shows the first {}, within "
+                                  "max_render_size)", left, left == 1 ? "" : "s", max_reported_diagnostics));
+  return all;
+}
+
 }  // namespace alea

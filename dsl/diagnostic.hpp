@@ -6,6 +6,8 @@
 //         |     ^
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -84,6 +86,13 @@ void locate_in_user_code(Diagnostic& d);
 // Renders a diagnostic with its source line and a caret under the span.
 [[nodiscard]] std::string render_text(const Diagnostic& d);
 [[nodiscard]] std::string render_text(const Diagnostics& ds);
+// The problems a report shows, as a compiler's error limit does: the first
+// max_reported_diagnostics, and no more than `max_bytes` as render_text writes them (always the
+// first one). When some are left out, the last one kept gets a note saying how many, so that a
+// file with a million errors costs a bounded report, in text and in JSON.
+inline constexpr std::size_t max_reported_diagnostics = 100;
+[[nodiscard]] Diagnostics reported(Diagnostics all, std::int64_t max_bytes);
+
 // `file:line:col: error: message [Code]`, nothing else.
 [[nodiscard]] std::string render_headline(const Diagnostic& d);
 

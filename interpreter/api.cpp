@@ -80,7 +80,7 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
   opts.max_collection_size = options_.limits.max_collection_size;
   opts.max_file_bytes = options_.limits.max_file_bytes;
   RulesetLoad load = alea::load_ruleset(std::string(yaml), std::move(shown_as), opts);
-  if (!load.ruleset) return std::move(load.diagnostics);
+  if (!load.ruleset) return reported(std::move(load.diagnostics), options_.limits.max_render_size);
   const std::lock_guard one_load(load_mutex_);
   auto next = std::make_shared<RulesetSet>(*snapshot());
   ++next->generation;
@@ -256,7 +256,7 @@ Compiled Engine::compile_with(const RulesetSet& set, std::string_view source, st
   for (const auto& prog : imports) add_functions(*prog, ctx.imported);
   Diagnostics problems = resolve(*parsed.program, ctx);
   if (!problems.empty()) {
-    out.diagnostics = std::move(problems);
+    out.diagnostics = reported(std::move(problems), options_.limits.max_render_size);
     return out;
   }
   auto prog = std::make_shared<CompiledProgram>();

@@ -6,7 +6,10 @@ never on speed.
 
 Usage: python3 test_hostile_cli.py /path/to/alea   (exit 0 = every check passed)
 """
+import json
 import signal
+import tempfile
+from pathlib import Path
 import subprocess
 import time
 
@@ -126,4 +129,17 @@ test_full_device()
 test_closed_pipe()
 test_interrupt()
 test_limits()
+# A file with twenty thousand errors: the report is the first hundred, and says how many more.
+with tempfile.TemporaryDirectory(prefix="alea-errors-") as tmp:
+    many = Path(tmp) / "many.yaml"
+    many.write_text("schema: 1\nname: many\ntitle: M\nsource: s\nmechanics: {"
+                    + ", ".join(f"k{i}: 1" for i in range(20000)) + "}\n")
+    code, out, err = run(["check", str(many)])
+    check("check of 20,000 errors: exit 1", code == 1, str(code))
+    check("check of 20,000 errors: the report is bounded", len(err) < 200_000, f"{len(err)} bytes")
+    check("check of 20,000 errors: it says how many it left out", "19900 more errors after this one" in err, err[-400:])
+    code, out, err = run(["check", "--json", str(many)])
+    shown = json.loads(out)["files"][0]["diagnostics"] if out.startswith("{") else []
+    check("check --json of 20,000 errors: 100 shown", len(shown) == 100, str(len(shown)))
+
 finish("test_hostile_cli")
