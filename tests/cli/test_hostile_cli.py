@@ -8,10 +8,10 @@ Usage: python3 test_hostile_cli.py /path/to/alea   (exit 0 = every check passed)
 """
 import json
 import signal
-import tempfile
-from pathlib import Path
 import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 from clitest import ALEA, ROOT, check, environment, finish, run, cap_address_space
 
