@@ -23,9 +23,27 @@ bool Span::in_library() const { return file != nullptr && file->is_library(); }
 
 SourceFile::SourceFile(Private, std::string name, std::string text, SourceOrigin origin)
     : name_(std::move(name)), text_(std::move(text)), origin_(origin) {
+  chunk_code_points_.reserve(text_.size() / chunk_bytes + 1);
+  std::uint32_t code_points = 0;
   for (std::uint32_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+    if (i % chunk_bytes == 0) chunk_code_points_.push_back(code_points);
+    const auto c = static_cast<unsigned char>(text_[i]);
+    if ((c & 0xC0) != 0x80) ++code_points;
+    if (c == '\n') line_starts_.push_back(i + 1);
   }
+}
+
+std::uint32_t SourceFile::code_points_before(std::uint32_t offset) const {
+  const std::uint32_t chunk = offset / chunk_bytes;
+  if (chunk >= chunk_code_points_.size()) {  // at the very end, past the last checkpoint
+    return chunk_code_points_.empty() ? count_code_points(std::string_view(text_).substr(0, offset))
+                                      : chunk_code_points_.back() +
+                                            count_code_points(std::string_view(text_).substr(
+                                                (chunk_code_points_.size() - 1) * std::size_t{chunk_bytes},
+                                                offset - (chunk_code_points_.size() - 1) * std::size_t{chunk_bytes}));
+  }
+  return chunk_code_points_[chunk] +
+         count_code_points(std::string_view(text_).substr(std::size_t{chunk} * chunk_bytes, offset % chunk_bytes));
 }
 
 std::shared_ptr<const SourceFile> SourceFile::make(std::string name, std::string text, SourceOrigin origin) {
@@ -53,7 +71,7 @@ std::string_view SourceFile::slice(const Span& s) const {
 std::uint32_t SourceFile::local_column(std::uint32_t offset) const {
   offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text_.size()));
   const std::uint32_t start = line_start(line_of(offset));
-  return 1 + count_code_points(std::string_view(text_).substr(start, offset - start));
+  return 1 + code_points_before(offset) - code_points_before(start);
 }
 
 LineColumn SourceFile::line_column(std::uint32_t offset) const {

@@ -313,12 +313,19 @@ class Loader final : public detail::RulesetReader {
     if (const auto n = root["functions"]) functions(n);
     if (const auto n = root["mechanics"]) mechanics(n);
     resolve_all();
-    // In the order of the file, whichever check found them.
-    std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-      const auto pa = a.span.file ? a.span.file->line_column(a.span.begin) : LineColumn{};
-      const auto pb = b.span.file ? b.span.file->line_column(b.span.begin) : LineColumn{};
-      return std::pair(pa.line, pa.column) < std::pair(pb.line, pb.column);
-    });
+    // In the order of the file, whichever check found them; each place computed once.
+    std::vector<std::pair<std::pair<std::uint32_t, std::uint32_t>, std::size_t>> order;
+    order.reserve(diags_.size());
+    for (std::size_t i = 0; i < diags_.size(); ++i) {
+      const Span& s = diags_[i].span;
+      const LineColumn p = s.file ? s.file->line_column(s.begin) : LineColumn{};
+      order.push_back({{p.line, p.column}, i});
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    Diagnostics sorted;
+    sorted.reserve(diags_.size());
+    for (const auto& [place, i] : order) sorted.push_back(std::move(diags_[i]));
+    diags_ = std::move(sorted);
   }
 
   std::optional<ParamInfo> param(const YAML::Node& key, const YAML::Node& spec, std::string_view what,
