@@ -283,11 +283,11 @@ class Server {
         waiting_bytes_ -= p.bytes;
         if (p.job) running_.push_back({p.job, Clock::now() + std::chrono::milliseconds(p.job->timeout_ms)});
       }
+      space_cv_.notify_one();
       if (!p.job) {
         write(p.reply);
         continue;
       }
-      space_cv_.notify_one();
       // A request cancelled while it waited (or by Ctrl-C) does not start.
       const std::string reply =
           p.job->cancel.load() || cancel_flag().load()
