@@ -360,16 +360,12 @@ std::string op_check(ServeContext& ctx, const json& body, ServeJob& job, const L
   const std::string shown =
       which == "file" ? *text_field(body, "file") : text_field(body, "name").value_or(which == "yaml" ? "<yaml>" : "<input>");
   const bool yaml = which == "yaml" || (which == "file" && is_yaml_name(shown));
-  Diagnostics problems;
-  if (yaml) {
-    Engine scratch(*ctx.engine(), options_with(*ctx.engine(), limits));
-    problems = scratch.load_ruleset_text(*text, shown);
-  } else {
-    problems = ctx.load_mentioned(*text);
-    if (problems.empty()) {
-      const Engine engine(*ctx.engine(), options_with(*ctx.engine(), limits));
-      problems = engine.compile(*text, shown).diagnostics;
-    }
+  Diagnostics problems = yaml ? Diagnostics{} : ctx.load_mentioned(*text);
+  if (problems.empty()) {
+    // One snapshot of the rulesets, taken after any the program named were loaded.
+    const std::shared_ptr<const Engine> shared = ctx.engine();
+    Engine engine(*shared, options_with(*shared, limits));
+    problems = yaml ? engine.load_ruleset_text(*text, shown) : engine.compile(*text, shown).diagnostics;
   }
   CheckedFile checked{shown, {}};
   for (const auto& d : problems) checked.errors.push_back(error_report(d));
