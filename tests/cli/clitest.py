@@ -10,6 +10,7 @@ environment, and checks that are counted and reported together at the end.
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ALEA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "alea"
@@ -58,6 +59,45 @@ def run(args, stdin=None, cwd=ROOT, timeout=60, env=None):
     p = subprocess.run([ALEA] + list(args), capture_output=True, text=True, timeout=timeout, cwd=cwd,
                        env=env if env is not None else environment(), input=stdin)
     return p.returncode, p.stdout, p.stderr
+
+
+def cpu_seconds(pid):
+    """The CPU time process pid has used so far, in seconds (Linux's /proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()  # after the command's name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def wait_busy(pid, seconds=0.2, timeout=60):
+    """Waits until process pid has used `seconds` more CPU time than now: it is inside its work
+    (a loop, say), however loaded the machine. A sleep would guess; under load it guesses wrong.
+    Returns False if the process ended or the timeout passed first."""
+    try:
+        start = cpu_seconds(pid)
+        until = time.monotonic() + timeout
+        while time.monotonic() < until:
+            if cpu_seconds(pid) - start >= seconds:
+                return True
+            time.sleep(0.01)
+    except (OSError, IndexError, ValueError):  # it ended
+        pass
+    return False
+
+
+def wait_catching(pid, sig, timeout=60):
+    """Waits until process pid has a handler for signal sig (SigCgt in /proc/PID/status): a
+    signal sent after this is handled, not fatal. Returns False if it ended or the timeout passed."""
+    until = time.monotonic() + timeout
+    while time.monotonic() < until:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                caught = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
+        except (OSError, StopIteration, ValueError):
+            return False
+        if caught & (1 << (sig - 1)):
+            return True
+        time.sleep(0.01)
+    return False
 
 
 def check(name, cond, detail=""):

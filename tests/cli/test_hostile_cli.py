@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from clitest import ALEA, ROOT, check, environment, finish, run, cap_address_space
+from clitest import ALEA, ROOT, check, environment, finish, run, cap_address_space, wait_busy, wait_catching
 
 MEMORY_CAP = 2 * 1024 ** 3  # bytes of address space for each alea run
 TIMEOUT = 60
@@ -60,7 +60,7 @@ def test_interrupt():
             "--limit", "max_steps=1000000000000"]
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          env=environment(), preexec_fn=capped)
-    time.sleep(0.5)  # let it start its loop
+    check("the run starts its loop", wait_busy(p.pid), "it ended, or used no CPU for 60 s")
     p.send_signal(signal.SIGINT)
     try:
         out, err = p.communicate(timeout=TIMEOUT)
@@ -77,7 +77,7 @@ def test_interrupt():
     # cannot poll the flag: the first Ctrl-C leaves it waiting, the second ends it.
     p = subprocess.Popen([ALEA, "run", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=ROOT, env=environment(), preexec_fn=capped)
-    time.sleep(0.5)
+    check("`run -` catches Ctrl-C", wait_catching(p.pid, signal.SIGINT), "no handler after 60 s")
     p.send_signal(signal.SIGINT)
     time.sleep(0.5)
     check("the first Ctrl-C only asks to stop", p.poll() is None, f"exit {p.returncode}")

@@ -18,8 +18,10 @@ import tempfile
 import termios
 import time
 
+from clitest import wait_busy
+
 ALEA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "alea"
-TIMEOUT = 10.0  # seconds for one expected output; a loaded CI machine is slow to start
+TIMEOUT = 60.0  # seconds for one expected output: a hang guard, far beyond what any step takes
 PROMPT = "alea> "
 # Terminal control sequences libedit may write between the characters we look for.
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|\x07")
@@ -36,8 +38,12 @@ def check(condition, what, detail=""):
         failures.append(what)
 
 
-def give_up_waiting():
+def give_up_waiting(what):
+    """A wait that runs out is a failure, checked or not: the REPL did not do what the test
+    expects of it next. After one, the rest only wait briefly, so a hung REPL fails fast."""
     global stuck
+    print(f"FAIL  waited {0.5 if stuck else TIMEOUT} s in vain for {what}")
+    failures.append(what)
     stuck = True
 
 
@@ -90,7 +96,7 @@ class Repl:
                 if m:
                     self.pos = m.end()
                 else:
-                    give_up_waiting()
+                    give_up_waiting(f"output matching {pattern!r}")
                 return m
 
     def send(self, data):
@@ -113,7 +119,7 @@ class Repl:
             if pid:
                 self.status = os.waitstatus_to_exitcode(status)
                 return self.status
-        give_up_waiting()
+        give_up_waiting("the REPL to end")
         self.kill()
         return None
 
@@ -367,10 +373,11 @@ def test_history(tmp):
 
 def test_interrupt(tmp):
     """Ctrl-C stops a long evaluation or a long print and keeps the session."""
-    # Limits high enough that only Ctrl-C ends the loop; memory capped at 2 GiB.
+    # Limits high enough that only Ctrl-C ends the loop and the print; memory capped at 2 GiB.
     r = Repl(environment(os.path.join(tmp, "interrupt_history")),
              args=("--seed", "1", "--limit", "max_loop_iterations=1000000000",
-                   "--limit", "max_steps=1000000000000", "--limit", "max_collection_size=1000000"),
+                   "--limit", "max_steps=1000000000000", "--limit", "max_collection_size=1000000",
+                   "--limit", "max_value_size=10000000", "--limit", "max_render_size=30000000"),
              memory_cap=2 * 1024 ** 3)
     try:
         r.expect(re.escape(PROMPT))
@@ -380,7 +387,7 @@ def test_interrupt(tmp):
         start = len(r.text)
         r.pos = max(r.pos, start)
         r.send("let b = spin(1)\r")
-        time.sleep(0.5)  # inside the loop by now
+        wait_busy(r.pid)  # inside the loop
         r.send("\x03")
         m = r.expect(r"interrupted\r?\n")
         check(m is not None, "Ctrl-C during an evaluation prints 'interrupted'", r.transcript())
@@ -396,7 +403,7 @@ def test_interrupt(tmp):
         start = len(r.text)
         r.pos = max(r.pos, start)
         r.send("repeat 3 { range(1, 1000000) }\r")
-        r.expect(r"\[\[1, 2, 3")
+        check(r.expect(r"\[\[1, 2, 3") is not None, "a long print starts", r.transcript()[-2000:])
         r.send("\x03")
         # (A renderer that cuts huge values short may have finished first: then the
         # Ctrl-C reaches the prompt instead.)
@@ -428,11 +435,11 @@ def test_history_shared(tmp):
             r.send("".join(f"{1000 * (k + 1) + i} + 0\n" for i in range(n)))
         for k, r in enumerate(sessions):
             last = 1000 * (k + 1) + n - 1
-            check(r.expect(re.escape(f"{last} + 0 = {last}"), timeout=4 * TIMEOUT) is not None,
-                  "a session runs all its lines", r.transcript())
+            check(r.expect(re.escape(f"{last} + 0 = {last}"), timeout=TIMEOUT) is not None
+                  and r.expect(re.escape(PROMPT)) is not None, "a session runs all its lines", r.transcript())
         for r in sessions:
             r.send("\x04")
-            r.wait()
+            check(r.wait() == 0, "a session sharing the history file ends at Ctrl-D", r.transcript()[-2000:])
         entries = read_text(history).splitlines()
         missing = [f"{1000 * (k + 1) + i} + 0" for k in range(2) for i in range(n)
                    if f"{1000 * (k + 1) + i} + 0" not in entries]
@@ -481,7 +488,10 @@ def test_pipe_interrupt(tmp):
         p.stdin.flush()  # the pipe stays open: the script has not ended
         # The first input's result says the REPL is reading (and catches Ctrl-C).
         first = p.stdout.readline() if select.select([p.stdout], [], [], TIMEOUT)[0] else ""
-        time.sleep(0.2)  # into the loop, or waiting for more input
+        if "loop" in script:
+            wait_busy(p.pid)  # inside the loop
+        else:
+            time.sleep(0.2)  # waiting for more input
         p.send_signal(signal.SIGINT)
         try:
             out, err = p.communicate(timeout=TIMEOUT)

@@ -12,7 +12,7 @@ ALEA = sys.argv[1]
 failures = []
 
 
-def run(args, stdin=None, timeout=10):
+def run(args, stdin=None, timeout=60):
     p = subprocess.run([ALEA] + args, input=stdin, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 

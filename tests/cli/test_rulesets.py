@@ -31,7 +31,7 @@ def environment(**extra):
 
 
 def run(args, stdin=None, cwd=ROOT, env=None):
-    p = subprocess.run([ALEA] + args, input=stdin, capture_output=True, text=True, timeout=20, cwd=cwd,
+    p = subprocess.run([ALEA] + args, input=stdin, capture_output=True, text=True, timeout=60, cwd=cwd,
                        env=env if env is not None else environment())
     return p.returncode, p.stdout, p.stderr
 
