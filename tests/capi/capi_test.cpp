@@ -15,7 +15,7 @@
 
 #include "interpreter/api.hpp"
 
-namespace {
+namespace capi_test {
 
 // Owns what a test creates; frees it at the end whatever happened.
 struct Handles {
@@ -381,4 +381,4 @@ TEST(CApi, OneEngineRollsFromManyThreads) {
   EXPECT_EQ(agreed.load(), 100);
 }
 
-}  // namespace
+}  // namespace capi_test

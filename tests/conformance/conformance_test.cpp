@@ -70,7 +70,7 @@
 #include "tests/support/same_stats.hpp"
 
 namespace alea {
-namespace {
+namespace conformance_test {
 
 namespace fs = std::filesystem;
 
@@ -496,5 +496,5 @@ TEST(ConformanceCorpus, MeetsTheLimitsOften) {
   EXPECT_GT(n, 40);
 }
 
-}  // namespace
+}  // namespace conformance_test
 }  // namespace alea

@@ -10,7 +10,7 @@
 #include "dsl/resolver.hpp"
 
 namespace alea {
-namespace {
+namespace parser_test {
 
 struct ParseCase {
   std::string_view input;
@@ -337,5 +337,5 @@ TEST(Parser, VsOpposedIsAnOpposedNodeForTheSecondSide) {
   EXPECT_EQ(d[0].span.file->slice(d[0].span), "pool d12 vs opposed by melee");
 }
 
-}  // namespace
+}  // namespace parser_test
 }  // namespace alea

@@ -5,7 +5,7 @@
 #include "dsl/parser.hpp"
 
 namespace alea {
-namespace {
+namespace source_test {
 
 std::string first_error(std::string_view text) {
   auto file = SourceFile::make("<input>", std::string(text));
@@ -72,5 +72,5 @@ TEST(Diagnostic, EveryCodeHasAName) {
   for (DiagCode c : all_codes()) EXPECT_FALSE(code_name(c).empty());
 }
 
-}  // namespace
+}  // namespace source_test
 }  // namespace alea

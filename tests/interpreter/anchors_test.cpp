@@ -6,7 +6,7 @@
 #include "tests/support/roll.hpp"
 
 namespace alea::testing {
-namespace {
+namespace anchors_test {
 
 TEST(Anchors, KeepHighestThreeOfFourDropsTheThree) {
   EXPECT_EQ(breakdown("4d6kh3", {4, 4, 6, 3}), "4d6kh3 → 4 4 6 ~3~ = 14");
@@ -41,5 +41,5 @@ TEST(Anchors, PenetratingDiceLoseOnePerExtraRoll) {
   EXPECT_EQ(breakdown("1d6!p", {6, 6, 3}), "1d6!p → 6! +5! +2 = 13");
 }
 
-}  // namespace
+}  // namespace anchors_test
 }  // namespace alea::testing

@@ -18,7 +18,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace api_test {
 
 TEST(Engine, CompilesOnceAndRunsWithDifferentBindingsAndDice) {
   Engine engine;
@@ -427,11 +427,11 @@ mechanics:
                                         }));
 }
 
-}  // namespace
+}  // namespace api_test
 }  // namespace alea
 
 namespace alea {
-namespace {
+namespace api_test {
 
 // Engine::load_ruleset finds a ruleset by name: the directories given, then $ALEA_PATH, then
 // the shipped ones (in a build tree, the source tree's). A shipped ruleset is library code.
@@ -472,5 +472,5 @@ TEST(Engine, LoadsARulesetByName) {
   if (saved) setenv("ALEA_PATH", restore.c_str(), 1);
 }
 
-}  // namespace
+}  // namespace api_test
 }  // namespace alea

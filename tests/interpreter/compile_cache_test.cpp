@@ -12,7 +12,7 @@
 #include "interpreter/api.hpp"
 
 namespace alea {
-namespace {
+namespace compile_cache_test {
 
 EngineOptions with_cache(std::size_t n) {
   EngineOptions o;
@@ -113,5 +113,5 @@ TEST(CompileCache, IsSafeToUseFromManyThreadsAtOnce) {
   for (int w : wrong) EXPECT_EQ(w, 0);
 }
 
-}  // namespace
+}  // namespace compile_cache_test
 }  // namespace alea

@@ -8,7 +8,7 @@
 #include "interpreter/values/dice.hpp"
 
 namespace alea {
-namespace {
+namespace dice_test {
 
 std::vector<std::int64_t> roll_with(DiceSource& src, const DieKind& kind, std::size_t n) {
   std::vector<std::int64_t> faces(n);
@@ -81,5 +81,5 @@ TEST(DieKind, NamesItself) {
   EXPECT_EQ(DieKind::faces({1, 1, 2}).name(), "d{1,1,2}");
 }
 
-}  // namespace
+}  // namespace dice_test
 }  // namespace alea

@@ -11,7 +11,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace exact_budget_test {
 
 const Engine& engine() {
   static const Engine e = [] {
@@ -96,5 +96,5 @@ TEST(ExactBudget, AShortGameIsStillExact) {
   EXPECT_EQ(s.runs, 36u);
 }
 
-}  // namespace
+}  // namespace exact_budget_test
 }  // namespace alea

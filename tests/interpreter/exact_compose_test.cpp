@@ -14,7 +14,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace exact_compose_test {
 
 const Engine& engine() {
   static const Engine e;
@@ -216,5 +216,5 @@ TEST(ComposedExact, OverBudgetFallsBackToEnumeratingThenSampling) {
   EXPECT_NE(s.reason.find("max_branches"), std::string::npos) << s.reason;
 }
 
-}  // namespace
+}  // namespace exact_compose_test
 }  // namespace alea

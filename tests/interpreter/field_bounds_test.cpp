@@ -18,7 +18,7 @@
 #include "tests/support/shipped.hpp"
 
 namespace alea {
-namespace {
+namespace field_bounds_test {
 
 constexpr std::string_view yaml = R"(schema: 1
 name: x
@@ -142,5 +142,5 @@ TEST(FieldBounds, ListItemsTakeBoundsAndChoicesOfTheirOwn) {
             (std::vector<std::string>{"14:42 RulesetUnknownKey unknown key 'mni' in 'items' / did you mean 'min'?"}));
 }
 
-}  // namespace
+}  // namespace field_bounds_test
 }  // namespace alea

@@ -12,7 +12,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace load_while_rolling_test {
 
 std::string version_of(int value) {
   return "schema: 1\nname: live\ntitle: Live\nsource: a test\nmechanics:\n  m:\n    doc: x\n    body: " +
@@ -80,5 +80,5 @@ TEST(LoadWhileRolling, ACopyHasTheRulesetsAndLoadsOnItsOwn) {
   EXPECT_EQ(to_display(*copy.roll("live.m()", 1).value), "2");
 }
 
-}  // namespace
+}  // namespace load_while_rolling_test
 }  // namespace alea

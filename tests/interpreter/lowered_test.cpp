@@ -16,7 +16,7 @@
 #include "tests/support/lowered_agree.hpp"
 
 namespace alea {
-namespace {
+namespace lowered_test {
 
 Limits tight() { return testing::tight_limits(); }
 
@@ -254,5 +254,5 @@ TEST(Lowered, TheStatsSayWhichPathSampled) {
   EXPECT_EQ(exact.sampler, SamplerPath::None);
 }
 
-}  // namespace
+}  // namespace lowered_test
 }  // namespace alea

@@ -15,7 +15,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace odds_limits_test {
 
 Stats stats_of(const Engine& engine, std::string_view source, const StatsOptions& options) {
   const Compiled c = engine.compile(source);
@@ -259,5 +259,5 @@ TEST(OddsLimits, AFlagRaisedWhileSamplingReturnsTheSamplesSoFar) {
   }
 }
 
-}  // namespace
+}  // namespace odds_limits_test
 }  // namespace alea

@@ -17,7 +17,7 @@
 #include "tests/support/shipped.hpp"
 
 namespace alea {
-namespace {
+namespace record_types_test {
 
 constexpr std::string_view hero_yaml = R"(schema: 1
 name: x
@@ -146,5 +146,5 @@ TEST(RecordTypeParams, FieldsOnAParameterPointAtTypes) {
                 "with items: fighter"}));
 }
 
-}  // namespace
+}  // namespace record_types_test
 }  // namespace alea

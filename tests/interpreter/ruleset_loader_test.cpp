@@ -17,7 +17,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace ruleset_loader_test {
 
 // "LINE:COL Code" for each diagnostic, in order.
 std::vector<std::string> problems(std::string_view yaml, std::optional<std::string> expected_name = std::nullopt) {
@@ -413,5 +413,5 @@ TEST(RulesetBombs, ARulesetFileIsReadOnlyWhenItIsARegularFileUnderTheCap) {
   EXPECT_TRUE(d.front().message.ends_with("bytes; at most 10 may be read (max_file_bytes)")) << d.front().message;
 }
 
-}  // namespace
+}  // namespace ruleset_loader_test
 }  // namespace alea

@@ -14,7 +14,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace ruleset_state_test {
 
 constexpr std::string_view header = "schema: 1\nname: x\ntitle: X\nsource: a test\n";
 
@@ -537,5 +537,5 @@ TEST(DieFaces, AreCheckedWithTheirPlaceAndLengths) {
                 "13:50 RulesetInvalidValue 'max_length' (2) is below 'min_length' (3)"}));
 }
 
-}  // namespace
+}  // namespace ruleset_state_test
 }  // namespace alea

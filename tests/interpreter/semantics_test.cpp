@@ -6,7 +6,7 @@
 #include "tests/support/roll.hpp"
 
 namespace alea::testing {
-namespace {
+namespace semantics_test {
 
 TEST(Breakdown, ShowsEachRollInPlace) {
   EXPECT_EQ(breakdown("4d6kh3 + 2", {4, 4, 6, 3}), "4d6kh3 + 2 → [4 4 6 ~3~] + 2 = 16");
@@ -106,5 +106,5 @@ TEST(Trace, LinksExplosionDiceToTheDieThatExploded) {
   EXPECT_TRUE(o.trace.dice[2].marks & MarkExploded);
 }
 
-}  // namespace
+}  // namespace semantics_test
 }  // namespace alea::testing

@@ -11,7 +11,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace stats_test {
 
 Stats stats_of(const Engine& engine, std::string_view source, StatsOptions options = {}) {
   const Compiled c = engine.compile(source);
@@ -238,5 +238,5 @@ TEST(ExactStats, AgreesWithSamplingOnShippedMechanics) {
   }
 }
 
-}  // namespace
+}  // namespace stats_test
 }  // namespace alea

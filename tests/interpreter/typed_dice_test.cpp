@@ -16,7 +16,7 @@
 #include "tests/support/roll.hpp"
 
 namespace alea {
-namespace {
+namespace typed_dice_test {
 
 using testing::breakdown;
 using testing::roll;
@@ -265,5 +265,5 @@ TEST(RecordTypes, AreCheckedWhenTheRulesetLoads) {
             "note: did you mean 'd'?\n");
 }
 
-}  // namespace
+}  // namespace typed_dice_test
 }  // namespace alea

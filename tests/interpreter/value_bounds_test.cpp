@@ -8,7 +8,7 @@
 #include "interpreter/api.hpp"
 
 namespace alea {
-namespace {
+namespace value_bounds_test {
 
 // 2^levels leaves of `leaf`, sharing one list per level: built in `levels` steps.
 Value doubled(int levels, const Value& leaf) {
@@ -128,5 +128,5 @@ TEST(EngineLimits, ANegativeLimitIsRefusedNamingIt) {
   EXPECT_TRUE(o.ok() || o.error->code == DiagCode::ExplosionLimitExceeded);
 }
 
-}  // namespace
+}  // namespace value_bounds_test
 }  // namespace alea

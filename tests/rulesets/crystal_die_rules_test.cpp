@@ -21,7 +21,7 @@
 #include "tests/support/shipped.hpp"
 
 namespace alea {
-namespace {
+namespace crystal_die_rules_test {
 
 const Engine& engine() {
   static const Engine e = testing::engine_with_ruleset("crystal-die");
@@ -381,5 +381,5 @@ INSTANTIATE_TEST_SUITE_P(CrystalDie, CrystalDieStats, ::testing::Values(
     [](const ::testing::TestParamInfo<SkirmishCase>& i) { return i.param.id; });
 // clang-format on
 
-}  // namespace
+}  // namespace crystal_die_rules_test
 }  // namespace alea

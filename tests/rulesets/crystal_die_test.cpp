@@ -18,7 +18,7 @@
 #include "tests/support/vectors.hpp"
 
 namespace alea {
-namespace {
+namespace crystal_die_test {
 
 const Engine& engine() {
   static const Engine e = testing::engine_with_ruleset("crystal-die");
@@ -170,5 +170,5 @@ TEST(CrystalDieDamage, HighestFirstLowersTheTotalAndKeepsTheMostDice) {
   }
 }
 
-}  // namespace
+}  // namespace crystal_die_test
 }  // namespace alea

@@ -22,7 +22,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace dozen_die_test {
 
 const Engine& engine() {
   static const Engine e = testing::engine_with_ruleset("dozen-die");
@@ -430,5 +430,5 @@ TEST(DozenDieDistribution, X5ArmourSave) {
   }
 }
 
-}  // namespace
+}  // namespace dozen_die_test
 }  // namespace alea

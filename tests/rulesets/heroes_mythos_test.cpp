@@ -15,7 +15,7 @@
 #include "interpreter/stats.hpp"
 
 namespace alea {
-namespace {
+namespace heroes_mythos_test {
 
 const Engine& engine() {
   static const Engine e = testing::engine_with_ruleset("heroes-mythos");
@@ -135,5 +135,5 @@ INSTANTIATE_TEST_SUITE_P(HeroesMythos, SpecProbability, ::testing::Values(
   [](const auto& param_info) { return param_info.param.id; });
 // clang-format on
 
-}  // namespace
+}  // namespace heroes_mythos_test
 }  // namespace alea

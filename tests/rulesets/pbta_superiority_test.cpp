@@ -19,7 +19,7 @@
 #include "tests/support/shipped.hpp"
 
 namespace alea {
-namespace {
+namespace pbta_superiority_test {
 
 const Engine& engine() {
   static const Engine e = testing::engine_with_ruleset("pbta-superiority");
@@ -311,5 +311,5 @@ TEST(PbtaDistribution, WithoutSuperiorityIsPlainTwoDiceAndOne) {
   EXPECT_EQ(exact_of(st, "tier", Value(std::string("full"))), "5/18");
 }
 
-}  // namespace
+}  // namespace pbta_superiority_test
 }  // namespace alea

@@ -16,7 +16,7 @@
 #include "tests/rulesets/strategiya_cases.hpp"
 
 namespace alea {
-namespace {
+namespace strategiya_coverage_test {
 
 constexpr int kVectors = 299;  // V1-V299 (spec section 3)
 
@@ -59,5 +59,5 @@ TEST(StrategiyaCoverage, EveryCaseNamesAVectorARuleOrAResolution) {
   }
 }
 
-}  // namespace
+}  // namespace strategiya_coverage_test
 }  // namespace alea

@@ -23,7 +23,7 @@
 #include "tests/support/vectors.hpp"
 
 namespace alea {
-namespace {
+namespace strategiya_econ_test {
 
 // The one place that names the ruleset: its file name. Calls below write `$`
 // for the ruleset's name in the language (the name with '-' as '_') and a dot.
@@ -246,12 +246,12 @@ TEST(StrategiyaEconErrors, WorkNeedsSensibleNumbers) {
             "bar");
 }
 
-}  // namespace
+}  // namespace strategiya_econ_test
 
 // The cases of this file and of its data files, for the coverage check of strategiya_coverage_test.cpp.
 std::vector<std::string> testing::strategiya_econ_cases() {
   std::vector<std::string> ids = testing::vector_ids("strategiya-econ.yaml");
-  for (const auto& l : read_lookups()) ids.push_back(l.id);
+  for (const auto& l : strategiya_econ_test::read_lookups()) ids.push_back(l.id);
   return ids;
 }
 

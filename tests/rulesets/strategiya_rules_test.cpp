@@ -25,7 +25,7 @@
 #include "tests/support/vectors.hpp"
 
 namespace alea {
-namespace {
+namespace strategiya_rules_test {
 
 const Engine& engine() {
   static const Engine e = testing::engine_with_ruleset("strategiya");
@@ -196,14 +196,14 @@ const std::vector<DuelOdds> duels = {
 INSTANTIATE_TEST_SUITE_P(Strategiya, StrategiyaDuelSampled, ::testing::ValuesIn(duels),
                          [](const auto& param_info) { return param_info.param.id; });
 
-}  // namespace
+}  // namespace strategiya_rules_test
 
 // The cases of this file and of its data file, for the coverage check of
 // strategiya_coverage_test.cpp.
 std::vector<std::string> testing::strategiya_rules_cases() {
   std::vector<std::string> ids = testing::vector_ids("strategiya-rules.yaml");
-  for (const auto& o : odds) ids.push_back(o.id);
-  for (const auto& d : duels) ids.push_back(d.id);
+  for (const auto& o : strategiya_rules_test::odds) ids.push_back(o.id);
+  for (const auto& d : strategiya_rules_test::duels) ids.push_back(d.id);
   return ids;
 }
 

@@ -41,7 +41,7 @@
 #include "tests/support/vectors.hpp"
 
 namespace alea::testing {
-namespace {
+namespace vectors_test {
 
 namespace fs = std::filesystem;
 
@@ -196,14 +196,14 @@ const Engine& engine_for(const std::string& ruleset) {
   }
 }
 
-}  // namespace
+}  // namespace vectors_test
 
 std::string vectors_dir() { return std::string(ALEA_SOURCE_DIR) + "/tests/rulesets/vectors"; }
 
 std::vector<Vector> load_vectors() {
-  std::vector<fs::path> files;
+  std::vector<std::filesystem::path> files;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(vectors_dir(), ec)) {
+  for (const auto& entry : std::filesystem::directory_iterator(vectors_dir(), ec)) {
     if (entry.is_regular_file()) files.push_back(entry.path());
   }
   if (ec || files.empty()) {
@@ -216,7 +216,7 @@ std::vector<Vector> load_vectors() {
   std::vector<Vector> out;
   std::set<std::string> names;
   for (const auto& f : files) {
-    for (auto& v : read_file(f)) {
+    for (auto& v : vectors_test::read_file(f)) {
       // Two files whose stems and ids run together ("a_b" + "c", "a" + "b_c") would share a name.
       if (!names.insert(v.name).second) {
         v.error = "tests/rulesets/vectors/" + v.file + ": the test name " + v.name + " is taken by another file";
@@ -229,11 +229,11 @@ std::vector<Vector> load_vectors() {
 }
 
 std::vector<std::string> vector_ids(const std::string& file) {
-  const fs::path path = fs::path(vectors_dir()) / file;
-  if (!fs::is_regular_file(path)) throw std::runtime_error("no data file " + path.string());
+  const std::filesystem::path path = std::filesystem::path(vectors_dir()) / file;
+  if (!std::filesystem::is_regular_file(path)) throw std::runtime_error("no data file " + path.string());
   std::vector<std::string> ids;
   std::string errors;
-  for (const auto& v : read_file(path)) {
+  for (const auto& v : vectors_test::read_file(path)) {
     if (!v.error.empty()) errors += v.error + "\n";
     ids.push_back(v.id);
   }
@@ -255,7 +255,7 @@ std::string shown(const Value& v, const std::string& path) {
 
 void PrintTo(const Vector& v, std::ostream* os) { *os << v.file << ":" << v.line << " " << v.id; }
 
-namespace {
+namespace vectors_test {
 
 class RulesetVector : public ::testing::TestWithParam<Vector> {};
 
@@ -328,5 +328,5 @@ TEST_P(RulesetVector, GivesTheSpecifiedResult) {
 INSTANTIATE_TEST_SUITE_P(Rulesets, RulesetVector, ::testing::ValuesIn(load_vectors()),
                          [](const ::testing::TestParamInfo<Vector>& i) { return i.param.name; });
 
-}  // namespace
+}  // namespace vectors_test
 }  // namespace alea::testing

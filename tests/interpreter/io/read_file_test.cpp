@@ -13,11 +13,11 @@
 #include "interpreter/io/read_file.hpp"
 
 namespace alea {
-namespace {
+namespace read_file_test {
 
 namespace fs = std::filesystem;
 
-class ReadFile : public testing::Test {
+class ReadFile : public ::testing::Test {
  protected:
   fs::path dir = fs::temp_directory_path() / ("alea-read-file-" + std::to_string(::getpid()));
   void SetUp() override { fs::create_directories(dir); }
@@ -114,5 +114,5 @@ TEST_F(ReadFile, ReadsADescriptorUpToTheCap) {
   EXPECT_TRUE(z.too_large);
 }
 
-}  // namespace
+}  // namespace read_file_test
 }  // namespace alea
