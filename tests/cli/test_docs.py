@@ -15,7 +15,7 @@
 #     ```
 #
 # Each `$ alea …` line is a command: it is split with shlex, `alea` is replaced by
-# the binary under test, and it runs from the repository root with a 10 s
+# the binary under test, and it runs from the repository root with a 60 s
 # timeout, no shell and no standard input. An optional `# exit: N` line right
 # after the command gives the expected exit code (default 0), and `# stdin: TEXT` lines after it
 # are its standard input, a line each (for `alea serve`). The lines after
@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [*sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games").glob("*.md")), ROOT / "README.md"]
-TIMEOUT = 10  # seconds per command
+TIMEOUT = 60  # seconds per command: a hang guard, not a speed test
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 EXIT = re.compile(r"^# exit: (\d+)$")
 STDIN = re.compile(r"^# stdin: (.*)$")
