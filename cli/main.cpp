@@ -59,33 +59,6 @@ std::vector<std::int64_t> parse_dice_list(const std::string& text) {
   return faces;
 }
 
-// A mechanic's record, one field to a line after the call and its dice: on
-// one line, `check(…) = {result: 10, success: true, …}` is too long to read. A
-// label whose meaning the ruleset states is followed by it: `reason: blocked — the
-// way is closed`.
-std::string record_breakdown(const alea::Outcome& o, std::int64_t max_bytes, const alea::MechanicInfo* m) {
-  const std::string text = alea::render_breakdown(o, max_bytes);
-  const auto* record = o.value->as_record();
-  if (!record) return text;
-  const auto nl = std::min(text.find('\n'), text.size());
-  std::string first = text.substr(0, nl);
-  const std::string value = " = " + alea::to_display(*o.value, max_bytes);
-  if (first.ends_with(value)) first.resize(first.size() - value.size());
-  std::string out = first + text.substr(nl);
-  for (std::size_t i = 0; i < record->names.size(); ++i) {
-    out += fmt::format("\n{}: {}", record->names[i], alea::to_display(record->values[i], max_bytes));
-    const auto* label = record->values[i].as_str();
-    for (const auto& f : m ? m->result : std::vector<alea::FieldInfo>{}) {
-      if (!label || f.name != record->names[i]) continue;
-      const auto& t = f.type;
-      const auto c = std::find(t.choices.begin(), t.choices.end(), *label);
-      const auto k = static_cast<std::size_t>(c - t.choices.begin());
-      if (c != t.choices.end() && k < t.choice_docs.size() && !t.choice_docs[k].empty()) out += " — " + t.choice_docs[k];
-    }
-  }
-  return out;
-}
-
 // The player's choices: --choose words and the flags the loaded rulesets declare.
 alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
   alea::Choices choices;
@@ -187,7 +160,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   }
   if (!a.json) {
     const std::string shown = !outcome.value ? "ok"
-                              : mechanic ? record_breakdown(outcome, engine.options().limits.max_render_size, mechanic)
+                              : mechanic ? alea::cli::record_breakdown(outcome, engine.options().limits.max_render_size, mechanic)
                                                 : alea::render_breakdown(outcome, engine.options().limits.max_render_size);
     fmt::print("{}\n", shown);
   }

@@ -14,6 +14,7 @@
 #include "cli/repl_dice.hpp"
 #include "cli/repl_state.hpp"
 #include "cli/repl_terminal.hpp"
+#include "cli/roll.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
 #include "cli/stats_render.hpp"
@@ -110,6 +111,39 @@ void print_interruptible(std::string_view text) {
 
 // ---- evaluation and commands --------------------------------------------------
 
+// The words of a line, split at spaces and tabs outside brackets ((), [], {}) and double
+// quotes: `hero={str: 4, lives: 8} others=["B", "C"]` is two words.
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  int depth = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '\\' && i + 1 < text.size()) {  // an escape: `\"` does not end the string
+        word += c;
+        word += text[++i];
+        continue;
+      }
+      if (c == '"') quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if ((c == ' ' || c == '\t') && depth == 0) {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+      continue;
+    }
+    word += c;
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
+}
+
 // What became of one line.
 struct Step {
   bool quit = false;
@@ -144,6 +178,15 @@ class Repl {
         if (!step.quit) step.finished = std::string(text);
         return step;
       }
+      if (const auto call = command_line_call(text)) {
+        // Kept in the history as typed; an empty source was a mistake, already reported.
+        step.finished = std::string(text);
+        if (!call->empty()) {
+          pending_ = *call;
+          (void)evaluate(true);
+        }
+        return step;
+      }
       pending_ = std::string(line);
       step.finished = evaluate(false);
       return step;
@@ -173,6 +216,40 @@ class Repl {
   // The inputs that defined functions, as the session keeps them, so that
   // :stats compiles its expression as the session would.
   std::vector<std::shared_ptr<const CompiledProgram>> imports_;
+
+  // `heroes-mythos.check dice=3 red=1`: a mechanic called as on the command line, the ruleset
+  // loaded from the path if need be. Gives the source of the call it stands for (an empty one
+  // after reporting a mistake in it), or nothing when `text` is not in that form: its first word
+  // names a ruleset's mechanic (not a variable's field, `r.result`), and every other word is a
+  // name=value setting. Words are split at spaces outside brackets and quotes.
+  std::optional<std::string> command_line_call(std::string_view text) {
+    const std::vector<std::string> words = split_words(text);
+    if (words.empty() || !is_mechanic_word(words[0])) return std::nullopt;
+    const std::string name = words[0].substr(0, words[0].find('.'));
+    if (session_.variables().find(name)) return std::nullopt;
+    if (!engine_.find_ruleset(name) && !path_.find(name)) return std::nullopt;
+    const std::vector<std::string> settings(words.begin() + 1, words.end());
+    if (!std::all_of(settings.begin(), settings.end(), [](const std::string& w) { return is_setting(w); })) {
+      return std::nullopt;
+    }
+    const auto before = engine_.rulesets().size();
+    MechanicCall call;
+    try {
+      call = mechanic_call(engine_, path_, words[0], settings, words[0]);
+    } catch (const UsageError& e) {
+      report("error: {}\n", e.what());
+      return std::string();
+    }
+    for (std::size_t i = before; i < engine_.rulesets().size(); ++i) {
+      const Ruleset& r = *engine_.rulesets()[i];
+      report("note: loaded the ruleset {} ({})\n", r.name, r.file);
+    }
+    if (!call.diagnostics.empty()) {
+      report("{}", render_text(call.diagnostics));
+      return std::string();
+    }
+    return call.source;
+  }
 
   // Evaluates the pending input; returns it once it is finished, or nothing
   // while it still waits for more lines.
@@ -216,6 +293,7 @@ class Repl {
         }
       }
       show(outcome);
+      keep_last(outcome);
       state_.changed(state_before, trace_);
       if (dice_.random_after_script() > 0) {
         report("note: the scripted faces ran out; {} {} rolled at random\n",
@@ -229,6 +307,25 @@ class Repl {
     std::string finished = std::move(pending_);
     pending_.clear();
     return finished;
+  }
+
+  // `_` is the value of the last input that had one, as in Python's REPL.
+  void keep_last(const Outcome& o) {
+    if (!o.value || !o.program || !o.program->ast->main) return;
+    if (const auto d = session_.set_variable("_", *o.value)) {
+      report("note: '_' keeps the value before: {}\n", d->message);
+    }
+  }
+
+  // The mechanic `o`'s main expression calls (`my_game.check(3)`), or null.
+  [[nodiscard]] const MechanicInfo* mechanic_called(const Outcome& o) const {
+    if (!o.program || !o.program->ast->main) return nullptr;
+    const auto* call = std::get_if<ast::Call>(&o.program->ast->main->kind);
+    if (!call) return nullptr;
+    const auto dot = call->name.find('.');
+    if (dot == std::string::npos) return nullptr;
+    const Ruleset* r = engine_.find_ruleset(call->name.substr(0, dot));
+    return r ? r->mechanic(call->name.substr(dot + 1)) : nullptr;
   }
 
   void show(const Outcome& o) {
@@ -250,7 +347,10 @@ class Repl {
     // (not "x = 1 = 1").
     const bool breakdown = trace_ && (has_main || !o.trace.dice.empty());
     const std::int64_t max_bytes = engine_.options().limits.max_render_size;
-    const std::string shown = breakdown ? render_breakdown(o, max_bytes) : to_display(*o.value, max_bytes);
+    // A mechanic's record is shown a field to a line, as `alea roll` shows it.
+    const MechanicInfo* mechanic = has_main && o.value->as_record() ? mechanic_called(o) : nullptr;
+    const std::string shown = breakdown ? (mechanic ? record_breakdown(o, max_bytes, mechanic) : render_breakdown(o, max_bytes))
+                                        : to_display(*o.value, max_bytes);
     const std::size_t plain =
         has_main || o.globals.empty() ? o.globals.size() : o.globals.size() - 1;
     for (std::size_t i = 0; i < plain; ++i) {
@@ -313,7 +413,9 @@ class Repl {
         "  d20 + mod(str)\n"
         "  :rulesets                 the rulesets alea can find\n"
         "  :load my-game             a ruleset; then call its mechanics:\n"
-        "  my_game.check(3, red: 1)\n"
+        "  my_game.check(3, red: 1)  in the language, or as on the command line:\n"
+        "  my-game.check dice=3 red=1\n"
+        "  _ + 1                     the last result, plus 1\n"
         "  :stats d20 + mod(str)     its odds: exact table, mean, percentiles, histogram\n"
         "\nTab completes keywords, functions, variables and the mechanics of the loaded\n"
         "rulesets (a ruleset an input calls is loaded from the path). An unfinished line\n"
@@ -482,6 +584,7 @@ class Repl {
       return;
     }
     show(*o);
+    keep_last(*o);
     state_.changed(before, false);
   }
 

@@ -3,7 +3,40 @@
 
 #include "cli/state_commands.hpp"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "interpreter/rulesets/ruleset.hpp"
+
 namespace alea::cli {
+
+// A mechanic's record, one field to a line after the call and its dice: on
+// one line, `check(…) = {result: 10, success: true, …}` is too long to read. A
+// label whose meaning the ruleset states is followed by it: `reason: blocked — the
+// way is closed`.
+std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const MechanicInfo* m) {
+  const std::string text = render_breakdown(o, max_bytes);
+  const auto* record = o.value->as_record();
+  if (!record) return text;
+  const auto nl = std::min(text.find('\n'), text.size());
+  std::string first = text.substr(0, nl);
+  const std::string value = " = " + to_display(*o.value, max_bytes);
+  if (first.ends_with(value)) first.resize(first.size() - value.size());
+  std::string out = first + text.substr(nl);
+  for (std::size_t i = 0; i < record->names.size(); ++i) {
+    out += fmt::format("\n{}: {}", record->names[i], to_display(record->values[i], max_bytes));
+    const auto* label = record->values[i].as_str();
+    for (const auto& f : m ? m->result : std::vector<FieldInfo>{}) {
+      if (!label || f.name != record->names[i]) continue;
+      const auto& t = f.type;
+      const auto c = std::find(t.choices.begin(), t.choices.end(), *label);
+      const auto k = static_cast<std::size_t>(c - t.choices.begin());
+      if (c != t.choices.end() && k < t.choice_docs.size() && !t.choice_docs[k].empty()) out += " — " + t.choice_docs[k];
+    }
+  }
+  return out;
+}
 
 RollRun roll_once(const Engine& engine, const RollInput& in) {
   RollRun r;

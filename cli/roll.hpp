@@ -3,12 +3,17 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "interpreter/api.hpp"
+
+namespace alea {
+struct MechanicInfo;  // interpreter/rulesets/ruleset.hpp
+}
 
 namespace alea::cli {
 
@@ -39,6 +44,11 @@ struct RollRun {
 
 // Throws UsageError when a choice decided is one the program never reads.
 [[nodiscard]] RollRun roll_once(const Engine& engine, const RollInput& input);
+
+// The breakdown of a roll whose value is a mechanic's record (`m`, or null for a record of no
+// mechanic): the call and its dice, then one field to a line; a label whose meaning the
+// ruleset states is followed by it. Any other value: render_breakdown's text.
+[[nodiscard]] std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const MechanicInfo* m);
 
 // Whether render_json refused a successful outcome's document as too large: its stand-in says
 // "ok": false.

@@ -141,13 +141,13 @@ SESSION = [
 script = ":load pbta-superiority\n" + "\n".join(line for line, _ in SESSION) + "\n:state\n"
 rc, out, err = run(["--seed", "1"], stdin=script)
 check("REPL session runs", rc == 0 and err == "", f"exit {rc}: {err}")
-check("REPL: the first move misses", "pbta_superiority.move(0) = {dice: [2, 4], final_dice: [2, 4], replaced: none, "
-      "total: 6, tier: \"miss\"" in out, out)
+check("REPL: the first move misses", "pbta_superiority.move(0)\n  2d6: 2 4\n  tier: miss\ndice: [2, 4]\n"
+      "final_dice: [2, 4]\nreplaced: none\ntotal: 6\ntier: miss\n" in out, out)
 check("REPL: superiority raised", "pbta_superiority.increase(3) = 4\n  superiority: 1 → 4\n" in out, out)
 check("REPL: superiority spent and reset",
-      "pbta_superiority.move(0) = {dice: [2, 4], final_dice: [4, 4], replaced: 2, total: 8, tier: \"partial\", "
-      "success: true, gm_move: false, superiority_used: true, superiority_after: 1}\n  2d6: 2 4\n"
-      "  superiority die: {replaces: 2, with: 4}\n  tier: partial\n  superiority: 4 → 1\n" in out, out)
+      "pbta_superiority.move(0)\n  2d6: 2 4\n  superiority die: {replaces: 2, with: 4}\n  tier: partial\n"
+      "  superiority: 4 → 1\ndice: [2, 4]\nfinal_dice: [4, 4]\nreplaced: 2\ntotal: 8\ntier: partial\n"
+      "success: true\ngm_move: false\nsuperiority_used: true\nsuperiority_after: 1\n" in out, out)
 check("REPL: :state shows it", "pbta-superiority.superiority = 1   (1 to 6, starts at 1)" in out, out)
 
 # The same sequence, one process per step, the state in a file.
@@ -168,12 +168,12 @@ check("--state ends at S = 1", superiority(f) == 1, f.read_text())
 script = (":load pbta-superiority\npbta_superiority.increase(4)\n:dice 2,4\npbta_superiority.move(0)\n"
           ":choose use_superiority=false\n:state\n:choose --use-superiority\n:state\n")
 rc, out, err = run(["--seed", "1"], stdin=script)
-check(":choose keeps S", rc == 0 and "total: 6, tier: \"miss\"" in out
+check(":choose keeps S", rc == 0 and "total: 6\ntier: miss\n" in out
       and "pbta-superiority.superiority: 1 → 5\npbta-superiority.superiority = 5" in out, out + err)
 check(":choose spends it again", "pbta-superiority.superiority: 5 → 1\npbta-superiority.superiority = 1" in out, out)
 rc, out, err = run(["--seed", "1"], stdin="pbta_superiority.increase(4)\n:dice 2,4\npbta_superiority.move(0)\n"
                    ":choose use-superiority=false\n")
-check(":choose by the flag's name", rc == 0 and "superiority_used: false, superiority_after: 5" in out, out + err)
+check(":choose by the flag's name", rc == 0 and "superiority_used: false\nsuperiority_after: 5\n" in out, out + err)
 rc, out, err = run(["--seed", "1"], stdin=":load pbta-superiority\n:choose use_superiority\n")
 check(":choose before any roll", "there is no roll to decide on yet" in err, err)
 # The REPL with --state reads the file at the start and saves every change.

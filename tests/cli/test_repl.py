@@ -476,6 +476,46 @@ def test_pipe(tmp):
           "'alea --seed 9 repl' gives the same output, random dice included", runs[1].stdout)
 
 
+def test_calls_and_last(tmp):
+    """A mechanic called as on the command line, its record a field to a line, and `_`."""
+    script = ("heroes-mythos.check dice=3 red=1\n"       # loads the ruleset, random dice
+              ":dice 4,5,5,4\nheroes-mythos.check dice=3 red=1\n"
+              "_.result + 1\n"
+              ":dice 4,5,5,4\nheroes_mythos.check(3, red: 1)\n"
+              "heroes-mythos.check dicee=3\n"
+              "heroes-mythos.chek dice=3\n"
+              "heroes-mythos.check dice=3 dice=4\n"
+              "let r = {result: 3}\nr.result\n"
+              "let y = 5\n_\n"
+              ":dice 3,4\n2d6\n_ * 2\n"
+              "strategiya.combat_rolls_per_turn heroes=3\n")
+    try:
+        p = subprocess.run([ALEA, "--seed", "1"], input=script, capture_output=True, text=True, timeout=TIMEOUT,
+                           env=environment(os.path.join(tmp, "calls_history")))
+    except subprocess.TimeoutExpired as e:
+        check(False, "the calls script ends", str(e))
+        return
+    out, err = p.stdout, p.stderr
+    check("note: loaded the ruleset heroes-mythos" in err, "a call in the command line's form loads its ruleset", err)
+    record = ("heroes_mythos.check(dice: 3, red: 1)\n  dice d6: ~4~ 5 5\n  red d6: 4\n  4 cancelled 4\n"
+              "  used: [5, 5]\n  extra successes: []\nresult: 10\nsuccess: true\nextra_successes: 0\n"
+              "catastrophe: false\noutcome: success\n")
+    check(record in out, "heroes-mythos.check dice=3 red=1 rolls the mechanic, shown a field to a line as by "
+          "'alea roll'", out)
+    check("_.result + 1 = 11" in out, "_ is the last result", out)
+    check("heroes_mythos.check(3, red: 1)\n  dice d6: ~4~ 5 5\n" in out and out.count("\nresult: 10\n") == 2,
+          "a mechanic called as in the language is shown a field to a line too", out)
+    check("has no parameter 'dicee'" in err and "did you mean 'dice'?" in err, "a misspelt parameter is shown", err)
+    check("has no mechanic 'chek'" in err and "did you mean 'check'?" in err, "a misspelt mechanic is shown", err)
+    check("'dice' is set twice" in err, "a parameter set twice is an error", err)
+    check("r.result = 3" in out, "a variable's field is not taken for a ruleset's mechanic", out)
+    check("\n_ = 3\n" in out, "a let leaves _ as it was", out)
+    check("2d6 → 3 4 = 7\n_ * 2 = 14" in out, "_ follows each new result", out)
+    check("\nstrategiya.combat_rolls_per_turn(heroes: 3) = 5\n" in out,
+          "a call whose value is not a record keeps its one line", out)
+    check(p.returncode == 0, "the script ends with exit code 0", err)
+
+
 def test_pipe_interrupt(tmp):
     """A piped script and Ctrl-C: what runs stops, then the script, with exit 130 (not a signal)."""
     history = os.path.join(tmp, "pipe_interrupt_history")
@@ -517,6 +557,7 @@ def main():
         test_rulesets(tmp)
         test_interrupt(tmp)
         test_pipe(tmp)
+        test_calls_and_last(tmp)
         test_pipe_interrupt(tmp)
     print(f"{len(failures)} failed" if failures else "all passed", f"({time.monotonic() - started:.1f} s)")
     return 1 if failures else 0
