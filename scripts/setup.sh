@@ -31,7 +31,7 @@ alea_install_packages() {
 # Both trees are unity builds: CMake compiles each library's sources in batches of eight, one
 # compiler run per batch, which parses the shared headers and instantiates their templates once
 # a batch, not once a file. The plain tree built in 221 s against 305 s file by file, the
-# sanitizer tree in 40 % less time. The test files are compiled one by one (tests/CMakeLists.txt).
+# sanitizer tree in 40 % less time. The test files are batched too (tests/CMakeLists.txt).
 ALEA_PLAIN_ARGS=(-DALEA_BUILD_TESTS=ON -DCMAKE_UNITY_BUILD=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
 # The sanitizer tree, build-san/ (clang, ASan+UBSan, the libFuzzer harnesses), is built at -O1
 # with line tables only, as ASan advises: its stacks keep file and line, and it builds in far

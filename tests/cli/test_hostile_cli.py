@@ -60,7 +60,8 @@ def test_interrupt():
             "--limit", "max_steps=1000000000000"]
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          env=environment(), preexec_fn=capped)
-    check("the run starts its loop", wait_busy(p.pid), "it ended, or used no CPU for 60 s")
+    check("the run starts its loop", wait_catching(p.pid, signal.SIGINT) and wait_busy(p.pid),
+          "no SIGINT handler, or no CPU used, within 60 s")
     p.send_signal(signal.SIGINT)
     try:
         out, err = p.communicate(timeout=TIMEOUT)
