@@ -85,16 +85,37 @@ def wait_busy(pid, seconds=0.2, timeout=60):
 
 
 def wait_catching(pid, sig, timeout=60):
-    """Waits until process pid has a handler for signal sig (SigCgt in /proc/PID/status): a
-    signal sent after this is handled, not fatal. Returns False if it ended or the timeout passed."""
+    """Waits until process pid runs alea and has a handler for signal sig (SigCgt in
+    /proc/PID/status): a signal sent after this is handled, not fatal. Until its exec, a child of
+    Python still has Python's SIGINT handler, which exec then drops. Returns False if it ended or
+    the timeout passed."""
     until = time.monotonic() + timeout
     while time.monotonic() < until:
         try:
+            running_alea = os.readlink(f"/proc/{pid}/exe") == os.path.realpath(ALEA)
             with open(f"/proc/{pid}/status") as f:
                 caught = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
         except (OSError, StopIteration, ValueError):
             return False
-        if caught & (1 << (sig - 1)):
+        if running_alea and caught & (1 << (sig - 1)):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def wait_reading_stdin(pid, timeout=60):
+    """Waits until process pid is blocked reading its standard input (Linux's /proc: the read
+    system call on fd 0, or a wait in pipe_read). Returns False if it ended or the timeout passed."""
+    until = time.monotonic() + timeout
+    while time.monotonic() < until:
+        try:
+            with open(f"/proc/{pid}/syscall") as f:
+                call = f.read().split()
+            with open(f"/proc/{pid}/wchan") as f:
+                wchan = f.read()
+        except OSError:
+            return False
+        if call[:2] == ["0", "0x0"] or wchan.endswith("pipe_read"):  # x86-64's read is call 0
             return True
         time.sleep(0.01)
     return False

@@ -13,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from clitest import ALEA, ROOT, check, environment, finish, run, cap_address_space, wait_busy, wait_catching
+from clitest import (ALEA, ROOT, cap_address_space, check, environment, finish, run, wait_busy, wait_catching,
+                     wait_reading_stdin)
 
 MEMORY_CAP = 2 * 1024 ** 3  # bytes of address space for each alea run
 TIMEOUT = 60
@@ -78,7 +79,8 @@ def test_interrupt():
     # cannot poll the flag: the first Ctrl-C leaves it waiting, the second ends it.
     p = subprocess.Popen([ALEA, "run", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=ROOT, env=environment(), preexec_fn=capped)
-    check("`run -` catches Ctrl-C", wait_catching(p.pid, signal.SIGINT), "no handler after 60 s")
+    check("`run -` waits for its program, catching Ctrl-C",
+          wait_catching(p.pid, signal.SIGINT) and wait_reading_stdin(p.pid), "not so within 60 s")
     p.send_signal(signal.SIGINT)
     time.sleep(0.5)
     check("the first Ctrl-C only asks to stop", p.poll() is None, f"exit {p.returncode}")
