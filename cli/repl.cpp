@@ -217,7 +217,7 @@ class Repl {
   // :stats compiles its expression as the session would.
   std::vector<std::shared_ptr<const CompiledProgram>> imports_;
 
-  // `heroes-mythos.check dice=3 red=1`: a mechanic called as on the command line, the ruleset
+  // `my-game.check dice=3 red=1`: a mechanic called as on the command line, the ruleset
   // loaded from the path if need be. Gives the source of the call it stands for (an empty one
   // after reporting a mistake in it), or nothing when `text` is not in that form: its first word
   // names a ruleset's mechanic (not a variable's field, `r.result`), and every other word is a
@@ -653,7 +653,7 @@ std::map<std::string, char> words_for(std::string_view before, std::string_view 
     }
   } else if (const std::string_view cmd = line_start.substr(0, line_start.find_first_of(" \t"));
              completion_repl && (cmd == ":load" || cmd == ":describe")) {
-    // '-' breaks words, so in ':load heroes-my' the word is 'my': each
+    // '-' breaks words, so in ':load my-ga' the word is 'ga': each
     // candidate is offered from where the word starts.
     const std::string_view typed = trim(line_start.substr(cmd.size()));
     std::vector<std::string> names;
