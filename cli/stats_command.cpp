@@ -5,13 +5,20 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 
 #include "cli/exit_codes.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/state_commands.hpp"
 #include "cli/state_file.hpp"
+#include "cli/stats_compare.hpp"
 #include "cli/stats_render.hpp"
+#include "cli/stats_variants.hpp"
 #include "interpreter/api.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
 #include "interpreter/stats.hpp"
@@ -34,10 +41,29 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
   CLI::App* cmd = app.add_subcommand(
       "stats", "Show how an expression or a ruleset's mechanic is distributed: exactly, or by sampling");
   cmd->add_option("expression", a.words,
-                  "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
-                  "RULESET.MECHANIC followed by name=value words");
-  cmd->add_flag("--json", a.json, "Print the distribution as one JSON document");
-  cmd->add_option("--svg", a.svg, "Also write a bar chart of the distribution to FILE (SVG)")->option_text("FILE");
+                  "The expression, e.g. \"4d6kh3\" (words that make one expression together are joined "
+                  "with spaces); or RULESET.MECHANIC followed by name=value words. Several expressions or "
+                  "mechanics are compared side by side; a value written LOW..HIGH or A,B,C is swept");
+  auto* json = cmd->add_flag("--json", a.json, "Print the distribution (the comparison, the sweep) as one JSON document");
+  auto* csv = cmd->add_flag("--csv", a.csv, "Print a comparison or a sweep as CSV: a row per cell, a column per measure");
+  json->excludes(csv);
+  cmd->add_option("--svg", a.svg, "Also write a chart to FILE (SVG): bars, overlaid curves, or a heatmap")
+      ->option_text("FILE");
+  cmd->add_option("--chart", a.chart, "The curves of a comparison's SVG: at-least or at-most (default: each value's probability)")
+      ->check(CLI::IsMember({"at-least", "at-most"}));
+  cmd->add_option("--label", a.labels, "Name the variants in the report, one --label each, in order")
+      ->option_text("TEXT")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--field", a.fields, "Report only this field of a record (its distribution, mean, outcomes)")
+      ->option_text("NAME")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--outcome", a.outcomes,
+                  "Report only this outcome's probability: a bool field, a label, or FIELD=LABEL")
+      ->option_text("NAME")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--samples", a.samples, "Runs to draw when sampling (default 100000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
   cmd->add_option("--seed", a.seed, "Seed of the sampler (default 0): the same seed and threads give the same result");
@@ -64,6 +90,8 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
   cmd->allow_extras();  // the flags rulesets declare for their choices (--use-edge)
   cmd->footer("Examples:\n  alea stats 3d6\n  alea stats 4d6kh3 --json\n"
               "  alea stats RULESET.MECHANIC dice=3\n"
+              "  alea stats 3d6 4d6kh3 --label plain --label 'best 3 of 4'\n"
+              "  alea stats RULESET.MECHANIC dice=1..8 difficulty=8,10,12 --outcome success --csv\n"
               "  alea stats '10d10>=8' --svg hits.svg\n"
               "  alea stats '3d6 explode 6' --explosion-depth 5\n"
               "  alea stats RULESET.MECHANIC stat=1 --state hero.json\n"
@@ -121,82 +149,64 @@ StatsAnswer answer_stats(const Engine& engine, const Compiled& compiled, StatsQu
   return answer;
 }
 
-int stats_command(const StatsArgs& a, const RulesetPath& path) {
-  std::vector<std::string> words;
-  for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
-  if (words.empty()) throw UsageError("stats: give an expression, as in: alea stats 3d6");
-  Engine engine(engine_options(a.limits));
-  std::string source, name, shown;
-  DeclaredOutcomes declared;
-  bool mechanic = false;
-  std::string sampled_mechanic;  // a mechanic whose ruleset marks it `odds: sampled`
-  // As in `alea roll`: `my-game.check dice=3` calls a mechanic.
-  if (is_mechanic_word(words[0])) {
-    const std::string rname = words[0].substr(0, words[0].find('.'));
-    if (path.find(rname) || rname.find('-') != std::string::npos ||
-        (words.size() > 1 && is_setting(words[1]))) {
-      mechanic = true;
-      const std::vector<std::string> settings(words.begin() + 1, words.end());
-      MechanicCall call = mechanic_call(engine, path, words[0], settings, "stats");
-      if (call.diagnostics.empty()) call.diagnostics = load_mentioned(engine, path, call.source);
-      if (!call.diagnostics.empty()) return fail(a, call.diagnostics);
-      source = call.source;
-      name = "<command line>";
-      const Ruleset* r = engine.find_ruleset(rname);
-      const MechanicInfo* m = r ? r->mechanic(words[0].substr(words[0].find('.') + 1)) : nullptr;
-      if (m && !source.empty() && source.back() == ')') {
-        // The state and the choices become named arguments: a run of the
-        // statistics engine keeps no state and decides nothing itself.
-        std::vector<std::string> given;
-        for (std::size_t i = 1; i < words.size(); ++i) given.push_back(parse_setting(words[i]).parts[0]);
-        State state;
-        if (!a.state_file.empty()) {
-          try {
-            state = read_state_file(a.state_file);
-            check_state_file(a.state_file, state, engine, path);
-          } catch (const StateFileError& e) {
-            if (a.json) fmt::print("{}\n", error_document("stats", state_file_error_report(a.state_file, e)));
-            std::fflush(stdout);
-            std::fputs(e.what(), stderr);
-            return exit_bad_input;
-          }
-        }
-        Choices choices;
-        for (const auto& w : a.choose) add_choice(engine, w, choices, "--choose");
-        for (const auto& f : a.flags) {
-          if (!add_flag_choice(engine, f, choices)) throw UsageError(fmt::format("stats: unknown option '{}'", f));
-        }
-        std::vector<RulesetName> read;
-        for (const auto& c : m->settable) {
-          if (r->choice(c)) read.push_back({r->name, c});
-        }
-        check_choices_read(engine, choices, read, words[0]);
-        const auto extra = state_and_choice_arguments(*r, *m, state, choices, given);
-        if (!extra.empty()) {
-          source.pop_back();
-          source += fmt::format("{}{})", source.back() == '(' ? "" : ", ", fmt::join(extra, ", "));
-        }
-      }
-      shown = source;
-      if (m) {
-        declared = declared_outcomes(*m);
-        if (m->sampled_odds) sampled_mechanic = r->ident + "." + m->name;
-      }
-    }
-  }
-  if (!mechanic) {
-    if (!a.state_file.empty() || !a.choose.empty() || !a.flags.empty()) {
-      throw UsageError("stats: --state, --choose and the choices' flags apply to a mechanic (alea stats "
-                       "RULESET.MECHANIC name=value…); in an expression, give them as named arguments");
-    }
-    source = fmt::format("{}", fmt::join(words, " "));
-    name = "<input>";
-    shown = source;
-    if (const auto d = load_mentioned(engine, path, source); !d.empty()) return fail(a, d);
-  }
-  const Compiled compiled = engine.compile(source, name);
-  if (!compiled.ok()) return fail(a, compiled.diagnostics);
+namespace {
 
+// What one cell compiles: the expression, or the mechanic's call with the state and the choices
+// as named arguments (a run of the statistics engine keeps no state and decides nothing itself).
+struct Prepared {
+  std::string source, name;
+  DeclaredOutcomes declared;
+  std::string sampled_mechanic;  // a mechanic whose ruleset marks it `odds: sampled`
+  Diagnostics diagnostics;
+};
+
+Prepared prepare(Engine& engine, const RulesetPath& path, const StatsArgs& a, const State* state,
+                 const StatsVariant& v, const std::vector<std::string>& settings) {
+  Prepared p;
+  if (!v.mechanic) {
+    p.source = v.target;
+    p.name = "<input>";
+    p.diagnostics = load_mentioned(engine, path, p.source);
+    return p;
+  }
+  MechanicCall call = mechanic_call(engine, path, v.target, settings, "stats");
+  if (call.diagnostics.empty()) call.diagnostics = load_mentioned(engine, path, call.source);
+  if (!call.diagnostics.empty()) {
+    p.diagnostics = std::move(call.diagnostics);
+    return p;
+  }
+  p.source = call.source;
+  p.name = "<command line>";
+  const std::string rname = v.target.substr(0, v.target.find('.'));
+  const Ruleset* r = engine.find_ruleset(rname);
+  const MechanicInfo* m = r ? r->mechanic(v.target.substr(v.target.find('.') + 1)) : nullptr;
+  if (m && !p.source.empty() && p.source.back() == ')') {
+    std::vector<std::string> given;
+    for (const auto& w : settings) given.push_back(parse_setting(w).parts[0]);
+    Choices choices;
+    for (const auto& w : a.choose) add_choice(engine, w, choices, "--choose");
+    for (const auto& f : a.flags) {
+      if (!add_flag_choice(engine, f, choices)) throw UsageError(fmt::format("stats: unknown option '{}'", f));
+    }
+    std::vector<RulesetName> read;
+    for (const auto& c : m->settable) {
+      if (r->choice(c)) read.push_back({r->name, c});
+    }
+    check_choices_read(engine, choices, read, v.target);
+    const auto extra = state_and_choice_arguments(*r, *m, state ? *state : State{}, choices, given);
+    if (!extra.empty()) {
+      p.source.pop_back();
+      p.source += fmt::format("{}{})", p.source.back() == '(' ? "" : ", ", fmt::join(extra, ", "));
+    }
+  }
+  if (m) {
+    p.declared = declared_outcomes(*m);
+    if (m->sampled_odds) p.sampled_mechanic = r->ident + "." + m->name;
+  }
+  return p;
+}
+
+StatsQuery query_of(const StatsArgs& a) {
   StatsQuery query;
   query.options.samples = a.samples;
   query.options.seed = a.seed;
@@ -206,31 +216,187 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   query.options.max_branches = a.max_branches;
   query.options.explosion_depth = a.explosion_depth;
   query.options.cancel = a.cancel;
-  ProgressLine progress;
-  query.options.progress = [&progress](double f) { progress.update(f); };
-  query.shown = shown;
-  query.declared = std::move(declared);
-  query.sampled_mechanic = sampled_mechanic;
+  return query;
+}
+
+StatsCell compute_cell(Engine& engine, const RulesetPath& path, const StatsArgs& a, const State* state,
+                       const StatsPlan& plan, std::size_t variant, std::vector<std::string> values,
+                       const std::function<void(double)>& progress) {
+  StatsCell cell;
+  cell.variant = variant;
+  const StatsVariant& v = plan.variants[variant];
+  Prepared p = prepare(engine, path, a, state, v, cell_settings(plan, v, values));
+  cell.values = std::move(values);
+  cell.shown = p.source.empty() ? v.label : p.source;
+  if (!p.diagnostics.empty()) {
+    cell.diagnostics = std::move(p.diagnostics);
+    return cell;
+  }
+  const Compiled compiled = engine.compile(p.source, p.name);
+  if (!compiled.ok()) {
+    cell.diagnostics = compiled.diagnostics;
+    return cell;
+  }
+  StatsQuery query = query_of(a);
+  query.options.progress = progress;
+  query.shown = p.source;
+  query.declared = std::move(p.declared);
+  query.sampled_mechanic = p.sampled_mechanic;
   StatsAnswer answer = answer_stats(engine, compiled, std::move(query));
-  progress.finish();
-  if (!answer.stats) return fail(a, answer.diagnostics);
-  const Stats& s = *answer.stats;
-  const StatsContext& context = answer.context;
-  if (!a.svg.empty()) {
-    const std::optional<std::string> svg = stats_svg(s, context);
-    if (!svg) return fail(a, {too_large("the chart", context)});
-    if (const std::string problem = write_atomically(a.svg, *svg); !problem.empty()) {
-      throw UsageError(fmt::format("--svg: {}", problem));
+  cell.stats = std::move(answer.stats);
+  cell.context = std::move(answer.context);
+  cell.diagnostics = std::move(answer.diagnostics);
+  return cell;
+}
+
+// A record's field as a distribution of its own: `--field result` of one call.
+Stats narrowed(const Stats& s, const std::string& field) {
+  Stats out = s;
+  out.fields.clear();
+  for (const auto& f : s.fields) {
+    if (f.name == field) out.value = f;
+  }
+  out.value.name.clear();
+  return out;
+}
+
+int write_svg(const StatsArgs& a, const std::optional<std::string>& svg, const StatsContext& context) {
+  if (!svg) return fail(a, {too_large("the chart", context)});
+  if (const std::string problem = write_atomically(a.svg, *svg); !problem.empty()) {
+    throw UsageError(fmt::format("--svg: {}", problem));
+  }
+  return exit_ok;
+}
+
+// One distribution, reported in full (or the fields --field names, each in full).
+int single_report(const StatsArgs& a, const StatsCell& cell) {
+  if (!cell.stats) return fail(a, cell.diagnostics);
+  std::vector<std::pair<Stats, StatsContext>> shown;
+  if (a.fields.empty()) {
+    shown.emplace_back(*cell.stats, cell.context);
+  } else {
+    (void)resolve_filter({a.fields, {}}, *cell.stats);
+    for (const auto& f : a.fields) {
+      StatsContext c = cell.context;
+      c.expression += "." + f;
+      shown.emplace_back(narrowed(*cell.stats, f), c);
     }
   }
-  if (a.json) {
-    const std::optional<std::string> doc = stats_document(s, context);
-    if (!doc) return fail(a, {too_large("the JSON", context)});
-    fmt::print("{}\n", *doc);
-  } else {
-    fmt::print("{}", stats_text(s, context));
+  if (!a.svg.empty()) {
+    if (shown.size() > 1) throw UsageError("--svg draws one distribution; give one --field");
+    if (const int code = write_svg(a, stats_svg(shown[0].first, shown[0].second), shown[0].second)) return code;
+  }
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const auto& [s, c] = shown[i];
+    if (a.json) {
+      const std::optional<std::string> doc = stats_document(s, c);
+      if (!doc) return fail(a, {too_large("the JSON", c)});
+      fmt::print("{}\n", *doc);
+    } else {
+      fmt::print("{}{}", i ? "\n" : "", stats_text(s, c));
+    }
   }
   std::fflush(stdout);
+  return exit_ok;
+}
+
+}  // namespace
+
+int stats_command(const StatsArgs& a, const RulesetPath& path) {
+  std::vector<std::string> words;
+  for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
+  if (words.empty()) throw UsageError("stats: give an expression, as in: alea stats 3d6");
+  Engine engine(engine_options(a.limits));
+  const StatsPlan plan = plan_stats(engine, path, words, a.labels);
+  const bool any_mechanic =
+      std::any_of(plan.variants.begin(), plan.variants.end(), [](const StatsVariant& v) { return v.mechanic; });
+  if (!any_mechanic && (!a.state_file.empty() || !a.choose.empty() || !a.flags.empty())) {
+    throw UsageError("stats: --state, --choose and the choices' flags apply to a mechanic (alea stats "
+                     "RULESET.MECHANIC name=value…); in an expression, give them as named arguments");
+  }
+  std::optional<State> state;
+  if (!a.state_file.empty()) {
+    try {
+      state = read_state_file(a.state_file);
+      check_state_file(a.state_file, *state, engine, path);
+    } catch (const StateFileError& e) {
+      if (a.json) fmt::print("{}\n", error_document("stats", state_file_error_report(a.state_file, e)));
+      std::fflush(stdout);
+      std::fputs(e.what(), stderr);
+      return exit_bad_input;
+    }
+  }
+  const State* st = state ? &*state : nullptr;
+  ProgressLine progress;
+  const bool single = !plan.comparing() && !plan.sweeping() && a.outcomes.empty() && !a.csv;
+  if (single) {
+    const StatsCell cell = compute_cell(engine, path, a, st, plan, 0, {},
+                                        [&progress](double f) { progress.update(f); });
+    progress.finish();
+    return single_report(a, cell);
+  }
+  if (!a.chart.empty() && a.svg.empty()) throw UsageError("--chart shapes the SVG chart; give --svg FILE too");
+  if (!a.chart.empty() && plan.sweeping()) {
+    throw UsageError("--chart at-least and at-most shape a comparison's chart, not a sweep's");
+  }
+  if (!a.svg.empty() && (plan.axes.size() > 2 || (plan.axes.size() == 2 && plan.comparing()))) {
+    throw UsageError("--svg of a sweep draws one swept setting, or a heatmap of two for one variant and one "
+                     "measure (pick it with --outcome or --field)");
+  }
+  StatsReport report;
+  report.plan = &plan;
+  report.filter = {a.fields, a.outcomes};
+  report.cells_asked = plan.variants.size() * plan.combinations();
+  report.max_render_size = engine.options().limits.max_render_size;
+  report.colour = ::isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  bool checked = report.filter.empty();
+  for (std::size_t i = 0; i < report.cells_asked; ++i) {
+    if (a.cancel && a.cancel->load()) break;
+    const std::string what = fmt::format("cell {}/{}", i + 1, report.cells_asked);
+    const double total = static_cast<double>(report.cells_asked);
+    const auto at = static_cast<double>(i);
+    progress.update(at / total, what);
+    StatsCell cell = compute_cell(engine, path, a, st, plan, i % plan.variants.size(),
+                                  combination(plan, i / plan.variants.size()),
+                                  [&](double f) { progress.update((at + f) / total, what); });
+    const bool stopped = a.cancel && a.cancel->load();
+    if (stopped && !cell.stats) break;
+    if (!checked && cell.stats) {
+      progress.finish();
+      report.filter = resolve_filter(report.filter, *cell.stats);
+      checked = true;
+    }
+    report.cells.push_back(std::move(cell));
+    if (stopped) break;
+  }
+  progress.finish();
+  const auto failed = std::find_if(report.cells.begin(), report.cells.end(),
+                                   [](const StatsCell& c) { return !c.stats && !c.diagnostics.empty(); });
+  const StatsContext& context = report.cells.empty() ? StatsContext{} : report.cells.front().context;
+  if (!a.svg.empty()) {
+    StatsContext limits = context;
+    limits.max_render_size = report.max_render_size;
+    if (const int code = write_svg(a, report_svg(report, a.chart), limits)) return code;
+  }
+  if (a.json) {
+    const std::optional<std::string> doc = report_json(report);
+    if (!doc) {
+      StatsContext limits = context;
+      limits.max_render_size = report.max_render_size;
+      return fail(a, {too_large("the JSON", limits)});
+    }
+    fmt::print("{}\n", *doc);
+  } else if (a.csv) {
+    fmt::print("{}", report_csv(report));
+  } else {
+    fmt::print("{}", report_text(report));
+  }
+  std::fflush(stdout);
+  if (failed != report.cells.end()) {
+    // The first failure in full: the report above gives each its first line.
+    std::fputs(render_text(failed->diagnostics).c_str(), stderr);
+    return exit_bad_input;
+  }
   return exit_ok;
 }
 

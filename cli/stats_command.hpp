@@ -20,7 +20,12 @@ namespace alea::cli {
 struct StatsArgs {
   std::vector<std::string> words;
   bool json = false;
+  bool csv = false;                   // --csv: the grid (or the comparison) as CSV
   std::string svg;
+  std::string chart;                  // --chart at-least|at-most: the curves an SVG draws
+  std::vector<std::string> labels;    // --label, one per variant
+  std::vector<std::string> fields;    // --field NAME: the record fields reported
+  std::vector<std::string> outcomes;  // --outcome NAME: the outcomes reported
   std::uint64_t samples = 100'000;
   std::uint64_t seed = 0;
   unsigned threads = 0;  // 0: every core

@@ -151,14 +151,6 @@ std::string bool_text(const Stats& s, const Distribution& d) {
   return fmt::format("P(true) = {} (95% interval {})", percent(p.value), interval(p));
 }
 
-}  // namespace detail
-
-using namespace detail;
-
-namespace {
-
-// ---- text --------------------------------------------------------------------------
-
 std::string pad_left(std::string_view s, std::size_t width) {
   const std::size_t n = columns(s);
   return std::string(width > n ? width - n : 0, ' ') + std::string(s);
@@ -179,6 +171,14 @@ std::string bar(double p, double max, std::size_t width) {
   s += partial[eighths % 8];
   return s;
 }
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
+
+// ---- text --------------------------------------------------------------------------
 
 std::string rtrim_lines(const std::string& text) {
   std::string out;
@@ -448,13 +448,13 @@ std::string write_atomically(const std::string& file, const std::string& text) {
 
 ProgressLine::ProgressLine() : terminal_(::isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
 
-void ProgressLine::update(double fraction) {
+void ProgressLine::update(double fraction, std::string_view what) {
   if (!terminal_) return;
   if (!shown_ && std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
   const int pct = static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100);
   if (shown_ && pct == last_percent_) return;
   std::fflush(stdout);
-  std::fprintf(stderr, "\rsampling… %d%%", pct);
+  std::fprintf(stderr, "\r%.*s… %d%%", static_cast<int>(what.size()), what.data(), pct);
   std::fflush(stderr);
   shown_ = true;
   last_percent_ = pct;
@@ -462,7 +462,7 @@ void ProgressLine::update(double fraction) {
 
 void ProgressLine::finish() {
   if (!shown_) return;
-  std::fprintf(stderr, "\r%*s\r", 20, "");
+  std::fprintf(stderr, "\r%*s\r", 40, "");
   std::fflush(stderr);
   shown_ = false;
 }

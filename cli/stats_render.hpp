@@ -49,8 +49,8 @@ void add_declared_outcomes(Stats& stats, const DeclaredOutcomes& declared);
 [[nodiscard]] std::string write_atomically(const std::string& file, const std::string& text);
 
 // "sampling… 42%" on stderr, rewritten in place, once sampling has run for a
-// second; only when stderr is a terminal. Give `callback()` to
-// StatsOptions::progress and call `finish()` when compute_stats returns.
+// second; only when stderr is a terminal. Call update() from StatsOptions::progress
+// and `finish()` when compute_stats returns. A sweep names its cell: "cell 3/32… 42%".
 class ProgressLine {
  public:
   ProgressLine();
@@ -58,7 +58,7 @@ class ProgressLine {
   ProgressLine& operator=(const ProgressLine&) = delete;
   ~ProgressLine() { finish(); }
 
-  void update(double fraction);
+  void update(double fraction, std::string_view what = "sampling");
   void finish();
 
  private:

@@ -1,6 +1,6 @@
 // cli/stats_render_parts.hpp — internal to the stats renderers: what the text
-// renderer (stats_render.cpp) shares with the SVG chart (stats_render_svg.cpp). Only those
-// two files include it. What the JSON document shares with them too, analyse() and
+// renderer (stats_render.cpp) shares with the SVG chart (stats_render_svg.cpp) and the
+// comparison's reports (stats_compare.cpp, stats_chart.cpp). Only those files include it. What the JSON document shares with them too, analyse() and
 // too_many_entries(), is the library's (interpreter/render/stats_analysis.hpp).
 #pragma once
 
@@ -33,6 +33,29 @@ namespace alea::cli::detail {
 [[nodiscard]] std::string plural(std::uint64_t n, std::string_view one, std::string_view many);
 // A value as shown in a table or under a bar, cut at 40 columns.
 [[nodiscard]] std::string shown_value(const Value& v);
+// `s` padded with spaces to `width` terminal columns.
+[[nodiscard]] std::string pad_left(std::string_view s, std::size_t width);
+[[nodiscard]] std::string pad_right(std::string_view s, std::size_t width);
+// A histogram bar `width` columns long at `max`, in eighths of a column.
+[[nodiscard]] std::string bar(double p, double max, std::size_t width);
+
+// ---- SVG (stats_render_svg.cpp)
+
+// Text with &, <, >, " escaped for XML.
+[[nodiscard]] std::string xml(std::string_view s);
+// A coordinate with at most one decimal.
+[[nodiscard]] std::string num(double x);
+// A round step for an axis from 0 to `max` with at most about five lines.
+[[nodiscard]] double nice_step(double max);
+// A tick of a probability axis, with as many decimals as the step needs: "2.5%".
+[[nodiscard]] std::string axis_percent(double p, double step);
+
+// The colour of a heatmap's cell at `f` (0 lowest to 1 highest): pale yellow, through teal, to
+// deep blue (stats_chart.cpp).
+struct Rgb {
+  int red, green, blue;
+};
+[[nodiscard]] Rgb heat_colour(double f);
 
 // ---- what a distribution says
 

@@ -12,9 +12,7 @@
 
 namespace alea::cli {
 
-using namespace detail;
-
-namespace {
+namespace detail {
 
 std::string xml(std::string_view s) {
   std::string out;
@@ -49,6 +47,12 @@ std::string axis_percent(double p, double step) {
   for (double scaled = step * 100; digits < 6 && std::abs(scaled - std::round(scaled)) > 1e-9; scaled *= 10) ++digits;
   return fmt::format("{:.{}f}%", p * 100, digits);
 }
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
 
 constexpr double svg_width = 760;
 // Numbers get a tall panel with the at-least curve; a few labels a short one.
