@@ -185,13 +185,18 @@ std::optional<std::string> compare_svg(const StatsReport& r, std::string_view cu
     Series s{label, std::vector<std::optional<double>>(values.size())};
     const Distribution* d = c.stats ? field_of(*c.stats, field) : nullptr;
     if (d) {
+      // The cumulative shares as the table gives them (exact fractions when exact).
+      const Analysis a = analyse(*c.stats, *d);
       for (std::size_t k = 0; k < values.size(); ++k) {
         double p = 0;
-        for (const auto& e : d->entries) {
-          const bool counts = cumulative == "at-least"  ? *e.value.as_int() >= *values[k].as_int()
-                              : cumulative == "at-most" ? *e.value.as_int() <= *values[k].as_int()
-                                                        : e.value == values[k];
-          if (counts) p += e.probability.value;
+        const auto& es = d->entries;
+        if (cumulative.empty()) {
+          for (const auto& e : es) p += e.value == values[k] ? e.probability.value : 0;
+        } else if (cumulative == "at-least") {
+          // The least entry at or above the value.
+          for (std::size_t i = es.size(); i-- > 0 && *es[i].value.as_int() >= *values[k].as_int();) p = a.at_least[i];
+        } else {
+          for (std::size_t i = 0; i < es.size() && *es[i].value.as_int() <= *values[k].as_int(); ++i) p = a.at_most[i];
         }
         s.y[k] = p;
       }

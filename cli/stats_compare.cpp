@@ -55,6 +55,8 @@ std::string method_text(const StatsCell& c) {
   if (!c.stats) return "error";
   const Stats& s = *c.stats;
   if (s.method == StatsMethod::Exact) return s.exact_method == "composed" ? "exact (composed)" : "exact";
+  if (s.interrupted) return fmt::format("sampled, interrupted after {}", plural(s.runs, "run", "runs"));
+  if (!s.cut_short.empty()) return fmt::format("sampled ({}, cut short by {})", plural(s.runs, "run", "runs"), s.cut_short);
   return fmt::format("sampled ({})", plural(s.runs, "run", "runs"));
 }
 
@@ -384,16 +386,16 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-nlohmann::json setting_json(const std::string& text) {
+nlohmann::ordered_json setting_json(const std::string& text) {
   std::int64_t v = 0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   if (r.ec == std::errc() && r.ptr == text.data() + text.size()) return v;
   return text;
 }
 
-nlohmann::json measure_json(const Measure& m) {
-  nlohmann::json j = {{"key", m.key}, {"field", m.field.empty() ? nlohmann::json() : nlohmann::json(m.field)},
-                      {"outcome", m.outcome.empty() ? nlohmann::json() : nlohmann::json(m.outcome)},
+nlohmann::ordered_json measure_json(const Measure& m) {
+  nlohmann::ordered_json j = {{"key", m.key}, {"field", m.field.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.field)},
+                      {"outcome", m.outcome.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.outcome)},
                       {"probability", m.probability}};
   return j;
 }
@@ -487,8 +489,8 @@ std::string report_csv(const StatsReport& r) {
 
 std::optional<std::string> report_json(const StatsReport& r) {
   const Table t = table_of(r);
-  nlohmann::json doc;
-  nlohmann::json measures_json = nlohmann::json::array();
+  nlohmann::ordered_json doc;
+  nlohmann::ordered_json measures_json = nlohmann::ordered_json::array();
   for (const auto& k : t.keys) {
     for (const auto& row : t.rows) {
       const auto m = std::find_if(row.begin(), row.end(), [&](const Measure& x) { return x.key == k; });
@@ -499,16 +501,16 @@ std::optional<std::string> report_json(const StatsReport& r) {
     }
   }
   const auto values_of = [&](std::size_t i) {
-    nlohmann::json values = nlohmann::json::object();
+    nlohmann::ordered_json values = nlohmann::ordered_json::object();
     for (const auto& k : t.keys) {
       const Measure* m = t.find(i, k);
-      values[k] = m ? nlohmann::json(m->value) : nlohmann::json();
+      values[k] = m ? nlohmann::ordered_json(m->value) : nlohmann::ordered_json();
     }
     return values;
   };
   // The exact fraction of each measure that has one.
   const auto exact_of = [&](std::size_t i) {
-    nlohmann::json exact = nlohmann::json::object();
+    nlohmann::ordered_json exact = nlohmann::ordered_json::object();
     for (const auto& k : t.keys) {
       const Measure* m = t.find(i, k);
       if (m && !m->exact.empty()) exact[k] = m->exact;
@@ -517,21 +519,21 @@ std::optional<std::string> report_json(const StatsReport& r) {
   };
   const auto error_of = [&](const StatsCell& c) {
     return c.stats || c.diagnostics.empty()
-               ? nlohmann::json()
-               : nlohmann::json{{"code", std::string(code_name(c.diagnostics.front().code))},
+               ? nlohmann::ordered_json()
+               : nlohmann::ordered_json{{"code", std::string(code_name(c.diagnostics.front().code))},
                                 {"message", c.diagnostics.front().message}};
   };
   if (!r.plan->sweeping()) {
-    doc["schema"] = "alea.compare/1";
-    doc["variants"] = nlohmann::json::array();
+    doc["schema"] = compare_schema;
+    doc["variants"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const StatsCell& c = r.cells[i];
-      nlohmann::json v = {{"label", r.plan->variants[c.variant].label}, {"expression", c.shown},
-                          {"values", values_of(i)}, {"exact", exact_of(i)}};
+      nlohmann::ordered_json v = {{"label", r.plan->variants[c.variant].label}, {"expression", c.shown},
+                                  {"values", values_of(i)}, {"exact", exact_of(i)}};
       if (c.stats) {
         const auto stats = stats_document(*c.stats, c.context);
         if (!stats) return std::nullopt;
-        v["stats"] = nlohmann::json::parse(*stats);
+        v["stats"] = nlohmann::ordered_json::parse(*stats);
       } else {
         v["stats"] = nullptr;
       }
@@ -539,24 +541,24 @@ std::optional<std::string> report_json(const StatsReport& r) {
       doc["variants"].push_back(std::move(v));
     }
   } else {
-    doc["schema"] = "alea.sweep/1";
-    doc["parameters"] = nlohmann::json::array();
+    doc["schema"] = sweep_schema;
+    doc["parameters"] = nlohmann::ordered_json::array();
     for (const auto& a : r.plan->axes) {
-      nlohmann::json values = nlohmann::json::array();
+      nlohmann::ordered_json values = nlohmann::ordered_json::array();
       for (const auto& v : a.values) values.push_back(setting_json(v));
       doc["parameters"].push_back({{"name", a.name}, {"values", values}});
     }
-    doc["variants"] = nlohmann::json::array();
+    doc["variants"] = nlohmann::ordered_json::array();
     for (const auto& v : r.plan->variants) doc["variants"].push_back(v.label);
-    doc["rows"] = nlohmann::json::array();
+    doc["rows"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const StatsCell& c = r.cells[i];
-      nlohmann::json settings = nlohmann::json::object();
+      nlohmann::ordered_json settings = nlohmann::ordered_json::object();
       for (std::size_t k = 0; k < c.values.size(); ++k) settings[r.plan->axes[k].name] = setting_json(c.values[k]);
-      nlohmann::json row = {{"variant", r.plan->variants[c.variant].label},
+      nlohmann::ordered_json row = {{"variant", r.plan->variants[c.variant].label},
                             {"settings", settings},
                             {"expression", c.shown},
-                            {"method", c.stats ? nlohmann::json(short_method(c)) : nlohmann::json()},
+                            {"method", c.stats ? nlohmann::ordered_json(short_method(c)) : nlohmann::ordered_json()},
                             {"values", values_of(i)},
                             {"exact", exact_of(i)},
                             {"error", error_of(c)}};

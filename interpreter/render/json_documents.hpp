@@ -37,6 +37,9 @@ inline constexpr std::string_view describe_schema = "alea.describe/1";
 inline constexpr std::string_view rulesets_schema = "alea.rulesets/1";
 inline constexpr std::string_view check_schema = "alea.check/1";
 inline constexpr std::string_view error_schema = "alea.error/1";
+// `alea stats A B …`: several distributions side by side; and a sweep of settings, as a grid.
+inline constexpr std::string_view compare_schema = "alea.compare/1";
+inline constexpr std::string_view sweep_schema = "alea.sweep/1";
 // `alea serve`'s reply to one request, which holds one of the documents above.
 inline constexpr std::string_view reply_schema = "alea.reply/1";
 
