@@ -151,7 +151,7 @@ std::string problems_text(const StatsReport& r) {
 }
 
 // The distributions the histograms show: the value when it is not a record, else the fields
-// --field names, else the first numeric field.
+// --field names, else the first numeric field; none when --outcome alone picks the measures.
 std::vector<std::string> histogram_fields(const StatsReport& r) {
   const Stats* first = nullptr;
   for (const auto& c : r.cells) {
@@ -160,7 +160,8 @@ std::vector<std::string> histogram_fields(const StatsReport& r) {
       break;
     }
   }
-  if (!first) return {};
+  // Only --outcome: the probabilities asked for, and no histogram.
+  if (!first || (r.filter.fields.empty() && !r.filter.outcomes.empty())) return {};
   if (!is_record_value(*first)) return {shape_of(first->value) == Shape::Bool ? "-" : ""};
   if (!r.filter.fields.empty()) return r.filter.fields;
   for (const auto& f : first->fields) {
@@ -568,7 +569,7 @@ std::optional<std::string> report_json(const StatsReport& r) {
   doc["measures"] = measures_json;
   doc["cells"] = r.cells_asked;
   doc["interrupted"] = r.interrupted();
-  std::string out = doc.dump();
+  std::string out = doc.dump(2);
   if (out.size() > static_cast<std::uint64_t>(std::max<std::int64_t>(0, r.max_render_size))) return std::nullopt;
   return out;
 }
