@@ -17,6 +17,7 @@
 #include "cli/roll.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "cli/stats_command.hpp"
 #include "cli/stats_render.hpp"
 
 #include <fmt/format.h>
@@ -72,7 +73,8 @@ constexpr CommandDoc commands[] = {
     {":load", ":load NAME|FILE", "load a ruleset; its mechanics become functions (my_game.check)"},
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
     {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
-    {":stats", ":stats EXPR", "how EXPR is distributed: exact odds (or sampled), mean, table"},
+    {":stats", ":stats EXPR [OPTS]", "how EXPR is distributed: exact odds (or sampled), mean, table; alea stats's options"},
+    {":compare", ":compare A B …", "variants side by side (each a word; quote with '…'), as alea stats A B"},
     {":state", ":state [reset]", "the rulesets' state kept between rolls (a character's counters), or back to the start"},
     {":choose", ":choose NAME[=V]", "decide a choice on the last roll (a choice the ruleset declares): made again, same dice"},
 };
@@ -111,13 +113,16 @@ void print_interruptible(std::string_view text) {
 
 // ---- evaluation and commands --------------------------------------------------
 
-// The words of a line, split at spaces and tabs outside brackets ((), [], {}) and double
-// quotes: `hero={str: 4, lives: 8} others=["B", "C"]` is two words.
+// The words of a line, split at spaces and tabs outside brackets ((), [], {}) and quotes:
+// `hero={str: 4, lives: 8} others=["B", "C"]` is two words. Single quotes group as a shell's
+// do and are removed (`'d20 + 2'` is the word d20 + 2); the language has none. Double quotes
+// are the language's strings and stay.
 std::vector<std::string> split_words(std::string_view text) {
   std::vector<std::string> words;
   std::string word;
   int depth = 0;
   bool quoted = false;
+  bool had_quotes = false;  // `''` is an empty word
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quoted) {
@@ -127,6 +132,13 @@ std::vector<std::string> split_words(std::string_view text) {
         continue;
       }
       if (c == '"') quoted = false;
+    } else if (c == '\'') {
+      const auto end = text.find('\'', i + 1);
+      word += text.substr(i + 1, end == std::string_view::npos ? std::string_view::npos : end - i - 1);
+      had_quotes = true;
+      if (end == std::string_view::npos) break;
+      i = end;
+      continue;
     } else if (c == '"') {
       quoted = true;
     } else if (c == '(' || c == '[' || c == '{') {
@@ -134,13 +146,14 @@ std::vector<std::string> split_words(std::string_view text) {
     } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
       --depth;
     } else if ((c == ' ' || c == '\t') && depth == 0) {
-      if (!word.empty()) words.push_back(std::move(word));
+      if (!word.empty() || had_quotes) words.push_back(std::move(word));
       word.clear();
+      had_quotes = false;
       continue;
     }
     word += c;
   }
-  if (!word.empty()) words.push_back(std::move(word));
+  if (!word.empty() || had_quotes) words.push_back(std::move(word));
   return words;
 }
 
@@ -387,8 +400,8 @@ class Repl {
       fmt::print("{}", rulesets_text(path_, &engine_));
     } else if (name == ":describe") {
       describe_ruleset(arg);
-    } else if (name == ":stats") {
-      stats_of(arg);
+    } else if (name == ":stats" || name == ":compare") {
+      stats_of(name, arg, name == ":compare");
     } else if (name == ":state") {
       state_.command(arg);
     } else if (name == ":choose") {
@@ -417,6 +430,7 @@ class Repl {
         "  my-game.check dice=3 red=1\n"
         "  _ + 1                     the last result, plus 1\n"
         "  :stats d20 + mod(str)     its odds: exact table, mean, percentiles, histogram\n"
+        "  :compare 3d6 4d6kh3       two variants side by side, and their difference\n"
         "\nTab completes keywords, functions, variables and the mechanics of the loaded\n"
         "rulesets (a ruleset an input calls is loaded from the path). An unfinished line\n"
         "(such as '3d6 +') continues on the next; an empty line ends it.\n"
@@ -520,45 +534,50 @@ class Repl {
     }
   }
 
-  // :stats EXPR — the distribution of EXPR with the session's variables and
-  // functions. Nothing about the session changes (a ruleset EXPR calls is
-  // loaded, as for any input); the sampler has its own seed, 0.
-  void stats_of(std::string_view arg) {
+  // :stats [OPTIONS] EXPR… and :compare A B … — as `alea stats` (the same options), with the
+  // session's variables and functions. Nothing about the session changes (a ruleset EXPR calls
+  // is loaded, as for any input); the sampler has its own seed, 0 unless --seed.
+  void stats_of(std::string_view command, std::string_view arg, bool variants) {
     if (arg.empty()) {
-      report("error: ':stats' needs an expression, as in ':stats 2d6' or ':stats 4d6kh3'\n");
+      report("error: '{}' needs {}\n", command,
+             variants ? "the variants, as in ':compare 3d6 4d6kh3' or ':compare 'd20 + 2' '2d10''"
+                      : "an expression, as in ':stats 2d6' or ':stats 4d6kh3'");
       return;
     }
+    StatsArgs args;
+    std::vector<std::string> words = split_words(arg);
+    if (std::any_of(words.begin(), words.end(), [](const std::string& w) { return w.starts_with("--"); })) {
+      // Options: read as the command line reads them (CLI11 takes its words last first).
+      CLI::App app;
+      CLI::App* cmd = add_stats_command(app, args);
+      words.insert(words.begin(), "stats");
+      std::reverse(words.begin(), words.end());
+      try {
+        app.parse(words);
+      } catch (const CLI::CallForHelp&) {
+        fmt::print("{}", cmd->help());
+        return;
+      } catch (const CLI::ParseError& e) {
+        report("error: {}: {}\n", command, e.what());
+        return;
+      }
+      args.flags = cmd->remaining();
+    } else {
+      args.words = std::move(words);
+    }
+    args.cancel = &cancel_flag();
     const auto before = engine_.rulesets().size();
-    if (const Diagnostics d = load_mentioned(engine_, path_, arg); !d.empty()) {
-      report("{}", render_text(d));
-      return;
+    try {
+      std::fflush(stdout);
+      run_stats({engine_, path_, &session_.variables(), imports_}, args, variants);
+    } catch (const UsageError& e) {
+      report("error: {}\n", e.what());
     }
+    std::fflush(stdout);
     for (std::size_t i = before; i < engine_.rulesets().size(); ++i) {
       const Ruleset& r = *engine_.rulesets()[i];
       report("note: loaded the ruleset {} ({})\n", r.name, r.file);
     }
-    const Compiled c = engine_.compile(arg, "<input>", imports_);
-    if (!c.ok()) {
-      report("{}", render_text(c.diagnostics.front()));
-      return;
-    }
-    StatsOptions options;
-    options.cancel = &cancel_flag();
-    ProgressLine progress;
-    options.progress = [&progress](double f) { progress.update(f); };
-    const Stats s = compute_stats(engine_, c.program, session_.variables(), options);
-    progress.finish();
-    if (s.value.entries.empty() && s.first_error) {
-      if (s.first_error->code != DiagCode::Interrupted) report("{}", render_text(*s.first_error));
-      return;
-    }
-    StatsContext context;
-    context.expression = std::string(arg);
-    context.seed = options.seed;
-    context.explosion_depth = options.explosion_depth;
-    context.engine_explosion_limit = engine_.options().limits.max_explosion_depth;
-    context.max_render_size = engine_.options().limits.max_render_size;
-    print_interruptible(stats_text(s, context));
   }
 
   // :choose — the player decides after seeing the roll: it is made again

@@ -105,7 +105,7 @@ StatsAnswer answer_stats(const Engine& engine, const Compiled& compiled, StatsQu
   StatsOptions options = std::move(q.options);
   const bool exact = options.exact_only, sampled = options.sampled_only;
   options.sampled_only = sampled || (!q.sampled_mechanic.empty() && !exact);
-  Stats s = compute_stats(engine, compiled.program, {}, options);
+  Stats s = compute_stats(engine, compiled.program, q.variables ? *q.variables : Bindings{}, options);
   if (!q.sampled_mechanic.empty() && !exact && !sampled) {
     s.reason = fmt::format("{} has no bound, and its ruleset asks for sampling (odds: sampled)", q.sampled_mechanic);
   }
@@ -160,8 +160,10 @@ struct Prepared {
   Diagnostics diagnostics;
 };
 
-Prepared prepare(Engine& engine, const RulesetPath& path, const StatsArgs& a, const State* state,
-                 const StatsVariant& v, const std::vector<std::string>& settings) {
+Prepared prepare(const StatsSession& session, const StatsArgs& a, const State* state, const StatsVariant& v,
+                 const std::vector<std::string>& settings) {
+  Engine& engine = session.engine;
+  const RulesetPath& path = session.path;
   Prepared p;
   if (!v.mechanic) {
     p.source = v.target;
@@ -219,30 +221,31 @@ StatsQuery query_of(const StatsArgs& a) {
   return query;
 }
 
-StatsCell compute_cell(Engine& engine, const RulesetPath& path, const StatsArgs& a, const State* state,
-                       const StatsPlan& plan, std::size_t variant, std::vector<std::string> values,
+StatsCell compute_cell(const StatsSession& session, const StatsArgs& a, const State* state, const StatsPlan& plan,
+                       std::size_t variant, std::vector<std::string> values,
                        const std::function<void(double)>& progress) {
   StatsCell cell;
   cell.variant = variant;
   const StatsVariant& v = plan.variants[variant];
-  Prepared p = prepare(engine, path, a, state, v, cell_settings(plan, v, values));
+  Prepared p = prepare(session, a, state, v, cell_settings(plan, v, values));
   cell.values = std::move(values);
   cell.shown = p.source.empty() ? v.label : p.source;
   if (!p.diagnostics.empty()) {
     cell.diagnostics = std::move(p.diagnostics);
     return cell;
   }
-  const Compiled compiled = engine.compile(p.source, p.name);
+  const Compiled compiled = session.engine.compile(p.source, p.name, session.imports);
   if (!compiled.ok()) {
     cell.diagnostics = compiled.diagnostics;
     return cell;
   }
   StatsQuery query = query_of(a);
+  query.variables = session.variables;
   query.options.progress = progress;
   query.shown = p.source;
   query.declared = std::move(p.declared);
   query.sampled_mechanic = p.sampled_mechanic;
-  StatsAnswer answer = answer_stats(engine, compiled, std::move(query));
+  StatsAnswer answer = answer_stats(session.engine, compiled, std::move(query));
   cell.stats = std::move(answer.stats);
   cell.context = std::move(answer.context);
   cell.diagnostics = std::move(answer.diagnostics);
@@ -303,11 +306,17 @@ int single_report(const StatsArgs& a, const StatsCell& cell) {
 }  // namespace
 
 int stats_command(const StatsArgs& a, const RulesetPath& path) {
+  Engine engine(engine_options(a.limits));
+  return run_stats({engine, path}, a);
+}
+
+int run_stats(const StatsSession& session, const StatsArgs& a, bool variants) {
   std::vector<std::string> words;
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("stats: give an expression, as in: alea stats 3d6");
-  Engine engine(engine_options(a.limits));
-  const StatsPlan plan = plan_stats(engine, path, words, a.labels);
+  Engine& engine = session.engine;
+  const RulesetPath& path = session.path;
+  const StatsPlan plan = plan_stats(session, words, a.labels, variants);
   const bool any_mechanic =
       std::any_of(plan.variants.begin(), plan.variants.end(), [](const StatsVariant& v) { return v.mechanic; });
   if (!any_mechanic && (!a.state_file.empty() || !a.choose.empty() || !a.flags.empty())) {
@@ -330,7 +339,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
   ProgressLine progress;
   const bool single = !plan.comparing() && !plan.sweeping() && a.outcomes.empty() && !a.csv;
   if (single) {
-    const StatsCell cell = compute_cell(engine, path, a, st, plan, 0, {},
+    const StatsCell cell = compute_cell(session, a, st, plan, 0, {},
                                         [&progress](double f) { progress.update(f); });
     progress.finish();
     return single_report(a, cell);
@@ -356,7 +365,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
     const double total = static_cast<double>(report.cells_asked);
     const auto at = static_cast<double>(i);
     progress.update(at / total, what);
-    StatsCell cell = compute_cell(engine, path, a, st, plan, i % plan.variants.size(),
+    StatsCell cell = compute_cell(session, a, st, plan, i % plan.variants.size(),
                                   combination(plan, i / plan.variants.size()),
                                   [&](double f) { progress.update((at + f) / total, what); });
     const bool stopped = a.cancel && a.cancel->load();

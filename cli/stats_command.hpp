@@ -51,6 +51,7 @@ struct StatsQuery {
   std::string sampled_mechanic;    // a mechanic whose ruleset asks for sampling (odds: sampled)
   std::string_view max_branches_name = "--max-branches";
   std::string_view to_sample = "leave out --exact to sample";
+  const Bindings* variables = nullptr;  // the REPL session's, which the expression may read
 };
 
 // The distribution, or the problems that left none (no exact answer when only exact was asked
@@ -68,5 +69,18 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& args);
 // Runs it: exit 0, 1 for an error in the expression or the ruleset, 2 for bad usage
 // (thrown as UsageError).
 int stats_command(const StatsArgs& args, const RulesetPath& path);
+
+// Where a stats command runs: its engine (the rulesets loaded so far), the ruleset path, and, in
+// the REPL, the session's variables and the inputs that defined its functions.
+struct StatsSession {
+  Engine& engine;
+  const RulesetPath& path;
+  const Bindings* variables = nullptr;
+  Imports imports = {};
+};
+
+// The same in a session: the report on standard output, problems on standard error. `variants`
+// makes every word a variant of its own, never joined into one expression (the REPL's :compare).
+int run_stats(const StatsSession& session, const StatsArgs& args, bool variants = false);
 
 }  // namespace alea::cli

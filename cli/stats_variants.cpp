@@ -9,6 +9,7 @@
 
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "cli/stats_command.hpp"
 
 namespace alea::cli {
 
@@ -39,17 +40,14 @@ bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& wor
 
 std::string plural_variants(std::size_t n) { return n == 1 ? "1 variant" : fmt::format("{} variants", n); }
 
-bool compiles(Engine& engine, const RulesetPath& path, const std::string& source) {
-  if (!load_mentioned(engine, path, source).empty()) return false;
-  return engine.compile(source, "<input>").ok();
-}
-
-// Whether `source` is an expression of its own: it compiles, and one roll (every die at its
-// least) finds no name unknown, as a word that is only a name (`oops`) would.
-bool is_expression(Engine& engine, const RulesetPath& path, const std::string& source) {
-  if (!compiles(engine, path, source)) return false;
+// Whether `source` is an expression of its own: it compiles in the session, and one roll (every
+// die at its least) finds no name unknown, as a word that is only a name (`oops`) would.
+bool is_expression(const StatsSession& session, const std::string& source) {
+  if (!load_mentioned(session.engine, session.path, source).empty()) return false;
+  const Compiled c = session.engine.compile(source, "<input>", session.imports);
+  if (!c.ok()) return false;
   ExtremeDice least(ExtremeDice::End::Min);
-  const Outcome o = engine.roll(source, least);
+  const Outcome o = session.engine.run(c.program, session.variables ? *session.variables : Bindings{}, least);
   return !o.error || o.error->code != DiagCode::UnknownName;
 }
 
@@ -106,17 +104,18 @@ std::optional<std::vector<std::string>> sweep_values(std::string_view value, std
   return items;
 }
 
-StatsPlan plan_stats(Engine& engine, const RulesetPath& path, const std::vector<std::string>& words,
-                     const std::vector<std::string>& labels) {
+StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>& words,
+                     const std::vector<std::string>& labels, bool variants) {
+  const RulesetPath& path = session.path;
   StatsPlan plan;
   bool any_mechanic = false;
   for (std::size_t i = 0; i < words.size(); ++i) any_mechanic = any_mechanic || calls_mechanic(path, words, i);
   const bool any_setting = std::any_of(words.begin(), words.end(), [](const auto& w) { return is_setting(w); });
   // `3d6 + 2` is one expression; `3d6 4d6kh3` is two.
   const std::string joined = fmt::format("{}", fmt::join(words, " "));
-  bool one_expression = !any_mechanic && (words.size() == 1 || compiles(engine, path, joined));
-  if (!one_expression && !any_mechanic && !any_setting) {
-    const auto alone = std::count_if(words.begin(), words.end(), [&](const auto& w) { return is_expression(engine, path, w); });
+  bool one_expression = !any_mechanic && (words.size() == 1 || (!variants && is_expression(session, joined)));
+  if (!one_expression && !any_mechanic && !any_setting && !variants) {
+    const auto alone = std::count_if(words.begin(), words.end(), [&](const auto& w) { return is_expression(session, w); });
     one_expression = alone < 2;  // then the error is the whole line's
   }
   if (one_expression) {
@@ -132,7 +131,7 @@ StatsPlan plan_stats(Engine& engine, const RulesetPath& path, const std::vector<
                                        words[i], words[i]));
         }
         plan.variants.back().settings.push_back(words[i]);
-      } else if (!plan.variants.empty() && plan.variants.back().mechanic && !is_expression(engine, path, words[i])) {
+      } else if (!plan.variants.empty() && plan.variants.back().mechanic && !is_expression(session, words[i])) {
         // Neither a setting nor an expression: a mistyped setting, as `alea roll` says.
         throw UsageError(fmt::format("stats: '{}' is not a parameter setting; after {} write name=value words, as "
                                      "in dice=3",

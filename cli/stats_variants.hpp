@@ -46,14 +46,16 @@ struct StatsPlan {
 // an empty item throws UsageError naming `word`.
 [[nodiscard]] std::optional<std::vector<std::string>> sweep_values(std::string_view value, std::string_view word);
 
+struct StatsSession;  // stats_command.hpp
+
 // Reads the words of `alea stats`. Words that together compile as one expression are that
-// expression (`3d6 + 2`); otherwise each RULESET.MECHANIC word starts a variant, with the
-// name=value words after it, and every other word is an expression of its own. `labels` name
-// the variants in order. Loads the rulesets the words mention into `engine`. A word that is
-// neither (or a label too many) throws UsageError; what does not compile is left for the cell to
-// report.
-[[nodiscard]] StatsPlan plan_stats(Engine& engine, const RulesetPath& path, const std::vector<std::string>& words,
-                                   const std::vector<std::string>& labels);
+// expression (`3d6 + 2`), unless `variants`; otherwise each RULESET.MECHANIC word starts a
+// variant, with the name=value words after it, and every other word is an expression of its
+// own. `labels` name the variants in order. Loads the rulesets the words mention into the
+// session's engine. A word that is neither (or a label too many) throws UsageError; what does
+// not compile is left for the cell to report.
+[[nodiscard]] StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>& words,
+                                   const std::vector<std::string>& labels, bool variants = false);
 
 // The settings of combination `index` (0 ≤ index < combinations()): one value per axis, the
 // first axis changing slowest.

@@ -516,6 +516,31 @@ def test_calls_and_last(tmp):
     check(p.returncode == 0, "the script ends with exit code 0", err)
 
 
+def test_stats_options(tmp):
+    """:stats takes the options of `alea stats`, and :compare puts variants side by side, both with
+    the session's variables."""
+    script = ("let bonus = 5\n"
+              ":compare 'd20 + bonus >= 15' '2d10 + bonus >= 15'\n"
+              ":stats heroes-mythos.check dice=1..2 --outcome success --csv\n"
+              ":stats 3d6 --samples 0\n"
+              ":compare\n"
+              ":stats d20 + bonus\n")
+    try:
+        p = subprocess.run([ALEA], input=script, capture_output=True, text=True, timeout=TIMEOUT,
+                           env=environment(os.path.join(tmp, "stats_history")))
+    except subprocess.TimeoutExpired as e:
+        check(False, "the stats script ends", str(e))
+        return
+    out, err = p.stdout, p.stderr
+    check("\nP(true)  55.00%  64.00%  +9.00 pp\n" in out, ":compare: each variant with the session's bonus, and Δ", out)
+    check("dice,variant,method,P(success)\n1,heroes-mythos.check,exact,0.08332976109\n" in out,
+          ":stats takes --outcome and --csv, and sweeps", out)
+    check(":stats: --samples: Value 0 not in range" in err, "a bad option is the line's error", err)
+    check("error: ':compare' needs the variants" in err, ":compare alone says what it needs", err)
+    check("d20 + bonus: exact (composed)\nmean 15.5" in out, "without options :stats is as before", out)
+    check(p.returncode == 0, "the stats script ends with exit code 0", err)
+
+
 def test_pipe_interrupt(tmp):
     """A piped script and Ctrl-C: what runs stops, then the script, with exit 130 (not a signal)."""
     history = os.path.join(tmp, "pipe_interrupt_history")
@@ -558,6 +583,7 @@ def main():
         test_interrupt(tmp)
         test_pipe(tmp)
         test_calls_and_last(tmp)
+        test_stats_options(tmp)
         test_pipe_interrupt(tmp)
     print(f"{len(failures)} failed" if failures else "all passed", f"({time.monotonic() - started:.1f} s)")
     return 1 if failures else 0
