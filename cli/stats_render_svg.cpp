@@ -2,6 +2,7 @@
 // standalone SVG bar chart, one panel per field of a record, with the
 // at-least curve for numbers and the 95% intervals when sampled.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -63,14 +64,35 @@ constexpr double left = 64, right = 64;
 // the 95% intervals when sampled. `top` is where the panel starts.
 std::string panel_svg(const Stats& s, const Distribution& raw, const std::string& title, double top) {
   const Shape shape = shape_of(raw);
-  const Distribution d = shape == Shape::Bool ? with_both_bools(s, raw) : raw;
-  const Analysis a = analyse(s, d);
+  Distribution d = shape == Shape::Bool ? with_both_bools(s, raw) : raw;
+  Analysis a = analyse(s, d);
   const bool exact = s.method == StatsMethod::Exact;
   const bool numeric = d.numeric;
   const double x0 = left, x1 = svg_width - right;
   const double y0 = top + 40, y1 = top + panel_height(raw) - 44;
   std::string out;
   out += fmt::format("<g class=\"panel\">\n");
+  // A long tail too thin to see (under 0.05% beyond it) is not drawn, and the chart says so:
+  // the axis then spans what the bars show.
+  if (numeric && d.entries.size() > 20) {
+    constexpr double thin = 0.0005;
+    std::size_t lo = 0, hi = d.entries.size();
+    while (hi - lo > 10 && a.at_least[hi - 1] < thin) --hi;
+    while (hi - lo > 10 && a.at_most[lo] < thin) ++lo;
+    std::vector<std::string> cut;
+    if (lo > 0) cut.push_back(fmt::format("below {} ({})", shown_value(d.entries[lo].value), share(a.at_most[lo - 1])));
+    if (hi < d.entries.size()) {
+      cut.push_back(fmt::format("above {} ({})", shown_value(d.entries[hi - 1].value), share(a.at_least[hi])));
+    }
+    if (!cut.empty()) {
+      out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">values {} not drawn</text>\n",
+                         num(x1), num(y1 + 34), xml(fmt::format("{}", fmt::join(cut, " and "))));
+      const auto first = static_cast<std::ptrdiff_t>(lo), last = static_cast<std::ptrdiff_t>(hi);
+      d.entries = std::vector<DistributionEntry>(d.entries.begin() + first, d.entries.begin() + last);
+      a.at_least = std::vector<double>(a.at_least.begin() + first, a.at_least.begin() + last);
+      a.at_most = std::vector<double>(a.at_most.begin() + first, a.at_most.begin() + last);
+    }
+  }
   if (!title.empty()) {
     out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"panel-title\">{}</text>\n", num(x0), num(top + 22), xml(title));
   }
@@ -82,7 +104,8 @@ std::string panel_svg(const Stats& s, const Distribution& raw, const std::string
   for (const auto& e : d.entries) max = std::max(max, exact ? e.probability.value : std::max(e.probability.value, e.probability.high));
   if (!numeric && d.entries.size() <= 16) max *= 1.12;  // room for the values above the bars
   const double step = nice_step(max);
-  const double ymax = std::max(step, std::ceil(max / step - 1e-9) * step);
+  // Never past 100%: the room above a bar of 100% is the panel's title line.
+  const double ymax = std::min(std::max(step, std::ceil(max / step - 1e-9) * step), std::max(step, 1.0));
   auto y_of = [&](double p) { return y1 - (y1 - y0) * std::min(p, ymax) / ymax; };
 
   // Grid and the left axis.
@@ -93,6 +116,12 @@ std::string panel_svg(const Stats& s, const Distribution& raw, const std::string
                        axis_percent(t, step));
   }
   out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"axis\"/>\n", num(x0), num(y1), num(x1), num(y1));
+  // The axes' titles: what the bars are of, and that their height is a probability.
+  out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"axis-title\" text-anchor=\"middle\">{}</text>\n",
+                     num((x0 + x1) / 2), num(y1 + 34), xml(raw.name.empty() ? "value" : raw.name));
+  out += fmt::format(
+      "<text class=\"axis-title\" text-anchor=\"middle\" transform=\"translate({},{}) rotate(-90)\">probability</text>\n",
+      num(x0 - 50), num((y0 + y1) / 2));
 
   // Slots: one per whole number from the least value to the greatest when the
   // values are numbers not too far apart, so that gaps show; else one per entry.
@@ -264,6 +293,7 @@ std::optional<std::string> stats_svg(const Stats& s, const StatsContext& c) {
          ".tick{font-size:11px;fill:#555}\n"
          ".least-tick{fill:#c0590a}\n"
          ".label{font-size:12px;fill:#333}\n"
+         ".axis-title{font-size:12px;fill:#333}\n"
          ".value{font-size:11px;fill:#333}\n"
          ".grid{stroke:#e4e4e4;stroke-width:1}\n"
          ".axis{stroke:#888;stroke-width:1}\n"
