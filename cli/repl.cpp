@@ -19,6 +19,7 @@
 #include "cli/ruleset_path.hpp"
 #include "cli/stats_command.hpp"
 #include "cli/stats_render.hpp"
+#include "cli/words.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -71,6 +72,7 @@ constexpr CommandDoc commands[] = {
     {":dice", ":dice 6,4,1", "the next dice rolled show these faces, then random again"},
     {":dice", ":dice clear", "forget the scripted faces not used yet"},
     {":load", ":load NAME|FILE", "load a ruleset; its mechanics become functions (my_game.check)"},
+    {":reload", ":reload [NAME]", "load the rulesets loaded (or one) again from their files, after an edit"},
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
     {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
     {":stats", ":stats EXPR [OPTS]", "how EXPR is distributed: exact odds (or sampled), mean, table; alea stats's options"},
@@ -112,50 +114,6 @@ void print_interruptible(std::string_view text) {
 }
 
 // ---- evaluation and commands --------------------------------------------------
-
-// The words of a line, split at spaces and tabs outside brackets ((), [], {}) and quotes:
-// `hero={str: 4, lives: 8} others=["B", "C"]` is two words. Single quotes group as a shell's
-// do and are removed (`'d20 + 2'` is the word d20 + 2); the language has none. Double quotes
-// are the language's strings and stay.
-std::vector<std::string> split_words(std::string_view text) {
-  std::vector<std::string> words;
-  std::string word;
-  int depth = 0;
-  bool quoted = false;
-  bool had_quotes = false;  // `''` is an empty word
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '\\' && i + 1 < text.size()) {  // an escape: `\"` does not end the string
-        word += c;
-        word += text[++i];
-        continue;
-      }
-      if (c == '"') quoted = false;
-    } else if (c == '\'') {
-      const auto end = text.find('\'', i + 1);
-      word += text.substr(i + 1, end == std::string_view::npos ? std::string_view::npos : end - i - 1);
-      had_quotes = true;
-      if (end == std::string_view::npos) break;
-      i = end;
-      continue;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-      --depth;
-    } else if ((c == ' ' || c == '\t') && depth == 0) {
-      if (!word.empty() || had_quotes) words.push_back(std::move(word));
-      word.clear();
-      had_quotes = false;
-      continue;
-    }
-    word += c;
-  }
-  if (!word.empty() || had_quotes) words.push_back(std::move(word));
-  return words;
-}
 
 // What became of one line.
 struct Step {
@@ -400,6 +358,8 @@ class Repl {
       fmt::print("{}", rulesets_text(path_, &engine_));
     } else if (name == ":describe") {
       describe_ruleset(arg);
+    } else if (name == ":reload") {
+      reload_command(arg);
     } else if (name == ":stats" || name == ":compare") {
       stats_of(name, arg, name == ":compare");
     } else if (name == ":state") {
@@ -515,6 +475,32 @@ class Repl {
         params.push_back(p.default_value ? fmt::format("{} = {}", p.name, to_display(*p.default_value)) : p.name);
       }
       fmt::print("  {}.{}({})\n      {}\n", r->ident, m.name, fmt::join(params, ", "), m.doc);
+    }
+  }
+
+  // :reload [NAME] — each loaded ruleset (or NAME) again from its file, as a homebrewer edits
+  // it. One that no longer loads is reported and kept as it was.
+  void reload_command(std::string_view arg) {
+    std::vector<const Ruleset*> which;
+    for (const Ruleset* r : engine_.rulesets()) {
+      if (arg.empty() || r->name == arg || r->ident == arg) which.push_back(r);
+    }
+    if (which.empty()) {
+      if (arg.empty()) report("error: no ruleset is loaded; :load one first\n");
+      else report("error: the ruleset '{}' is not loaded (:rulesets lists those loaded)\n", arg);
+      return;
+    }
+    for (const Ruleset* r : which) {
+      const std::string name = r->name, file = r->file;
+      if (const Diagnostics d = load_ruleset(engine_, file, path_.origin_of(file)); !d.empty()) {
+        report("{}error: {} was not reloaded; it stays as it was\n", render_text(d), name);
+        continue;
+      }
+      fmt::print("reloaded {} ({})\n", name, file);
+    }
+    if (!imports_.empty()) {
+      report("note: the functions defined before keep the rulesets as they were; define them again to use "
+             "the new ones\n");
     }
   }
 

@@ -541,6 +541,44 @@ def test_stats_options(tmp):
     check(p.returncode == 0, "the stats script ends with exit code 0", err)
 
 
+def test_reload(tmp):
+    """:reload reads the loaded rulesets again from their files; one that no longer loads stays."""
+    ruleset = os.path.join(tmp, "tiny.yaml")
+    text = ("schema: 1\nname: tiny\ntitle: A tiny ruleset\nsource: the tests\nmechanics:\n  roll:\n    doc: a number\n"
+            "    body: |\n      7\n    returns: {type: int, doc: the number}\n")
+    with open(ruleset, "w") as f:
+        f.write(text)
+    r = Repl(environment(os.path.join(tmp, "reload_history")))
+    try:
+        r.expect(re.escape(PROMPT))
+        out = r.line(":reload")
+        check(out is not None and "no ruleset is loaded" in out, ":reload with none loaded says so", r.transcript())
+        out = r.line(f":load {ruleset}")
+        check(out is not None and "loaded tiny" in out, ":load the ruleset", r.transcript())
+        out = r.line("tiny.roll()")
+        check(out is not None and "= 7" in out, "its mechanic as written", r.transcript())
+        with open(ruleset, "w") as f:
+            f.write(text.replace("      7", "      8"))
+        out = r.line(":reload")
+        check(out is not None and f"reloaded tiny ({ruleset})" in out, ":reload reads the file again", r.transcript())
+        out = r.line("tiny.roll()")
+        check(out is not None and "= 8" in out, "the mechanic as edited", r.transcript())
+        with open(ruleset, "w") as f:
+            f.write(text.replace("      7", "      8 +"))
+        out = r.line(":reload tiny")
+        check(out is not None and "tiny was not reloaded; it stays as it was" in out,
+              "a ruleset that no longer loads is reported", r.transcript())
+        out = r.line("tiny.roll()")
+        check(out is not None and "= 8" in out, "…and kept as it was", r.transcript())
+        out = r.line(":reload nope")
+        check(out is not None and "the ruleset 'nope' is not loaded" in out, ":reload NAME of none loaded",
+              r.transcript())
+        r.send("\x04")  # Ctrl-D on an empty line
+        check(r.wait() == 0, "Ctrl-D ends the reload session", r.transcript())
+    finally:
+        r.kill()
+
+
 def test_pipe_interrupt(tmp):
     """A piped script and Ctrl-C: what runs stops, then the script, with exit 130 (not a signal)."""
     history = os.path.join(tmp, "pipe_interrupt_history")
@@ -584,6 +622,7 @@ def main():
         test_pipe(tmp)
         test_calls_and_last(tmp)
         test_stats_options(tmp)
+        test_reload(tmp)
         test_pipe_interrupt(tmp)
     print(f"{len(failures)} failed" if failures else "all passed", f"({time.monotonic() - started:.1f} s)")
     return 1 if failures else 0
