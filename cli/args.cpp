@@ -67,7 +67,7 @@ struct Setup {
   ParsedArgs& out;
   std::vector<std::string> limit_words;
   CLI::App *roll_cmd = nullptr, *stats_cmd = nullptr, *run_cmd = nullptr, *rulesets_cmd = nullptr,
-           *describe_cmd = nullptr, *check_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr,
+           *describe_cmd = nullptr, *check_cmd = nullptr, *test_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr,
            *state_cmd = nullptr, *serve_cmd = nullptr;
 };
 
@@ -161,6 +161,19 @@ void add_check(CLI::App& app, Setup& s) {
               "Examples:\n  alea check my-game.yaml\n  alea check my-game.yaml game.alea --json");
 }
 
+void add_test(CLI::App& app, Setup& s) {
+  CLI::App* cmd = s.test_cmd = app.add_subcommand(
+      "test", "Run the examples of rulesets' mechanics and compare each result with its 'expect'");
+  cmd->add_option("ruleset", s.out.test_rulesets, "Rulesets to test: names on the ruleset path, or files (.yaml)")
+      ->required();
+  cmd->add_flag("--json", s.out.test_json, "Print one JSON document: each mechanic, its examples and its failures");
+  add_rulesets_option(cmd, s.out.ruleset_dirs);
+  add_limit_option(cmd, s.limit_words);
+  cmd->footer("Prints PASS, FAIL or SKIP (no examples) for each mechanic, then a summary line. Exit 0 if\n"
+              "every example gives what it states, 1 if any fails or a ruleset does not load.\n"
+              "Examples:\n  alea test my-game.yaml\n  alea test RULESET --json");
+}
+
 void add_serve(CLI::App& app, Setup& s) {
   CLI::App* cmd = s.serve_cmd = app.add_subcommand(
       "serve", "Answer requests given as JSON lines on standard input, one JSON line each on standard output");
@@ -214,6 +227,7 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add_stats},
                                        {"run", add_run},           {"rulesets", add_rulesets},
                                        {"describe", add_describe}, {"check", add_check},
+                                       {"test", add_test},
                                        {"state", add_state},       {"serve", add_serve},
                                        {"repl", add_repl},
                                        {"limits", add_limits}};
@@ -273,6 +287,7 @@ std::string_view command_name(Command command) {
     case Command::Rulesets: return "rulesets";
     case Command::Describe: return "describe";
     case Command::Check: return "check";
+    case Command::Test: return "test";
     case Command::Limits: return "limits";
     case Command::State: return "state";
     case Command::Serve: return "serve";
@@ -288,6 +303,7 @@ bool ParsedArgs::json() const {
     case Command::Rulesets: return list_json;
     case Command::Describe: return describe_json;
     case Command::Check: return check_json;
+    case Command::Test: return test_json;
     default: return false;
   }
 }
@@ -334,7 +350,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
              "Rulesets are found in each --rulesets DIR, then each directory of ALEA_PATH\n"
              "(colon-separated), then the rulesets shipped with alea.\n"
              "Every run is bounded by limits (steps, dice, sizes); `alea limits` lists them and\n"
-             "--limit NAME=VALUE sets one for roll, run, stats, check, serve and repl.\n"
+             "--limit NAME=VALUE sets one for roll, run, stats, check, test, serve and repl.\n"
              "The language is described in docs/language.md, rulesets in rulesets/README.md.");
 
   Setup s{out, {}};
@@ -388,6 +404,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
     else if (chosen(s.rulesets_cmd)) out.command = Command::Rulesets;
     else if (chosen(s.describe_cmd)) out.command = Command::Describe;
     else if (chosen(s.check_cmd)) out.command = Command::Check;
+    else if (chosen(s.test_cmd)) out.command = Command::Test;
     else if (chosen(s.state_cmd)) out.command = Command::State;
     else if (chosen(s.serve_cmd)) out.command = Command::Serve;
     else if (chosen(s.limits_cmd)) return stop(exit_ok, limits_text(), true);

@@ -36,6 +36,7 @@ inline constexpr std::string_view stats_schema = "alea.stats/1";
 inline constexpr std::string_view describe_schema = "alea.describe/1";
 inline constexpr std::string_view rulesets_schema = "alea.rulesets/1";
 inline constexpr std::string_view check_schema = "alea.check/1";
+inline constexpr std::string_view test_schema = "alea.test/1";
 inline constexpr std::string_view error_schema = "alea.error/1";
 // `alea serve`'s reply to one request, which holds one of the documents above.
 inline constexpr std::string_view reply_schema = "alea.reply/1";

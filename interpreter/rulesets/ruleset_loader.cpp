@@ -552,15 +552,7 @@ class Loader final : public detail::RulesetReader {
       }
     }
     result(spec, key, m, fn);
-    if (const YAML::Node ex = spec["examples"]) {
-      if (!ex.IsSequence()) {
-        error(DiagCode::RulesetFieldType, span_of(ex), "'examples' must be a list of command-line calls");
-      } else {
-        for (const auto& e : ex) {
-          if (auto s = text(e, "an example")) m.examples.push_back(*s);
-        }
-      }
-    }
+    if (const YAML::Node ex = spec["examples"]) detail::read_examples(*this, ex, m);
     if (const YAML::Node body = spec["body"]) {
       if (auto src = code(body, "a mechanic's 'body'")) {
         if (auto prog = parse_code(src)) {

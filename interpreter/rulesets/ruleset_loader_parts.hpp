@@ -96,4 +96,8 @@ void link_changes(ast::Program& program);
 // one is an error at the argument.
 void keep_settables_read(RulesetReader& r);
 
+// In ruleset_loader_examples.cpp:
+// A mechanic's `examples:` (after its result is read): calls, each with what it gives if stated.
+void read_examples(RulesetReader& r, const YAML::Node& n, MechanicInfo& m);
+
 }  // namespace alea::detail
