@@ -19,6 +19,7 @@
 #include "interpreter/rulesets/ruleset_files.hpp"
 #include "interpreter/rulesets/ruleset_loader_parts.hpp"
 #include "interpreter/rulesets/yaml_bounds.hpp"
+#include "interpreter/rulesets/yaml_syntax.hpp"
 #include "interpreter/values/conform.hpp"
 
 namespace alea {
@@ -69,9 +70,12 @@ class Loader final : public detail::RulesetReader {
       if (const auto over = yaml_event_overflow(file_->text())) return overflow(*over);
       root = YAML::Load(file_->text());
     } catch (const YAML::ParserException& e) {
-      const auto pos = offset_of(e.mark);
-      error(DiagCode::RulesetSyntax, file_->span(pos, pos + 1), fmt::format("this is not valid YAML: {}", e.msg))
-          .note({}, "write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block");
+      // Where the mistake starts, which is often before where the parser gave up.
+      const YamlSyntaxError why = explain_yaml_error(file_->text(), e);
+      auto& d = error(DiagCode::RulesetSyntax, file_->span(why.offset, why.offset + 1),
+                      fmt::format("this is not valid YAML: {}", why.message));
+      if (why.noticed) d.note(file_->span(*why.noticed, *why.noticed + 1), "the YAML reader noticed it here");
+      d.note({}, "write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block");
       out.diagnostics = std::move(diags_);
       return out;
     }
