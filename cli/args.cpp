@@ -148,30 +148,49 @@ void add_state(CLI::App& app, Setup& s) {
               "argument (edge=5) is a what-if, and leaves the file as it was.");
 }
 
-void add_check(CLI::App& app, Setup& s) {
-  CLI::App* cmd = s.check_cmd = app.add_subcommand(
-      "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
-  cmd->add_option("file", s.out.check_files, "The files to check ('-' reads a program from standard input)")
-      ->required();
-  cmd->add_flag("--json", s.out.check_json, "Print one JSON document: each file, whether it is good, and its errors");
+// A command that reads rulesets or programs named as its words (`check`, `test`): the words,
+// --json, --rulesets and --limit, with its help.
+struct FilesCommand {
+  const char* name;
+  const char* help;
+  const char* words_name;
+  const char* words_help;
+  const char* json_help;
+  const char* footer;
+};
+
+CLI::App* add_files_command(CLI::App& app, Setup& s, const FilesCommand& c, std::vector<std::string>& words, bool& json) {
+  CLI::App* cmd = app.add_subcommand(c.name, c.help);
+  cmd->add_option(c.words_name, words, c.words_help)->required();
+  cmd->add_flag("--json", json, c.json_help);
   add_rulesets_option(cmd, s.out.ruleset_dirs);
   add_limit_option(cmd, s.limit_words);
-  cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
-              "error or cannot be read.\n"
-              "Examples:\n  alea check my-game.yaml\n  alea check my-game.yaml game.alea --json");
+  cmd->footer(c.footer);
+  return cmd;
+}
+
+void add_check(CLI::App& app, Setup& s) {
+  s.check_cmd = add_files_command(
+      app, s,
+      {"check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error",
+       "file", "The files to check ('-' reads a program from standard input)",
+       "Print one JSON document: each file, whether it is good, and its errors",
+       "Prints 'FILE: ok' for each good file. A ruleset's examples are run too (see `alea test`).\n"
+       "Exit 0 if every file is good, 1 if any has an error or cannot be read.\n"
+       "Examples:\n  alea check my-game.yaml\n  alea check my-game.yaml game.alea --json"},
+      s.out.check_files, s.out.check_json);
 }
 
 void add_test(CLI::App& app, Setup& s) {
-  CLI::App* cmd = s.test_cmd = app.add_subcommand(
-      "test", "Run the examples of rulesets' mechanics and compare each result with its 'expect'");
-  cmd->add_option("ruleset", s.out.test_rulesets, "Rulesets to test: names on the ruleset path, or files (.yaml)")
-      ->required();
-  cmd->add_flag("--json", s.out.test_json, "Print one JSON document: each mechanic, its examples and its failures");
-  add_rulesets_option(cmd, s.out.ruleset_dirs);
-  add_limit_option(cmd, s.limit_words);
-  cmd->footer("Prints PASS, FAIL or SKIP (no examples) for each mechanic, then a summary line. Exit 0 if\n"
-              "every example gives what it states, 1 if any fails or a ruleset does not load.\n"
-              "Examples:\n  alea test my-game.yaml\n  alea test RULESET --json");
+  s.test_cmd = add_files_command(
+      app, s,
+      {"test", "Run the examples of rulesets' mechanics and compare each result with its 'expect'", "ruleset",
+       "Rulesets to test: names on the ruleset path, or files (.yaml)",
+       "Print one JSON document: each mechanic, its examples and its failures",
+       "Prints PASS, FAIL or SKIP (no examples) for each mechanic, then a summary line. Exit 0 if\n"
+       "every example gives what it states, 1 if any fails or a ruleset does not load.\n"
+       "Examples:\n  alea test my-game.yaml\n  alea test RULESET --json"},
+      s.out.test_rulesets, s.out.test_json);
 }
 
 void add_serve(CLI::App& app, Setup& s) {
