@@ -539,6 +539,53 @@ with tempfile.TemporaryDirectory() as tmp:
                      "example '2d6': an example calls a mechanic: RULESET.MECHANIC name=value…",
                      "example 'odd.roll --dice 4 --frob': unknown option '--frob'"]:
         check("check odd examples", expected in err, err)
+# Literals checked against the types they declare: a constant's `type`, a table's `cells`.
+TYPED = """\
+schema: 1
+name: typed
+title: Declared types
+source: the tests
+constants:
+  max_dice: {value: 12, type: int, min: 1, max: 10, doc: the most dice}
+  mood: {value: calm, type: label, choices: [calm, angry]}
+tables:
+  ranks:
+    doc: a rank by level
+    cells: {type: label, choices: [novice, adept, master]}
+    rows: [novice, adpet, master]
+  costs:
+    doc: what each thing costs
+    cells: {type: int, min: 0}
+    rows: {sword: 3, shield: -1, bow: many}
+mechanics:
+  rank:
+    doc: a rank
+    params:
+      level: {type: int, min: 0, max: 2, doc: the level}
+    body: ranks[level]
+    returns: {type: label, choices: [novice, adept, master], doc: the rank}
+"""
+with tempfile.TemporaryDirectory() as tmp:
+    typed = Path(tmp) / "typed.yaml"
+    typed.write_text(TYPED)
+    _, err = expect(["check", "typed.yaml"], 1, cwd=tmp)
+    heads = [l for l in err.splitlines() if ": error: " in l]
+    check("declared types", heads == [
+        "typed.yaml:6:21: error: the constant 'max_dice' must be at most 10, got 12 [RulesetInvalidValue]",
+        "typed.yaml:12:20: error: the row 1 of the table 'ranks' must be one of novice, adept, master, got \"adpet\" "
+        "[RulesetInvalidValue]",
+        "typed.yaml:16:30: error: the row 'shield' of the table 'costs' must be at least 0, got -1 [RulesetInvalidValue]",
+        "typed.yaml:16:39: error: the row 'bow' of the table 'costs' must be an int, got the string \"many\" "
+        "[RulesetInvalidValue]"], err)
+    typed.write_text(TYPED.replace("value: 12", "value: 8").replace("adpet", "adept").replace(
+        "shield: -1, bow: many", "shield: 1, bow: 2"))
+    expect(["check", "typed.yaml"], 0, "typed.yaml: ok\n", cwd=tmp)
+    # A YAML mistake is shown where it starts: the '{' left open, not the next line where it is noticed.
+    typed.write_text(TYPED.replace("{value: calm, type: label, choices: [calm, angry]}", "{value: calm, type: label"))
+    expect(["check", "typed.yaml"], 1, cwd=tmp, err_contains=[
+        "typed.yaml:7:9: error: this is not valid YAML: this '{' is never closed with '}' [RulesetSyntax]",
+        "typed.yaml:8:7: note: the YAML reader noticed it here"])
+
 # Every shipped ruleset's examples pass (test_json_schema.py runs `alea test` by name, --json).
 shipped_files = [f"rulesets/{n}.yaml" for n in shipped]
 expect(["check"] + shipped_files, 0, "".join(f"{f}: ok\n" for f in shipped_files))
