@@ -10,6 +10,7 @@
 
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/roll.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
@@ -129,7 +130,7 @@ Diagnostics run_example(Engine& engine, const RulesetPath& path, const ExampleIn
     const Choices choices = command_choices(engine, a);
     RollDice dice = roll_dice(a, example_seed);
     const RollInput input{call.source, std::string(kExampleName), dice.source.get(), dice.scripted, "leave out --dice",
-                          nullptr, &choices, a.words.front()};
+                          nullptr, &choices, a.words.front(), &cancel_flag()};
     const RollRun run = roll_once(engine, input);
     for (const auto& d : run.diagnostics()) out.push_back(at_example(ex, d));
     if (!out.empty() || !ex.expect) return out;
