@@ -67,7 +67,7 @@ struct Setup {
   ParsedArgs& out;
   std::vector<std::string> limit_words;
   CLI::App *roll_cmd = nullptr, *stats_cmd = nullptr, *run_cmd = nullptr, *rulesets_cmd = nullptr,
-           *describe_cmd = nullptr, *check_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr,
+           *describe_cmd = nullptr, *check_cmd = nullptr, *test_cmd = nullptr, *repl_cmd = nullptr, *limits_cmd = nullptr,
            *state_cmd = nullptr, *serve_cmd = nullptr;
 };
 
@@ -148,17 +148,49 @@ void add_state(CLI::App& app, Setup& s) {
               "argument (edge=5) is a what-if, and leaves the file as it was.");
 }
 
-void add_check(CLI::App& app, Setup& s) {
-  CLI::App* cmd = s.check_cmd = app.add_subcommand(
-      "check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error");
-  cmd->add_option("file", s.out.check_files, "The files to check ('-' reads a program from standard input)")
-      ->required();
-  cmd->add_flag("--json", s.out.check_json, "Print one JSON document: each file, whether it is good, and its errors");
+// A command that reads rulesets or programs named as its words (`check`, `test`): the words,
+// --json, --rulesets and --limit, with its help.
+struct FilesCommand {
+  const char* name;
+  const char* help;
+  const char* words_name;
+  const char* words_help;
+  const char* json_help;
+  const char* footer;
+};
+
+CLI::App* add_files_command(CLI::App& app, Setup& s, const FilesCommand& c, std::vector<std::string>& words, bool& json) {
+  CLI::App* cmd = app.add_subcommand(c.name, c.help);
+  cmd->add_option(c.words_name, words, c.words_help)->required();
+  cmd->add_flag("--json", json, c.json_help);
   add_rulesets_option(cmd, s.out.ruleset_dirs);
   add_limit_option(cmd, s.limit_words);
-  cmd->footer("Prints 'FILE: ok' for each good file. Exit 0 if every file is good, 1 if any has an\n"
-              "error or cannot be read.\n"
-              "Examples:\n  alea check my-game.yaml\n  alea check my-game.yaml game.alea --json");
+  cmd->footer(c.footer);
+  return cmd;
+}
+
+void add_check(CLI::App& app, Setup& s) {
+  s.check_cmd = add_files_command(
+      app, s,
+      {"check", "Check ruleset files (.yaml) and programs (other files: compiled, not run); print every error",
+       "file", "The files to check ('-' reads a program from standard input)",
+       "Print one JSON document: each file, whether it is good, and its errors",
+       "Prints 'FILE: ok' for each good file. A ruleset's examples are run too (see `alea test`).\n"
+       "Exit 0 if every file is good, 1 if any has an error or cannot be read.\n"
+       "Examples:\n  alea check my-game.yaml\n  alea check my-game.yaml game.alea --json"},
+      s.out.check_files, s.out.check_json);
+}
+
+void add_test(CLI::App& app, Setup& s) {
+  s.test_cmd = add_files_command(
+      app, s,
+      {"test", "Run the examples of rulesets' mechanics and compare each result with its 'expect'", "ruleset",
+       "Rulesets to test: names on the ruleset path, or files (.yaml)",
+       "Print one JSON document: each mechanic, its examples and its failures",
+       "Prints PASS, FAIL or SKIP (no examples) for each mechanic, then a summary line. Exit 0 if\n"
+       "every example gives what it states, 1 if any fails or a ruleset does not load.\n"
+       "Examples:\n  alea test my-game.yaml\n  alea test RULESET --json"},
+      s.out.test_rulesets, s.out.test_json);
 }
 
 void add_serve(CLI::App& app, Setup& s) {
@@ -214,6 +246,7 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add_stats},
                                        {"run", add_run},           {"rulesets", add_rulesets},
                                        {"describe", add_describe}, {"check", add_check},
+                                       {"test", add_test},
                                        {"state", add_state},       {"serve", add_serve},
                                        {"repl", add_repl},
                                        {"limits", add_limits}};
@@ -273,6 +306,7 @@ std::string_view command_name(Command command) {
     case Command::Rulesets: return "rulesets";
     case Command::Describe: return "describe";
     case Command::Check: return "check";
+    case Command::Test: return "test";
     case Command::Limits: return "limits";
     case Command::State: return "state";
     case Command::Serve: return "serve";
@@ -288,6 +322,7 @@ bool ParsedArgs::json() const {
     case Command::Rulesets: return list_json;
     case Command::Describe: return describe_json;
     case Command::Check: return check_json;
+    case Command::Test: return test_json;
     default: return false;
   }
 }
@@ -334,7 +369,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
              "Rulesets are found in each --rulesets DIR, then each directory of ALEA_PATH\n"
              "(colon-separated), then the rulesets shipped with alea.\n"
              "Every run is bounded by limits (steps, dice, sizes); `alea limits` lists them and\n"
-             "--limit NAME=VALUE sets one for roll, run, stats, check, serve and repl.\n"
+             "--limit NAME=VALUE sets one for roll, run, stats, check, test, serve and repl.\n"
              "The language is described in docs/language.md, rulesets in rulesets/README.md.");
 
   Setup s{out, {}};
@@ -388,6 +423,7 @@ ParsedArgs parse_args(std::vector<std::string> words) {
     else if (chosen(s.rulesets_cmd)) out.command = Command::Rulesets;
     else if (chosen(s.describe_cmd)) out.command = Command::Describe;
     else if (chosen(s.check_cmd)) out.command = Command::Check;
+    else if (chosen(s.test_cmd)) out.command = Command::Test;
     else if (chosen(s.state_cmd)) out.command = Command::State;
     else if (chosen(s.serve_cmd)) out.command = Command::Serve;
     else if (chosen(s.limits_cmd)) return stop(exit_ok, limits_text(), true);

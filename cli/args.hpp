@@ -29,7 +29,7 @@ struct RollArgs {
   Limits limits;                       // --limit NAME=VALUE
 };
 
-enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Limits, State, Serve };
+enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Test, Limits, State, Serve };
 
 struct ParsedArgs {
   Command command = Command::Repl;
@@ -52,6 +52,8 @@ struct ParsedArgs {
   bool describe_json = false;
   std::vector<std::string> check_files;
   bool check_json = false;
+  std::vector<std::string> test_rulesets;  // `alea test`: names or files
+  bool test_json = false;
   StateArgs state;
   ServeArgs serve;
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "cli/examples.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "cli/ruleset_commands.hpp"
@@ -173,33 +174,6 @@ void changes_text(std::string& out, std::size_t indent, const std::vector<Change
   }
 }
 
-// The words of an example as a POSIX shell splits them: blanks separate words,
-// and '…' or "…" quote (a value such as 'grades=["easy", "hard"]').
-std::vector<std::string> shell_words(std::string_view line) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == ' ' || c == '\t') {
-      if (in_word) words.push_back(std::exchange(word, {}));
-      in_word = false;
-      continue;
-    }
-    in_word = true;
-    if (c == '\'' || c == '"') {
-      const auto close = line.find(c, i + 1);
-      const auto stop = close == std::string_view::npos ? line.size() : close;
-      word += line.substr(i + 1, stop - i - 1);
-      i = stop;
-    } else {
-      word += c;
-    }
-  }
-  if (in_word) words.push_back(word);
-  return words;
-}
-
 // An example of the file ("my-game.check dice=3 red=1 --dice 4,5,5,4")
 // in the language: "my_game.check(dice: 3, red: 1)". The dice options
 // have no place there, so they are left out; `a.b=1 a.c=2` is the record
@@ -237,7 +211,7 @@ std::string sample_value(const ast::TypeSpec& t) {
 // The first example of the file; without one, a call with the required
 // parameters only, or "" when some cannot be made up.
 std::string example_call(const Ruleset& r, const MechanicInfo& m) {
-  if (!m.examples.empty()) return m.examples.front();
+  if (!m.examples.empty()) return m.examples.front().call;
   std::string s = r.name + "." + m.name;
   for (const auto& p : m.params) {
     if (p.default_value) continue;
@@ -333,7 +307,7 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   if (m.sampled_odds) out += pad + "odds: alea stats samples it (it has no bound, so no exact answer)\n";
   if (!m.examples.empty()) {
     out += pad + "examples:\n";
-    for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e);
+    for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e.call);
   }
 }
 

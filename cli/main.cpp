@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/args.hpp"
+#include "cli/examples.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
@@ -39,40 +40,6 @@ using alea::cli::exit_usage;
 using alea::cli::RollArgs;
 using alea::cli::UsageError;
 
-std::vector<std::int64_t> parse_dice_list(const std::string& text) {
-  std::vector<std::int64_t> faces;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto b = item.find_first_not_of(" \t");
-    const auto e = item.find_last_not_of(" \t");
-    if (b == std::string::npos) throw UsageError(fmt::format("--dice: empty item in '{}'", text));
-    item = item.substr(b, e - b + 1);
-    std::int64_t v = 0;
-    const auto r = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (r.ec != std::errc() || r.ptr != item.data() + item.size()) {
-      throw UsageError(fmt::format("--dice: '{}' is not a whole number (expected a list like 6,4,1,3)", item));
-    }
-    faces.push_back(v);
-  }
-  if (faces.empty()) throw UsageError("--dice: give at least one face, as in --dice 6,4,1,3");
-  return faces;
-}
-
-// The player's choices: --choose words and the flags the loaded rulesets declare.
-alea::Choices command_choices(const alea::Engine& engine, const RollArgs& a) {
-  alea::Choices choices;
-  for (const auto& w : a.choose) alea::cli::add_choice(engine, w, choices, "--choose");
-  for (const auto& f : a.flags) {
-    if (alea::cli::add_flag_choice(engine, f, choices)) continue;
-    const auto flags = alea::cli::choice_flags(engine);
-    throw UsageError(fmt::format("unknown option '{}'{}; run 'alea roll --help' for the options", f,
-                                 flags.empty() ? std::string()
-                                               : fmt::format(" (the rulesets used here add {})", fmt::join(flags, ", "))));
-  }
-  return choices;
-}
-
 // A state file that cannot be read, checked or written: the report on stderr
 // and, for --json, the failed roll's document with the report's first line, at the file.
 int state_failure(const RollArgs& a, const std::string& source, const alea::cli::StateFileError& e) {
@@ -91,7 +58,7 @@ std::string mechanic_word(const RollArgs& a) {
 // `mechanic`: the call is of that mechanic, whose record is shown a field to a line.
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
              const alea::cli::RulesetPath& path, const alea::MechanicInfo* mechanic = nullptr) {
-  const alea::Choices choices = command_choices(engine, a);
+  const alea::Choices choices = alea::cli::command_choices(engine, a);
   std::optional<alea::State> state;
   // Held from before the state is read until the new state is in place: read-modify-write is atomic.
   std::optional<alea::cli::StateLock> lock;
@@ -104,20 +71,9 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
       return state_failure(a, source, e);
     }
   }
-  std::unique_ptr<alea::DiceSource> dice;
-  std::optional<std::uint64_t> seed;
-  alea::ScriptedDice* scripted = nullptr;
-  if (!a.dice.empty()) {
-    auto s = std::make_unique<alea::ScriptedDice>(parse_dice_list(a.dice));
-    scripted = s.get();
-    dice = std::move(s);
-  } else if (a.min || a.max) {
-    dice = std::make_unique<alea::ExtremeDice>(a.min ? alea::ExtremeDice::End::Min : alea::ExtremeDice::End::Max);
-  } else {
-    seed = a.seed ? *a.seed : alea::fresh_seed();
-    dice = std::make_unique<alea::RandomDice>(*seed);
-  }
-  alea::cli::RollInput input{source, name, dice.get(), scripted, "leave out --dice", state ? &*state : nullptr,
+  alea::cli::RollDice dice = alea::cli::roll_dice(a, alea::fresh_seed);
+  const std::optional<std::uint64_t> seed = dice.seed;
+  alea::cli::RollInput input{source, name, dice.source.get(), dice.scripted, "leave out --dice", state ? &*state : nullptr,
                              &choices, name == "<command line>" ? mechanic_word(a) : "this roll",
                              &alea::cli::cancel_flag()};
   alea::cli::RollRun run = alea::cli::roll_once(engine, input);
@@ -261,6 +217,7 @@ int run_command_line(alea::cli::ParsedArgs& c) {
         if (c.command == cli::Command::Run) code = run_command(c.run, path);
         if (c.command == cli::Command::Stats) code = cli::stats_command(c.stats, path);
         if (c.command == cli::Command::Check) code = cli::check_command(c.check_files, path, c.limits, c.check_json);
+        if (c.command == cli::Command::Test) code = cli::test_command(c.test_rulesets, path, c.limits, c.test_json);
         if (cli::cancel_flag().load()) code = cli::exit_interrupted;
       }
     }

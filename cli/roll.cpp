@@ -4,8 +4,13 @@
 #include "cli/state_commands.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/ruleset_commands.hpp"
 
 #include "interpreter/rulesets/ruleset.hpp"
 
@@ -36,6 +41,54 @@ std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const Mec
     }
   }
   return out;
+}
+
+std::vector<std::int64_t> parse_dice_list(const std::string& text) {
+  std::vector<std::int64_t> faces;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto b = item.find_first_not_of(" \t");
+    const auto e = item.find_last_not_of(" \t");
+    if (b == std::string::npos) throw UsageError(fmt::format("--dice: empty item in '{}'", text));
+    item = item.substr(b, e - b + 1);
+    std::int64_t v = 0;
+    const auto r = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (r.ec != std::errc() || r.ptr != item.data() + item.size()) {
+      throw UsageError(fmt::format("--dice: '{}' is not a whole number (expected a list like 6,4,1,3)", item));
+    }
+    faces.push_back(v);
+  }
+  if (faces.empty()) throw UsageError("--dice: give at least one face, as in --dice 6,4,1,3");
+  return faces;
+}
+
+Choices command_choices(const Engine& engine, const RollArgs& a) {
+  Choices choices;
+  for (const auto& w : a.choose) add_choice(engine, w, choices, "--choose");
+  for (const auto& f : a.flags) {
+    if (add_flag_choice(engine, f, choices)) continue;
+    const auto flags = choice_flags(engine);
+    throw UsageError(fmt::format("unknown option '{}'{}; run 'alea roll --help' for the options", f,
+                                 flags.empty() ? std::string()
+                                               : fmt::format(" (the rulesets used here add {})", fmt::join(flags, ", "))));
+  }
+  return choices;
+}
+
+RollDice roll_dice(const RollArgs& a, std::uint64_t (*unseeded)()) {
+  RollDice d;
+  if (!a.dice.empty()) {
+    auto s = std::make_unique<ScriptedDice>(parse_dice_list(a.dice));
+    d.scripted = s.get();
+    d.source = std::move(s);
+  } else if (a.min || a.max) {
+    d.source = std::make_unique<ExtremeDice>(a.min ? ExtremeDice::End::Min : ExtremeDice::End::Max);
+  } else {
+    d.seed = a.seed ? *a.seed : unseeded();
+    d.source = std::make_unique<RandomDice>(*d.seed);
+  }
+  return d;
 }
 
 RollRun roll_once(const Engine& engine, const RollInput& in) {

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cli/args.hpp"
 #include "interpreter/api.hpp"
 
 namespace alea {
@@ -41,6 +43,22 @@ struct RollRun {
     return compiled.ok() ? (outcome.error ? Diagnostics{*outcome.error} : Diagnostics{}) : compiled.diagnostics;
   }
 };
+
+// `--dice 6,4,1,3` as faces; throws UsageError for anything else.
+[[nodiscard]] std::vector<std::int64_t> parse_dice_list(const std::string& text);
+
+// The player's choices: --choose words and the flags the loaded rulesets declare. Throws
+// UsageError for an unknown flag or choice.
+[[nodiscard]] Choices command_choices(const Engine& engine, const RollArgs& a);
+
+// The dice a roll's options ask for: scripted (--dice), the lowest or highest faces (--min,
+// --max), or random from --seed, else from `unseeded()`. Throws UsageError for a bad --dice.
+struct RollDice {
+  std::unique_ptr<DiceSource> source;
+  ScriptedDice* scripted = nullptr;  // `source`, when the dice are scripted
+  std::optional<std::uint64_t> seed;  // the seed of random dice
+};
+[[nodiscard]] RollDice roll_dice(const RollArgs& a, std::uint64_t (*unseeded)());
 
 // Throws UsageError when a choice decided is one the program never reads.
 [[nodiscard]] RollRun roll_once(const Engine& engine, const RollInput& input);

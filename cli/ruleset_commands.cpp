@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/examples.hpp"
 #include "cli/exit_codes.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/io/read_file.hpp"
@@ -182,6 +183,12 @@ int check_command(const std::vector<std::string>& files, const RulesetPath& path
     Diagnostics problems;
     if (results[i]) {
       problems = std::move(*results[i]);
+      // A ruleset that loads has its examples run, each with its scripted dice.
+      if (const Ruleset* r = problems.empty() ? loaded_from(engine, f) : nullptr) {
+        for (auto& run : run_examples(engine, path, *r)) {
+          for (auto& d : run.problems) problems.push_back(std::move(d));
+        }
+      }
     } else {
       const FileText read = read_file(f, limits);
       if (!read.text) {

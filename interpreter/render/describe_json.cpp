@@ -98,6 +98,13 @@ json types_json(const Ruleset& r) {
   return a;
 }
 
+// The examples' calls, as typed: what `alea roll` is given.
+std::vector<std::string> example_calls(const MechanicInfo& m) {
+  std::vector<std::string> out;
+  for (const auto& e : m.examples) out.push_back(e.call);
+  return out;
+}
+
 json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
   json fields = json::array();
   for (const auto& f : m.result) {
@@ -125,7 +132,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"requires", requirements_json(m.requirements)},
           {"changes", changes_json(m.changes)},
           {"odds", m.sampled_odds ? "sampled" : "auto"},
-          {"examples", m.examples}};
+          {"examples", example_calls(m)}};
 }
 
 json ruleset_json(const Ruleset& r) {

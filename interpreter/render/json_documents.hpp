@@ -36,6 +36,7 @@ inline constexpr std::string_view stats_schema = "alea.stats/1";
 inline constexpr std::string_view describe_schema = "alea.describe/1";
 inline constexpr std::string_view rulesets_schema = "alea.rulesets/1";
 inline constexpr std::string_view check_schema = "alea.check/1";
+inline constexpr std::string_view test_schema = "alea.test/1";
 inline constexpr std::string_view error_schema = "alea.error/1";
 // `alea stats A B …`: several distributions side by side; and a sweep of settings, as a grid.
 inline constexpr std::string_view compare_schema = "alea.compare/1";

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dsl/ast.hpp"
+#include "dsl/source.hpp"
 #include "interpreter/program.hpp"
 #include "interpreter/values/value.hpp"
 
@@ -76,6 +77,15 @@ struct RequirementInfo {
   std::string argument;  // the parameter the refusal is shown at, or ""
 };
 
+// An example of a mechanic (its `examples:`): a command-line call, and what it
+// gives when stated (`expect:`). `alea check` and `alea test` run it.
+struct ExampleInfo {
+  std::string call;              // "my-game.check dice=3 red=1 --dice 4,5,5,4"
+  std::optional<Value> expect;   // a value; a record names only the fields compared
+  Span call_span;                // where the call is written, in the ruleset file
+  Span expect_span;              // where `expect` is written; empty without one
+};
+
 struct MechanicInfo {
   std::string name;
   std::string doc;
@@ -86,7 +96,7 @@ struct MechanicInfo {
   std::vector<FieldInfo> result;        // a record result's fields, in order
   std::optional<ast::TypeSpec> returns;  // or the type of a plain result
   std::string returns_doc;
-  std::vector<std::string> examples;    // command-line calls, "my-game.check dice=3"
+  std::vector<ExampleInfo> examples;
   std::vector<ChangeInfo> changes;      // what it does to the ruleset's state
   std::vector<RequirementInfo> requirements;  // checked in order, before the body
   // The ruleset's parameters, counters and choices it can read, in the file's order: the only

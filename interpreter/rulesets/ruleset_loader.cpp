@@ -19,6 +19,7 @@
 #include "interpreter/rulesets/ruleset_files.hpp"
 #include "interpreter/rulesets/ruleset_loader_parts.hpp"
 #include "interpreter/rulesets/yaml_bounds.hpp"
+#include "interpreter/rulesets/yaml_syntax.hpp"
 #include "interpreter/values/conform.hpp"
 
 namespace alea {
@@ -69,9 +70,12 @@ class Loader final : public detail::RulesetReader {
       if (const auto over = yaml_event_overflow(file_->text())) return overflow(*over);
       root = YAML::Load(file_->text());
     } catch (const YAML::ParserException& e) {
-      const auto pos = offset_of(e.mark);
-      error(DiagCode::RulesetSyntax, file_->span(pos, pos + 1), fmt::format("this is not valid YAML: {}", e.msg))
-          .note({}, "write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block");
+      // Where the mistake starts, which is often before where the parser gave up.
+      const YamlSyntaxError why = explain_yaml_error(file_->text(), e);
+      auto& d = error(DiagCode::RulesetSyntax, file_->span(why.offset, why.offset + 1),
+                      fmt::format("this is not valid YAML: {}", why.message));
+      if (why.noticed) d.note(file_->span(*why.noticed, *why.noticed + 1), "the YAML reader noticed it here");
+      d.note({}, "write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block");
       out.diagnostics = std::move(diags_);
       return out;
     }
@@ -397,9 +401,13 @@ class Loader final : public detail::RulesetReader {
       if (!name(it->first, "constant", true)) continue;
       YAML::Node v = it->second;
       std::string doc;
-      // `name: {value: …, doc: …}` documents a constant.
-      if (v.IsMap() && v["value"] && v.size() <= 2 && (v.size() == 1 || v["doc"])) {
+      // `name: {value: …, doc: …}` documents a constant; with `type` (and bounds), declares its type.
+      if (v.IsMap() && v["value"] && ((v.size() <= 2 && (v.size() == 1 || v["doc"])) || v["type"])) {
         if (v["doc"]) doc = text(v["doc"], "'doc'").value_or("");
+        if (v["type"]) {
+          detail::check_declared(*this, v, {{v["value"], fmt::format("the constant '{}'", it->first.Scalar())}},
+                                 {{"value", true}, {"doc", false}});
+        }
         v = v["value"];
       }
       add_constant(it->first, v, doc, ruleset_->constants);
@@ -414,12 +422,24 @@ class Loader final : public detail::RulesetReader {
     for (auto it = n.begin(); it != n.end(); ++it) {
       if (!name(it->first, "table", true)) continue;
       const std::string context = fmt::format("the table '{}'", it->first.Scalar());
-      if (!keys(it->second, span_of(it->first), context, {{"doc", true}, {"rows", true}})) continue;
+      if (!keys(it->second, span_of(it->first), context, {{"doc", true}, {"rows", true}, {"cells", false}})) continue;
       const std::string doc = it->second["doc"] ? text(it->second["doc"], "'doc'").value_or("") : "";
       if (const YAML::Node rows = it->second["rows"]) {
         if (!rows.IsMap() && !rows.IsSequence()) {
           error(DiagCode::RulesetFieldType, span_of(rows), "a table's 'rows' must be a mapping or a list");
           continue;
+        }
+        // `cells: {type: int, min: 0}`: the type of every row's value.
+        if (const YAML::Node cells = it->second["cells"]) {
+          std::vector<std::pair<YAML::Node, std::string>> values;
+          std::size_t i = 0;
+          for (auto row = rows.begin(); row != rows.end(); ++row, ++i) {
+            const bool keyed = rows.IsMap();
+            values.emplace_back(keyed ? YAML::Node(row->second) : YAML::Node(*row),
+                                fmt::format("the row {} of {}", keyed ? fmt::format("'{}'", row->first.Scalar())
+                                                                      : fmt::format("{}", i), context));
+          }
+          detail::check_declared(*this, cells, values);
         }
         add_constant(it->first, rows, doc, ruleset_->tables);
       }
@@ -552,15 +572,7 @@ class Loader final : public detail::RulesetReader {
       }
     }
     result(spec, key, m, fn);
-    if (const YAML::Node ex = spec["examples"]) {
-      if (!ex.IsSequence()) {
-        error(DiagCode::RulesetFieldType, span_of(ex), "'examples' must be a list of command-line calls");
-      } else {
-        for (const auto& e : ex) {
-          if (auto s = text(e, "an example")) m.examples.push_back(*s);
-        }
-      }
-    }
+    if (const YAML::Node ex = spec["examples"]) detail::read_examples(*this, ex, m);
     if (const YAML::Node body = spec["body"]) {
       if (auto src = code(body, "a mechanic's 'body'")) {
         if (auto prog = parse_code(src)) {

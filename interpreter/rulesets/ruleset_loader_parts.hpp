@@ -72,6 +72,11 @@ void read_items(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t);
 // field of a record type or a side), `min` and `max` may name another int field of the record.
 void read_constraints(RulesetReader& r, const YAML::Node& spec, ast::TypeSpec& t, std::string_view choices_key,
                       bool sibling_bounds = false);
+// The type a constant or a table's cells declare (`{type: int, min: 0}` in `spec`, which may also
+// hold the `extra` keys): each of `values`, named by its text ("the constant 'x'"), must be a
+// value of it.
+void check_declared(RulesetReader& r, const YAML::Node& spec, const std::vector<std::pair<YAML::Node, std::string>>& values,
+                    const std::vector<RulesetReader::Key>& extra = {});
 // `types:` — record types, which parameters, fields and results may name.
 void read_types(RulesetReader& r, const YAML::Node& n);
 // The fields of `rt` bounded by a sibling (`max: max_lives`) name an int field of it;
@@ -95,5 +100,9 @@ void link_changes(ast::Program& program);
 // read (dsl/reads.hpp), listed in its MechanicInfo; a call in the ruleset that sets another
 // one is an error at the argument.
 void keep_settables_read(RulesetReader& r);
+
+// In ruleset_loader_examples.cpp:
+// A mechanic's `examples:` (after its result is read): calls, each with what it gives if stated.
+void read_examples(RulesetReader& r, const YAML::Node& n, MechanicInfo& m);
 
 }  // namespace alea::detail

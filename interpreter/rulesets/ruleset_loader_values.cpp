@@ -11,6 +11,7 @@
 
 #include "dsl/resolver.hpp"
 #include "interpreter/rulesets/ruleset_loader_parts.hpp"
+#include "interpreter/values/conform.hpp"
 
 namespace alea::detail {
 
@@ -348,6 +349,28 @@ void read_types(RulesetReader& r, const YAML::Node& n) {
     check_sibling_bounds(r, fields, *rt);
     r.record_types()[tname] = rt;
     r.ruleset().types.push_back(std::move(info));
+  }
+}
+
+void check_declared(RulesetReader& r, const YAML::Node& spec, const std::vector<std::pair<YAML::Node, std::string>>& values,
+                    const std::vector<RulesetReader::Key>& extra) {
+  if (!spec.IsMap()) {
+    r.error(DiagCode::RulesetFieldType, r.span_of(spec), "a declared type is a mapping, as in {type: int, min: 0}");
+    return;
+  }
+  std::vector<RulesetReader::Key> allowed = {{"type", true},  {"min", false},   {"max", false},
+                                             {"choices", false}, {"items", false}, {"face", false},
+                                             {"min_length", false}, {"max_length", false}};
+  allowed.insert(allowed.end(), extra.begin(), extra.end());
+  if (!r.keys(spec, r.span_of(spec), "a declared type", allowed)) return;
+  auto t = spec["type"] ? read_type(r, spec["type"]) : std::nullopt;
+  if (!t) return;
+  read_constraints(r, spec, *t, "choices");
+  read_items(r, spec, *t);
+  for (const auto& [value, what] : values) {
+    if (auto problem = type_problem(*t, to_value(value), what)) {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(value), std::move(*problem));
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 #
 # Usage: python3 test_docs.py /path/to/alea   (exit 0 = every example printed what the doc says)
 #
-# It reads docs/*.md, docs/games/*.md and, if it exists, README.md. An example is a fenced code block whose first line starts with `$ alea `:
+# It reads docs/*.md, docs/games/*.md, rulesets/README.md and, if it exists, README.md. An example is a fenced code block whose first line starts with `$ alea `:
 #
 #     ```
 #     $ alea roll '4d6kh3' --dice 6,4,1,3
@@ -32,7 +32,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [*sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games").glob("*.md")), ROOT / "README.md"]
+DOCS = [*sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games").glob("*.md")),
+        ROOT / "rulesets" / "README.md", ROOT / "README.md"]
 TIMEOUT = 60  # seconds per command: a hang guard, not a speed test
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 EXIT = re.compile(r"^# exit: (\d+)$")

@@ -121,12 +121,12 @@ check("shipped ruleset: at the argument", rc == 1 and headline(err) == (
     "<command line>:1:43: error: 'pbta_superiority.use' failed: the index must name a die of the roll, from 0 "
     "to one less than its length [Refused]"), err)
 check("shipped ruleset: the yaml's place is the last note",
-      note_lines(err)[-1] == "rulesets/pbta-superiority.yaml:150:16: note: the error is here, in "
+      note_lines(err)[-1] == "rulesets/pbta-superiority.yaml:152:16: note: the error is here, in "
                              "'pbta_superiority.use'", err)
 rc, out, err = run(["roll", "pbta-superiority.use", "roll=[2, 4]", "index=2", "--json"])
 e = json.loads(out)["error"]
 check("shipped ruleset json", e["location"] == {"file": "<command line>", "line": 1, "column": 43}
-      and e["code"] == "Refused" and locations(e["notes"])[-1] == ("rulesets/pbta-superiority.yaml", 150, 16), out)
+      and e["code"] == "Refused" and locations(e["notes"])[-1] == ("rulesets/pbta-superiority.yaml", 152, 16), out)
 
 # ---- a homebrewer's own ruleset is the user's code ----------------------------------------
 homebrew = tmp / "rules"
@@ -202,7 +202,7 @@ check("repl: a ruleset loaded by its file is the user's",
       f"{yaml}:6:16: error: the record has no field 'alpah' [UnknownField]" in lines, err)
 check("repl: a shipped ruleset found by name is library code",
       any(line.startswith("<input>:1:43: error: 'pbta_superiority.use' failed: ") for line in lines)
-      and "rulesets/pbta-superiority.yaml:150:16: note: the error is here, in 'pbta_superiority.use'" in lines, err)
+      and "rulesets/pbta-superiority.yaml:152:16: note: the error is here, in 'pbta_superiority.use'" in lines, err)
 
 shutil.rmtree(tmp, ignore_errors=True)
 finish("test_error_location")

@@ -395,11 +395,9 @@ check("describe shows the state", rc == 0 and "State kept between rolls" in out 
 rc, out, err = run(["describe", "pbta-superiority.move"])
 check("describe shows the change", "changes the state:\n  superiority: reset to its start, when "
       "result.superiority_used" in out, out)
-ruleset_examples = []
-for line in (ROOT / "rulesets" / "pbta-superiority.yaml").read_text().splitlines():
-    t = line.strip()
-    if t.startswith("- pbta-superiority.") or t.startswith('- "pbta-superiority.'):
-        ruleset_examples.append(t[2:].strip('"'))
+# The calls of the file's examples, as `alea describe --json` lists them.
+rc, out, err = run(["describe", "pbta-superiority", "--json"])
+ruleset_examples = [e for m in (json.loads(out)["mechanics"] if rc == 0 else []) for e in m["examples"]]
 check("the file has examples", len(ruleset_examples) >= 8, str(ruleset_examples))
 for ex in ruleset_examples:
     f = state_file("example.json", 3)

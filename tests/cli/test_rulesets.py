@@ -461,11 +461,134 @@ expect(["roll", "heroes-mythos.check", "dice=3", "--min", "--max"], 2, err_conta
 out, _ = expect(["roll", "--help"], 0)
 check("roll help", "alea roll RULESET.MECHANIC dice=3" in out and "alea describe RULESET.MECHANIC" in out, out)
 for cmd, example in [("rulesets", "alea rulesets --rulesets"), ("describe", "alea describe RULESET.MECHANIC"),
-                     ("check", "alea check my-game.yaml")]:
+                     ("check", "alea check my-game.yaml"), ("test", "alea test my-game.yaml")]:
     out, _ = expect([cmd, "--help"], 0)
     check(f"{cmd} help", example in out and "--rulesets" in out, out)
 out, _ = expect(["--help"], 0)
-check("help", all(w in out for w in ("rulesets", "describe", "check", "ALEA_PATH")), out)
+check("help", all(w in out for w in ("rulesets", "describe", "check", "test", "ALEA_PATH")), out)
+
+# ---- examples that test the ruleset: alea check and alea test -----------------------------------
+
+MY_GAME = "examples/rulesets/my-game.yaml"      # every example passes
+FAILING = "tests/cli/selftest/failing.yaml"     # examples that load, and fail when run
+BAD = "tests/cli/selftest/bad-examples.yaml"    # examples the loader refuses
+expect(["check", MY_GAME], 0, f"{MY_GAME}: ok\n")
+expect(["test", MY_GAME], 0, "PASS my-game.check (3 examples)\nPASS my-game.total (2 examples)\n"
+       "PASS my-game.rank (1 example)\nSKIP my-game.untested (no examples)\n"
+       "3 passed, 0 failed, 1 without examples (6 examples run)\n")
+# Each failure at its example: a mismatch (at its `expect`, naming the field of a partial record),
+# dice run out or left over, an expect of unscripted dice, a mistake in the call.
+_, err = expect(["check", FAILING], 1)
+heads = [l for l in err.splitlines() if ": error: " in l]
+for expected in [
+        f"{FAILING}:19:17: error: example 'failing.check dice=3 --dice 4,5,1': expected success: false, "
+        "got success: true [ExampleFailed]",
+        f"{FAILING}:20:15: error: example 'failing.check dice=3 --dice 4,5': ran out of scripted dice: this roll "
+        "needs 3 d6, and only 2 were given; give at least 1 more [ScriptedDiceExhausted]",
+        f"{FAILING}:30:17: error: example 'failing.total dice=2 --dice 6,6': expected 11, got 12 [ExampleFailed]",
+        f"{FAILING}:31:15: error: example 'failing.total dice=1 --dice 6,6': 1 scripted die was not used (6): the "
+        "roll took 1 of the 2 given [ScriptedDiceUnused]",
+        f"{FAILING}:34:17: error: example 'failing.total dice=2': its result depends on 2 dice not scripted: give "
+        "the faces with --dice, or leave out 'expect' [ExampleFailed]",
+        f"{FAILING}:35:9: error: example 'failing.total dices=2': failing.total has no parameter 'dices' "
+        "[UnknownArgument]"]:
+    check("check failing examples", expected in heads, f"{expected!r} not in {heads!r}")
+check("check failing examples: where the dice ran out", f"{FAILING}:12:19: note: found here" in err, err)
+check("check failing examples: the count", err.rstrip().endswith(f"{FAILING}: 7 errors"), err)
+out, err = expect(["test", FAILING], 1)
+check("test failing", out == f"FAIL failing.check: example at {FAILING}:19: expected success: false, got success: "
+      f"true (and 1 more)\nFAIL failing.total: example at {FAILING}:30: expected 11, got 12 (and 4 more)\n"
+      "PASS failing.fine (1 example)\n1 passed, 2 failed, 0 without examples (7 examples run)\n", out)
+check("test failing: the reports on stderr", f"{FAILING}:31:15: error: example" in err, err)
+out, _ = expect(["test", FAILING, "--json"], 1)
+doc = json.loads(out)
+check("test --json", doc["schema"] == "alea.test/1" and doc["ok"] is False and (doc["passed"], doc["failed"],
+      doc["skipped"], doc["examples"]) == (1, 2, 0, 7) and [(m["mechanic"], m["ok"], len(m["diagnostics"]))
+      for m in doc["rulesets"][0]["mechanics"]] == [("failing.check", False, 2), ("failing.total", False, 5),
+      ("failing.fine", True, 0)] and doc["rulesets"][0]["mechanics"][0]["diagnostics"][0]["location"]
+      == {"file": FAILING, "line": 19, "column": 17}, out[:1500])
+out, _ = expect(["check", FAILING, "--json"], 1)
+check("check --json: the examples' errors", [d["code"] for d in json.loads(out)["files"][0]["diagnostics"]]
+      == ["ExampleFailed", "ScriptedDiceExhausted", "ExampleFailed", "ScriptedDiceUnused", "ExampleFailed",
+          "UnknownArgument", "MissingArgument"], out[:1500])
+# What the loader checks without running anything: the keys, and the expected value against the result.
+_, err = expect(["check", BAD], 1)
+heads = [l for l in err.splitlines() if ": error: " in l]
+check("bad examples", heads == [
+    f"{BAD}:16:9: error: unknown key 'expcet' in an example [RulesetUnknownKey]",
+    f"{BAD}:18:18: error: the result of bad-examples.check has no field 'reslt' (did you mean 'result'?) "
+    "[RulesetInvalidValue]",
+    f"{BAD}:20:25: error: the expected 'grade' must be one of pass, fail, got \"passed\" [RulesetInvalidValue]",
+    f"{BAD}:22:17: error: bad-examples.check gives a record: expect a mapping of some of its fields, as in "
+    "{result: …} [RulesetInvalidValue]"], err)
+out, err = expect(["test", BAD], 1, "FAIL tests/cli/selftest/bad-examples.yaml: the ruleset has errors\n"
+                  "0 passed, 0 failed, 0 without examples (0 examples run); a ruleset did not load\n")
+check("test bad: the errors", f"{BAD}:16:9: error: unknown key 'expcet'" in err, err)
+# A name on the path; one that is not there; the options an example may not use.
+expect(["test", "my-game", "--rulesets", "examples/rulesets"], 0, out_contains="PASS my-game.check (3 examples)\n")
+expect(["test", "nowhere"], 1, "FAIL nowhere: no such ruleset\n"
+       "0 passed, 0 failed, 0 without examples (0 examples run); a ruleset did not load\n",
+       err_contains="alea: test: there is no ruleset 'nowhere'")
+expect(["test"], 2, err_contains="ruleset is required")
+with tempfile.TemporaryDirectory() as tmp:
+    odd = Path(tmp) / "odd.yaml"
+    odd.write_text(MINI.replace("name: mini", "name: odd").replace(
+        "      - mini.roll mood=angry\n", "      - odd.roll --state x.json\n      - 2d6\n      - odd.roll --dice 4 --frob\n"))
+    _, err = expect(["check", str(odd)], 1)
+    for expected in ["example 'odd.roll --state x.json': --state has no place in an example",
+                     "example '2d6': an example calls a mechanic: RULESET.MECHANIC name=value…",
+                     "example 'odd.roll --dice 4 --frob': unknown option '--frob'"]:
+        check("check odd examples", expected in err, err)
+# Literals checked against the types they declare: a constant's `type`, a table's `cells`.
+TYPED = """\
+schema: 1
+name: typed
+title: Declared types
+source: the tests
+constants:
+  max_dice: {value: 12, type: int, min: 1, max: 10, doc: the most dice}
+  mood: {value: calm, type: label, choices: [calm, angry]}
+tables:
+  ranks:
+    doc: a rank by level
+    cells: {type: label, choices: [novice, adept, master]}
+    rows: [novice, adpet, master]
+  costs:
+    doc: what each thing costs
+    cells: {type: int, min: 0}
+    rows: {sword: 3, shield: -1, bow: many}
+mechanics:
+  rank:
+    doc: a rank
+    params:
+      level: {type: int, min: 0, max: 2, doc: the level}
+    body: ranks[level]
+    returns: {type: label, choices: [novice, adept, master], doc: the rank}
+"""
+with tempfile.TemporaryDirectory() as tmp:
+    typed = Path(tmp) / "typed.yaml"
+    typed.write_text(TYPED)
+    _, err = expect(["check", "typed.yaml"], 1, cwd=tmp)
+    heads = [l for l in err.splitlines() if ": error: " in l]
+    check("declared types", heads == [
+        "typed.yaml:6:21: error: the constant 'max_dice' must be at most 10, got 12 [RulesetInvalidValue]",
+        "typed.yaml:12:20: error: the row 1 of the table 'ranks' must be one of novice, adept, master, got \"adpet\" "
+        "[RulesetInvalidValue]",
+        "typed.yaml:16:30: error: the row 'shield' of the table 'costs' must be at least 0, got -1 [RulesetInvalidValue]",
+        "typed.yaml:16:39: error: the row 'bow' of the table 'costs' must be an int, got the string \"many\" "
+        "[RulesetInvalidValue]"], err)
+    typed.write_text(TYPED.replace("value: 12", "value: 8").replace("adpet", "adept").replace(
+        "shield: -1, bow: many", "shield: 1, bow: 2"))
+    expect(["check", "typed.yaml"], 0, "typed.yaml: ok\n", cwd=tmp)
+    # A YAML mistake is shown where it starts: the '{' left open, not the next line where it is noticed.
+    typed.write_text(TYPED.replace("{value: calm, type: label, choices: [calm, angry]}", "{value: calm, type: label"))
+    expect(["check", "typed.yaml"], 1, cwd=tmp, err_contains=[
+        "typed.yaml:7:9: error: this is not valid YAML: this '{' is never closed with '}' [RulesetSyntax]",
+        "typed.yaml:8:7: note: the YAML reader noticed it here"])
+
+# Every shipped ruleset's examples pass (test_json_schema.py runs `alea test` by name, --json).
+shipped_files = [f"rulesets/{n}.yaml" for n in shipped]
+expect(["check"] + shipped_files, 0, "".join(f"{f}: ok\n" for f in shipped_files))
 
 if failures:
     print("\n".join(failures))

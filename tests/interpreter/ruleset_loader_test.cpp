@@ -86,16 +86,36 @@ TEST(RulesetLoader, RefusesFoldedBlocksForCode) {
 }
 
 TEST(RulesetLoader, ReportsYamlSyntaxAtItsPlace) {
-  EXPECT_EQ(problems("schema: 1\nname: [x\n"), (std::vector<std::string>{"3:1 RulesetSyntax"}));
+  // A '[' left open is shown where it opens, not on the line where the parser gave up.
+  EXPECT_EQ(problems("schema: 1\nname: [x\n"), (std::vector<std::string>{"2:7 RulesetSyntax"}));
   // An expression with ': ' in it is not a plain YAML scalar; the note says what to write.
   Engine engine;
   const Diagnostics d = engine.load_ruleset_text("mechanics:\n  m:\n    body: f(a: 1)\n", "rulesets/x.yaml");
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(render_text(d[0]),
-            "rulesets/x.yaml:3:14: error: this is not valid YAML: illegal map value [RulesetSyntax]\n"
+            "rulesets/x.yaml:3:11: error: this is not valid YAML: a key cannot start here: it is indented deeper "
+            "than the keys of its mapping, or follows a key on the same line [RulesetSyntax]\n"
             " 3 |     body: f(a: 1)\n"
-            "   |              ^\n"
+            "   |           ^\n"
             "note: write an expression that holds ': ' or ' #', or starts with a quote, '{' or '[', as a '|' block\n");
+}
+
+TEST(RulesetLoader, ReportsYamlIndentationWhereTheMistakeStarts) {
+  // A flow mapping left open under `mechanics:`: yaml-cpp notices on the next line (8:9).
+  const std::string open_brace =
+      "schema: 1\nname: x\ntitle: x\nsource: x\nmechanics:\n  check:\n    params:\n"
+      "      dice: {type: int, doc: x\n    body: d6\n    returns: {type: int, doc: x}\n";
+  EXPECT_EQ(problems(open_brace), (std::vector<std::string>{"8:13 RulesetSyntax"}));
+  Engine engine;
+  const Diagnostics d = engine.load_ruleset_text(open_brace, "x.yaml");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message, "this is not valid YAML: this '{' is never closed with '}'");
+  ASSERT_GE(d[0].notes.size(), 1u);
+  EXPECT_EQ(d[0].notes[0].message, "the YAML reader noticed it here");
+  EXPECT_EQ(d[0].notes[0].span.file->line_column(d[0].notes[0].span.begin).line, 9u);
+  // A key indented deeper than its siblings: at the key, not at its ':' (6:11).
+  EXPECT_EQ(problems("schema: 1\nname: x\nmechanics:\n  check:\n    doc: a check\n      body: d6\n"),
+            (std::vector<std::string>{"6:7 RulesetSyntax"}));
 }
 
 TEST(RulesetLoader, NamesEveryMissingKey) {

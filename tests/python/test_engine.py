@@ -77,8 +77,8 @@ def test_a_bad_ruleset_is_an_error_with_its_place():
     with pytest.raises(alea.Error) as caught:
         engine.load_ruleset_text(BAD_YAML, "broken.yaml")
     e = caught.value
-    assert (e.code, e.file, e.line, e.column) == ("RulesetSyntax", "broken.yaml", 3, 11)
-    assert e.rendered.startswith("broken.yaml:3:11: error: this is not valid YAML")
+    assert (e.code, e.file, e.line, e.column) == ("RulesetSyntax", "broken.yaml", 3, 10)
+    assert e.rendered.startswith("broken.yaml:3:10: error: this is not valid YAML")
     assert engine.rulesets() == []
 
 
