@@ -27,6 +27,8 @@ struct RollArgs {
   std::vector<std::string> choose;     // --choose NAME[=VALUE]
   std::vector<std::string> flags;      // other options: the choices' flags (--use-edge)
   Limits limits;                       // --limit NAME=VALUE
+  std::string format = "text";         // --format text|markdown|discord: how the breakdown is written
+  std::string color = "auto";          // --color auto|always|never
 };
 
 enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Limits, State, Serve };
