@@ -133,10 +133,15 @@ void add_describe(CLI::App& app, Setup& s) {
   CLI::App* cmd = s.describe_cmd =
       app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
   cmd->add_option("name", s.out.describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
-  cmd->add_flag("--json", s.out.describe_json, "Print the description as JSON");
+  cmd->add_option("group", s.out.describe_group,
+                  "Show only this group of the ruleset's mechanics (its name, or its first word)");
+  cmd->add_flag("--full", s.out.describe_full, "Describe every mechanic in full, whatever the ruleset's size");
+  cmd->add_flag("--json", s.out.describe_json, "Print the description as JSON (always in full)");
   add_rulesets_option(cmd, s.out.ruleset_dirs);
-  cmd->footer("Examples:\n  alea describe RULESET\n  alea describe RULESET.MECHANIC\n"
-              "  alea describe rulesets/my-game.yaml\n"
+  cmd->footer("A ruleset whose mechanics come in several groups is shown short, a line per mechanic;\n"
+              "name a group, or give --full, for the details.\n"
+              "Examples:\n  alea describe RULESET\n  alea describe RULESET GROUP\n  alea describe RULESET --full\n"
+              "  alea describe RULESET.MECHANIC\n  alea describe rulesets/my-game.yaml\n"
               "`alea rulesets` lists the names.");
 }
 
@@ -428,6 +433,13 @@ ParsedArgs parse_args(std::vector<std::string> words) {
       apply_limit(w, out.limits);
     }
     out.roll.limits = out.run.limits = out.stats.limits = out.limits;
+    if (out.describe_json && (out.describe_full || !out.describe_group.empty())) {
+      throw UsageError(out.describe_full ? "--json always describes everything: leave out --full"
+                                         : "--json describes the whole ruleset (alea.describe/1): leave out the group");
+    }
+    if (out.describe_full && !out.describe_group.empty()) {
+      throw UsageError("--full shows every group: leave out the group, or --full");
+    }
     // What CLI11 left over, but the `--` that ends the options: the choices' flags.
     const auto leftovers = [&](CLI::App* cmd, std::vector<std::string>& flags) {
       if (!chosen(cmd)) return;

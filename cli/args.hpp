@@ -51,7 +51,8 @@ struct ParsedArgs {
   StatsArgs stats;
   bool list_json = false;
   std::string describe_what;
-  bool describe_json = false;
+  std::vector<std::string> describe_group;  // the words after NAME: one group's name
+  bool describe_json = false, describe_full = false;
   std::vector<std::string> check_files;
   bool check_json = false;
   StateArgs state;

@@ -284,7 +284,11 @@ int run_command_line(alea::cli::ParsedArgs& c) {
     int code = exit_ok;
     switch (c.command) {
       case cli::Command::Rulesets: code = cli::rulesets_command(path, c.list_json); break;
-      case cli::Command::Describe: code = cli::describe_command(c.describe_what, path, c.describe_json); break;
+      case cli::Command::Describe: {
+        const cli::DescribeView view{fmt::format("{}", fmt::join(c.describe_group, " ")), c.describe_full};
+        code = cli::describe_command(c.describe_what, path, c.describe_json, view);
+        break;
+      }
       case cli::Command::State: code = cli::state_command(c.state, path); break;
       case cli::Command::Serve: code = cli::serve_command(c.serve, c.limits, c.ruleset_dirs); break;
       default: {

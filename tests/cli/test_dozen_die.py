@@ -172,7 +172,7 @@ rc, out, err = run(["describe", "dozen-die.melee", "--json"])
 doc = json.loads(out) if rc == 0 else {}
 check("describe melee --json", doc.get("sides") == ["attacker", "defender"]
       and [f["name"] for f in doc.get("side_fields", [])] == ["pool", "ST"], out[:500])
-rc, out, err = run(["describe", "dozen-die"])
+rc, out, err = run(["describe", "dozen-die", "--full"])
 check("describe dozen-die", rc == 0 and all(f"Mechanics: {g}\n" in out for g in
                                             ["checks", "movement", "melee", "characters"]), out[:500] + err)
 rc, out, err = run(["describe", "dozen-die", "--json"])
