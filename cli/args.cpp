@@ -92,6 +92,8 @@ void add_roll(CLI::App& app, Setup& s) {
   add_limit_option(cmd, s.limit_words);
   cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
               "  alea roll \"10d10>=8\" --seed 7 --json\n"
+              "  alea roll 'd20 + bonus' bonus=5                 a variable, shown as bonus:5\n"
+              "  alea roll 4d6kh3 --format discord               for a chat: ~~1~~ dropped, **13** the total\n"
               "  alea roll RULESET.MECHANIC dice=3 --dice 4,5,5,4\n"
               "  alea roll 'RULESET.MECHANIC(dice: 3).success'   one field of its result\n"
               "  alea roll RULESET.MECHANIC --state hero.json    counters kept between rolls\n"
@@ -118,7 +120,7 @@ void add_run(CLI::App& app, Setup& s) {
   add_dice_options(cmd, s.out.run);
   add_rulesets_option(cmd, s.out.ruleset_dirs);
   add_limit_option(cmd, s.limit_words);
-  cmd->footer("Example:\n  alea run game.alea --seed 7");
+  cmd->footer("Examples:\n  alea run game.alea --seed 7\n  alea run game.alea bonus=5   the variable bonus for the program");
 }
 
 void add_rulesets(CLI::App& app, Setup& s) {
