@@ -329,6 +329,11 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   } else if (m.returns) {
     item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
   }
+  if (!m.refusal_allowed.empty()) {
+    out += wrap(fmt::format("refused when {} is false: {} says why, and the call prints that instead of its record",
+                            m.refusal_allowed, m.refusal_why),
+                indent);
+  }
   requirements_text(out, indent, m.requirements);
   changes_text(out, indent, m.changes);
   if (m.sampled_odds) out += pad + "odds: alea stats samples it (it has no bound, so no exact answer)\n";

@@ -20,6 +20,43 @@ namespace alea::cli {
 // one line, `check(…) = {result: 10, success: true, …}` is too long to read. A
 // label whose meaning the ruleset states is followed by it: `reason: blocked — the
 // way is closed`.
+namespace {
+
+// What a label of field `f` means, as the ruleset states it; "" when it does not.
+std::string label_doc(const FieldInfo& f, const std::string& label) {
+  const auto& t = f.type;
+  const auto c = std::find(t.choices.begin(), t.choices.end(), label);
+  const auto k = static_cast<std::size_t>(c - t.choices.begin());
+  return c != t.choices.end() && k < t.choice_docs.size() ? t.choice_docs[k] : std::string();
+}
+
+// The sentence a refused call prints (MechanicInfo::refusal_allowed is false): the `why` field's
+// text, each text of its list, or its label's doc; "" when the call was not refused.
+std::string refusal(const RecordData& record, const MechanicInfo& m, std::int64_t max_bytes) {
+  const auto value = [&](const std::string& name) -> const Value* {
+    const auto at = std::find(record.names.begin(), record.names.end(), name);
+    return at == record.names.end() ? nullptr : &record.values[static_cast<std::size_t>(at - record.names.begin())];
+  };
+  const Value* allowed = value(m.refusal_allowed);
+  const Value* why = value(m.refusal_why);
+  if (!allowed || !allowed->as_bool() || *allowed->as_bool() || !why) return {};
+  const auto text = [&](const Value& v) { return v.as_str() ? *v.as_str() : to_display(v, max_bytes); };
+  if (const auto* label = why->as_str()) {
+    for (const auto& f : m.result) {
+      if (f.name == m.refusal_why && !label_doc(f, *label).empty()) return label_doc(f, *label);
+    }
+    return *label;
+  }
+  if (const auto* list = why->as_list()) {
+    std::vector<std::string> each;
+    for (const auto& v : *list) each.push_back(text(v));
+    return each.empty() ? fmt::format("{} is false", m.refusal_allowed) : fmt::format("{}", fmt::join(each, "; "));
+  }
+  return text(*why);
+}
+
+}  // namespace
+
 std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const MechanicInfo* m,
                              const BreakdownStyle& style) {
   const std::string text = render_breakdown(o, max_bytes, style);
@@ -32,15 +69,15 @@ std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const Mec
   std::string out = first + text.substr(nl);
   // A field to a line: on a line of its own in text, a further line (a list item) in Markdown.
   const std::string_view line = style.format == BreakdownFormat::Text ? "\n" : breakdown_line(style);
+  // A call the rules refuse: the sentence that says why, not the record.
+  if (const std::string why = m ? refusal(*record, *m, max_bytes) : std::string(); !why.empty()) {
+    return out + fmt::format("{}{}", line, breakdown_text("refused: " + why, style));
+  }
   for (std::size_t i = 0; i < record->names.size(); ++i) {
     std::string field = fmt::format("{}: {}", record->names[i], to_display(record->values[i], max_bytes));
     const auto* label = record->values[i].as_str();
     for (const auto& f : m ? m->result : std::vector<FieldInfo>{}) {
-      if (!label || f.name != record->names[i]) continue;
-      const auto& t = f.type;
-      const auto c = std::find(t.choices.begin(), t.choices.end(), *label);
-      const auto k = static_cast<std::size_t>(c - t.choices.begin());
-      if (c != t.choices.end() && k < t.choice_docs.size() && !t.choice_docs[k].empty()) field += " — " + t.choice_docs[k];
+      if (label && f.name == record->names[i] && !label_doc(f, *label).empty()) field += " — " + label_doc(f, *label);
     }
     out += fmt::format("{}{}", line, breakdown_text(field, style));
   }

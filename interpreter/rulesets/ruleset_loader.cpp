@@ -516,7 +516,8 @@ class Loader final : public detail::RulesetReader {
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
               {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"requires", false}, {"body", true},
-               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}, {"odds", false}})) {
+               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}, {"odds", false},
+               {"refusal", false}})) {
       return;
     }
     MechanicInfo m;
@@ -552,6 +553,7 @@ class Loader final : public detail::RulesetReader {
       }
     }
     result(spec, key, m, fn);
+    if (const YAML::Node rf = spec["refusal"]) detail::read_refusal(*this, rf, m);
     if (const YAML::Node ex = spec["examples"]) {
       if (!ex.IsSequence()) {
         error(DiagCode::RulesetFieldType, span_of(ex), "'examples' must be a list of command-line calls");

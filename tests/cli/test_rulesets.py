@@ -316,6 +316,15 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(["describe", "heroes-mythos", "--rulesets", str(ROOT / "rulesets")], 0,
            out_contains="heroes-mythos — Heroes & Mythos d6 System\n", env=environment(ALEA_PATH=str(shadow)))
 
+    # A refusal names fields of the record result; `allowed` a bool one.
+    (tmp / "refuses.yaml").write_text(MINI.replace("name: mini", "name: refuses").replace(
+        "    examples:\n      - mini.roll mood=angry\n",
+        "    refusal: {allowed: total, why: mod}\n"))
+    _, err = expect(["check", "refuses.yaml"], 1, cwd=tmp)
+    check("refusal: a bool field", "'allowed' names a bool field (true: the action is allowed), and 'total' is int" in err, err)
+    check("refusal: a field of the result", "'mod' is not a field of the mechanic's result; its fields: total, mood, high"
+          in err and "note: did you mean 'mood'?" in err, err)
+
     # ---- the REPL, through a pipe --------------------------------------------------------
 
     script = ("let x = 3\n:load heroes-mythoss\n:load broken.yaml\nx + 1\n:load heroes-mythos\n:rulesets\n"
