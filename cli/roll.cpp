@@ -16,10 +16,6 @@
 
 namespace alea::cli {
 
-// A mechanic's record, one field to a line after the call and its dice: on
-// one line, `check(…) = {result: 10, success: true, …}` is too long to read. A
-// label whose meaning the ruleset states is followed by it: `reason: blocked — the
-// way is closed`.
 namespace {
 
 // What a label of field `f` means, as the ruleset states it; "" when it does not.
@@ -57,6 +53,10 @@ std::string refusal(const RecordData& record, const MechanicInfo& m, std::int64_
 
 }  // namespace
 
+// A mechanic's record, one field to a line after the call and its dice: on
+// one line, `check(…) = {result: 10, success: true, …}` is too long to read. A
+// label whose meaning the ruleset states is followed by it: `reason: blocked — the
+// way is closed`. A call the mechanic's `refusal:` refuses: the sentence that says why.
 std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const MechanicInfo* m,
                              const BreakdownStyle& style) {
   const std::string text = render_breakdown(o, max_bytes, style);

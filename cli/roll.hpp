@@ -68,8 +68,10 @@ struct RollRun {
 [[nodiscard]] RollRun roll_once(const Engine& engine, const RollInput& input);
 
 // The breakdown of a roll whose value is a mechanic's record (`m`, or null for a record of no
-// mechanic): the call and its dice, then one field to a line; a label whose meaning the
-// ruleset states is followed by it. Any other value: render_breakdown's text.
+// mechanic), written in `style`: the call and its dice, then one field to a line; a label whose
+// meaning the ruleset states is followed by it. A call that the mechanic's `refusal:` says the
+// rules forbid: "refused: " and the sentence that says why, in place of the fields. Any other
+// value: render_breakdown's text.
 [[nodiscard]] std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const MechanicInfo* m,
                                            const BreakdownStyle& style = {});
 

@@ -277,14 +277,7 @@ std::string breakdown_total(std::string_view value, const BreakdownStyle& style)
   return fmt::format("{}{}{}", l.total_open, escaped(value, l), l.total_close);
 }
 
-std::string_view breakdown_line(const BreakdownStyle& style) {
-  switch (style.format) {
-    case BreakdownFormat::Markdown: return "\n- ";
-    case BreakdownFormat::Discord: return "\n> ";
-    case BreakdownFormat::Text: break;
-  }
-  return "\n  ";
-}
+std::string_view breakdown_line(const BreakdownStyle& style) { return look_of(style).line; }
 
 std::string breakdown_text(std::string_view text, const BreakdownStyle& style) {
   return escaped(text, look_of(style));
