@@ -29,6 +29,16 @@ void add_dice_options(CLI::App* cmd, RollArgs& a) {
   cmd->add_flag("--min", a.min, "Every die shows its lowest face");
   cmd->add_flag("--max", a.max, "Every die shows its highest face");
   cmd->add_flag("--json", a.json, "Print the value and every die as one JSON document");
+  cmd->add_option("--format", a.format,
+                  "How the breakdown is written: text (the default), markdown or discord, for chat: "
+                  "~~3~~ a removed die, **20** a die at its highest or lowest face, **13** the total")
+      ->option_text("FORMAT")
+      ->check(CLI::IsMember({"text", "markdown", "discord"}));
+  cmd->add_option("--color", a.color,
+                  "Colour the text breakdown: auto (the default: on a terminal, unless NO_COLOR is set), always "
+                  "or never")
+      ->option_text("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("--state", a.state_file,
                   "Read the rulesets' state (counters kept between rolls) from this JSON file, and write it back "
                   "when the roll changes it; a missing file is the starting state")
@@ -82,6 +92,8 @@ void add_roll(CLI::App& app, Setup& s) {
   add_limit_option(cmd, s.limit_words);
   cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
               "  alea roll \"10d10>=8\" --seed 7 --json\n"
+              "  alea roll 'd20 + bonus' bonus=5                 a variable, shown as bonus:5\n"
+              "  alea roll 4d6kh3 --format discord               for a chat: ~~1~~ dropped, **13** the total\n"
               "  alea roll RULESET.MECHANIC dice=3 --dice 4,5,5,4\n"
               "  alea roll 'RULESET.MECHANIC(dice: 3).success'   one field of its result\n"
               "  alea roll RULESET.MECHANIC --state hero.json    counters kept between rolls\n"
@@ -108,7 +120,7 @@ void add_run(CLI::App& app, Setup& s) {
   add_dice_options(cmd, s.out.run);
   add_rulesets_option(cmd, s.out.ruleset_dirs);
   add_limit_option(cmd, s.limit_words);
-  cmd->footer("Example:\n  alea run game.alea --seed 7");
+  cmd->footer("Examples:\n  alea run game.alea --seed 7\n  alea run game.alea bonus=5   the variable bonus for the program");
 }
 
 void add_rulesets(CLI::App& app, Setup& s) {
@@ -123,10 +135,15 @@ void add_describe(CLI::App& app, Setup& s) {
   CLI::App* cmd = s.describe_cmd =
       app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
   cmd->add_option("name", s.out.describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
-  cmd->add_flag("--json", s.out.describe_json, "Print the description as JSON");
+  cmd->add_option("group", s.out.describe_group,
+                  "Show only this group of the ruleset's mechanics (its name, or its first word)");
+  cmd->add_flag("--full", s.out.describe_full, "Describe every mechanic in full, whatever the ruleset's size");
+  cmd->add_flag("--json", s.out.describe_json, "Print the description as JSON (always in full)");
   add_rulesets_option(cmd, s.out.ruleset_dirs);
-  cmd->footer("Examples:\n  alea describe RULESET\n  alea describe RULESET.MECHANIC\n"
-              "  alea describe rulesets/my-game.yaml\n"
+  cmd->footer("A ruleset whose mechanics come in several groups is shown short, a line per mechanic;\n"
+              "name a group, or give --full, for the details.\n"
+              "Examples:\n  alea describe RULESET\n  alea describe RULESET GROUP\n  alea describe RULESET --full\n"
+              "  alea describe RULESET.MECHANIC\n  alea describe rulesets/my-game.yaml\n"
               "`alea rulesets` lists the names.");
 }
 
@@ -256,20 +273,45 @@ constexpr Subcommand kSubcommands[] = {{"roll", add_roll},         {"stats", add
 // version, a mistake). Setting CLI11 up is most of a short command's own
 // time, so only that subcommand is set up; with "" every one is, for help
 // and errors.
-std::string_view named_command(const std::vector<std::string>& words) {
-  for (std::size_t i = 1; i < words.size(); ++i) {
+// Where the command word is: the first word after the options the program itself takes (and
+// their values); words.size() when there is none.
+std::size_t command_index(const std::vector<std::string>& words) {
+  std::size_t i = 1;
+  for (; i < words.size(); ++i) {
     const std::string_view w = words[i];
     if (w == "--seed" || w == "--rulesets" || w == "--state" || w == "--limit") {
       ++i;  // and its value
     } else if (!w.starts_with("--seed=") && !w.starts_with("--rulesets=") && !w.starts_with("--state=") &&
                !w.starts_with("--limit=")) {
-      for (const Subcommand& c : kSubcommands) {
-        if (w == c.name) return c.name;
-      }
-      return {};
+      break;
     }
   }
+  return std::min(i, words.size());
+}
+
+std::string_view named_command(const std::vector<std::string>& words) {
+  const std::size_t i = command_index(words);
+  if (i == words.size()) return {};
+  for (const Subcommand& c : kSubcommands) {
+    if (words[i] == c.name) return c.name;
+  }
   return {};
+}
+
+// "'rol' is not an alea command. The most similar command is 'roll'", as git says it; a word
+// like no command at all gets where to look, and an expression how to roll it.
+std::string not_a_command(std::string_view word) {
+  std::vector<std::string> names;
+  for (const Subcommand& c : kSubcommands) names.emplace_back(c.name);
+  names.emplace_back("help");
+  const std::string near = closest_name(word, names);
+  if (!near.empty()) return fmt::format("'{}' is not an alea command. The most similar command is '{}'", word, near);
+  // A word with a digit may be an expression: `alea 3d6`.
+  if (std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return fmt::format("'{}' is not an alea command. See 'alea help'; to roll an expression: alea roll '{}'", word,
+                       word);
+  }
+  return fmt::format("'{}' is not an alea command. See 'alea help'", word);
 }
 
 
@@ -370,8 +412,22 @@ ParsedArgs parse_args(std::vector<std::string> words) {
              "(colon-separated), then the rulesets shipped with alea.\n"
              "Every run is bounded by limits (steps, dice, sizes); `alea limits` lists them and\n"
              "--limit NAME=VALUE sets one for roll, run, stats, check, test, serve and repl.\n"
-             "The language is described in docs/language.md, rulesets in rulesets/README.md.");
+             "The language is described in docs/language.md, rulesets in rulesets/README.md.\n"
+             "`alea help COMMAND` (the same as `alea COMMAND --help`) shows a command's options.");
 
+  // `alea help [COMMAND]` is `alea [COMMAND] --help`, as git's. A word where the command goes
+  // that names none is refused here, with the nearest name: CLI11 would only say it was not expected.
+  if (const std::size_t i = command_index(words); i < words.size() && !words[i].starts_with('-')) {
+    if (words[i] == "help") {
+      const bool names_one = i + 1 == words.size() || words[i + 1].starts_with('-') ||
+                             !named_command({words[0], words[i + 1]}).empty();
+      if (!names_one) return usage_failure(out, words, not_a_command(words[i + 1]));
+      words.erase(words.begin() + static_cast<std::ptrdiff_t>(i));
+      words.emplace_back("--help");
+    } else if (named_command(words).empty()) {
+      return usage_failure(out, words, not_a_command(words[i]));
+    }
+  }
   Setup s{out, {}};
   app.add_option("--seed", out.repl_seed, "Seed for the REPL's dice");
   app.add_option("--state", out.repl_state,
@@ -402,11 +458,25 @@ ParsedArgs parse_args(std::vector<std::string> words) {
     if ((out.roll.min && out.roll.max) || (out.run.min && out.run.max)) {
       throw UsageError("--min and --max exclude each other");
     }
+    for (const RollArgs* a : {&out.roll, &out.run}) {
+      if (a->json && a->format != "text") throw UsageError(fmt::format("--json and --format {} exclude each other", a->format));
+      if (a->color == "always" && (a->json || a->format != "text")) {
+        throw UsageError(fmt::format("--color always colours the text breakdown, not {}",
+                                     a->json ? "--json" : fmt::format("--format {}", a->format)));
+      }
+    }
     for (const auto& w : s.limit_words) {
       if (w == "help") return stop(exit_ok, limits_text(), true);
       apply_limit(w, out.limits);
     }
     out.roll.limits = out.run.limits = out.stats.limits = out.limits;
+    if (out.describe_json && (out.describe_full || !out.describe_group.empty())) {
+      throw UsageError(out.describe_full ? "--json always describes everything: leave out --full"
+                                         : "--json describes the whole ruleset (alea.describe/1): leave out the group");
+    }
+    if (out.describe_full && !out.describe_group.empty()) {
+      throw UsageError("--full shows every group: leave out the group, or --full");
+    }
     // What CLI11 left over, but the `--` that ends the options: the choices' flags.
     const auto leftovers = [&](CLI::App* cmd, std::vector<std::string>& flags) {
       if (!chosen(cmd)) return;

@@ -27,6 +27,8 @@ struct RollArgs {
   std::vector<std::string> choose;     // --choose NAME[=VALUE]
   std::vector<std::string> flags;      // other options: the choices' flags (--use-edge)
   Limits limits;                       // --limit NAME=VALUE
+  std::string format = "text";         // --format text|markdown|discord: how the breakdown is written
+  std::string color = "auto";          // --color auto|always|never
 };
 
 enum class Command { Repl, Roll, Run, Stats, Rulesets, Describe, Check, Test, Limits, State, Serve };
@@ -49,7 +51,8 @@ struct ParsedArgs {
   StatsArgs stats;
   bool list_json = false;
   std::string describe_what;
-  bool describe_json = false;
+  std::vector<std::string> describe_group;  // the words after NAME: one group's name
+  bool describe_json = false, describe_full = false;
   std::vector<std::string> check_files;
   bool check_json = false;
   std::vector<std::string> test_rulesets;  // `alea test`: names or files

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <utility>
@@ -302,6 +303,11 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   } else if (m.returns) {
     item(out, indent, fmt::format("returns ({})", field_attributes(*m.returns)), m.returns_doc);
   }
+  if (!m.refusal_allowed.empty()) {
+    out += wrap(fmt::format("refused when {} is false: {} says why, and the call prints that instead of its record",
+                            m.refusal_allowed, m.refusal_why),
+                indent);
+  }
   requirements_text(out, indent, m.requirements);
   changes_text(out, indent, m.changes);
   if (m.sampled_odds) out += pad + "odds: alea stats samples it (it has no bound, so no exact answer)\n";
@@ -330,7 +336,8 @@ std::string contents_line(const std::string& group, const std::vector<std::strin
   return out + current + "\n";
 }
 
-std::string ruleset_text(const Ruleset& r) {
+// The ruleset's name, title, source, file and doc.
+std::string ruleset_head(const Ruleset& r) {
   std::string out =
       fmt::format("{} — {}\nsource: {}\nfile: {}\n", r.name, r.title, trim_end(r.source), r.file);
   if (!r.doc.empty()) {
@@ -344,13 +351,34 @@ std::string ruleset_text(const Ruleset& r) {
     }
     out = trim_end(out) + "\n";
   }
-  // Groups in the order they first appear; mechanics without one come last.
+  return out;
+}
+
+// The groups in the order they first appear; mechanics without one ("") come last.
+std::vector<std::string> groups_of(const Ruleset& r) {
   std::vector<std::string> groups;
   for (const auto& m : r.mechanics) {
     if (std::find(groups.begin(), groups.end(), m.group) == groups.end()) groups.push_back(m.group);
   }
-  std::stable_partition(groups.begin(), groups.end(),
-                        [](const std::string& g) { return !g.empty(); });
+  std::stable_partition(groups.begin(), groups.end(), [](const std::string& g) { return !g.empty(); });
+  return groups;
+}
+
+// Each mechanic of group `g` in full, under a heading when the ruleset has groups.
+void group_text(std::string& out, const Ruleset& r, const std::string& g, bool grouped) {
+  out += grouped ? fmt::format("\nMechanics: {}\n", g.empty() ? "other" : g) : "\nMechanics:\n";
+  for (const auto& m : r.mechanics) {
+    if (m.group != g) continue;
+    out += "\n";
+    item(out, 2, fmt::format("{}.{}", r.name, m.name), m.doc);
+    mechanic_text(out, r, m, 4, false);
+  }
+}
+
+// `--full`: everything the ruleset declares, every mechanic in full.
+std::string ruleset_text(const Ruleset& r) {
+  std::string out = ruleset_head(r);
+  const std::vector<std::string> groups = groups_of(r);
   const bool grouped = !(groups.size() == 1 && groups.front().empty());
   // With several groups, a table of contents first: one line per group.
   if (grouped && groups.size() > 1) {
@@ -386,17 +414,55 @@ std::string ruleset_text(const Ruleset& r) {
     out += "\nTiers, lowest first:\n";
     tiers_text(out, r.tiers);
   }
-  for (const auto& g : groups) {
-    out += grouped ? fmt::format("\nMechanics: {}\n", g.empty() ? "other" : g) : "\nMechanics:\n";
-    for (const auto& m : r.mechanics) {
-      if (m.group != g) continue;
-      out += "\n";
-      item(out, 2, fmt::format("{}.{}", r.name, m.name), m.doc);
-      mechanic_text(out, r, m, 4, false);
-    }
-  }
+  for (const auto& g : groups) group_text(out, r, g, grouped);
   out +=
       fmt::format("\nalea describe {}.MECHANIC shows one mechanic and how to call it.\n", r.name);
+  return out;
+}
+
+// The first sentence of `doc` (up to ". " or the end), cut to fit `room` columns.
+std::string summary(std::string_view doc, std::size_t room) {
+  std::string s(doc.substr(0, std::min(doc.find(". "), doc.find('\n'))));
+  if (columns(s) <= room) return s;
+  std::string cut;
+  for (std::size_t i = 0; i < s.size() && columns(cut) + 1 < room; ++i) {
+    cut += s[i];
+    while (i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80) cut += s[++i];
+  }
+  return cut + "…";
+}
+
+// A ruleset of several groups, shown short: a line per mechanic, by group, and the names of
+// what the whole ruleset declares; `alea describe NAME GROUP` or --full gives the details.
+std::string ruleset_contents(const Ruleset& r) {
+  std::string out = ruleset_head(r);
+  std::size_t name_width = 0;
+  for (const auto& m : r.mechanics) name_width = std::max(name_width, columns(m.name));
+  out += fmt::format("\nMechanics by group ({}):\n", r.mechanics.size());
+  for (const auto& g : groups_of(r)) {
+    out += fmt::format("  {}\n", g.empty() ? "other" : g);
+    for (const auto& m : r.mechanics) {
+      if (m.group != g) continue;
+      const std::size_t used = 4 + name_width + 2;
+      out += fmt::format("    {}{}  {}\n", m.name, std::string(name_width - columns(m.name), ' '),
+                         summary(m.doc, width > used ? width - used : 10));
+    }
+  }
+  const auto names = [](const auto& list) {
+    std::vector<std::string> v;
+    for (const auto& x : list) v.push_back(x.name);
+    return fmt::format("{}", fmt::join(v, ", "));
+  };
+  std::string declared;
+  if (!r.types.empty()) declared += "Types of records:\n" + wrap(names(r.types), 2);
+  if (!r.parameters.empty()) declared += "Parameters of the whole ruleset:\n" + wrap(names(r.parameters), 2);
+  if (!r.state.empty()) declared += "State kept between rolls:\n" + wrap(names(r.state), 2);
+  if (!r.choices.empty()) declared += "Choices after a roll:\n" + wrap(names(r.choices), 2);
+  if (!declared.empty()) out += "\n" + declared;
+  out += "\n" + wrap(fmt::format("alea describe {} GROUP shows one group's mechanics in full (a group's first "
+                                 "word is enough); alea describe {}.MECHANIC one mechanic; --full everything.",
+                                 r.name, r.name),
+                     0);
   return out;
 }
 
@@ -439,11 +505,70 @@ std::string single_mechanic_text(const Ruleset& r, const MechanicInfo& m) {
   return out;
 }
 
+// The groups `word` names: the one so named, else each whose first part (before " ("), first
+// word, or part in brackets is `word`, ignoring ASCII case: "battle" names "battle (битва)",
+// "lives" "lives, wounds and healing (жизни, ранения, лечение)".
+std::vector<std::string> named_groups(const Ruleset& r, std::string_view word) {
+  const std::vector<std::string> groups = groups_of(r);
+  if (std::find(groups.begin(), groups.end(), word) != groups.end()) return {std::string(word)};
+  const auto same = [](std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+  };
+  std::vector<std::string> out;
+  for (const auto& g : groups) {
+    const std::string_view v(g);
+    const auto open = v.find(" (");
+    const std::string_view first = v.substr(0, open);
+    const std::string_view bracketed =
+        open != std::string_view::npos && v.ends_with(')') ? v.substr(open + 2, v.size() - open - 3) : std::string_view{};
+    const std::string_view first_word = first.substr(0, std::min(first.find(' '), first.find(',')));
+    if (!g.empty() && (same(first, word) || same(first_word, word) || (!bracketed.empty() && same(bracketed, word)))) {
+      out.push_back(g);
+    }
+  }
+  return out;
+}
+
+// `alea describe NAME GROUP`: the mechanics of the groups `word` names, in full.
+Described group_description(const Ruleset& r, std::string_view word) {
+  Described d;
+  const std::vector<std::string> groups = named_groups(r, word);
+  if (groups.empty()) {
+    std::vector<std::string> all = groups_of(r);
+    std::erase(all, std::string());
+    const std::string near = closest_name(word, all);
+    d.error_code = DiagCode::UnknownFunction;
+    d.error = all.empty() ? fmt::format("the ruleset {} has no groups: alea describe {} shows every mechanic", r.name, r.name)
+                          : fmt::format("the ruleset {} has no group '{}'{}; its groups: {}", r.name, word,
+                                        near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                                        fmt::join(all, "; "));
+    return d;
+  }
+  d.text = fmt::format("{} — {}\n", r.name, r.title);
+  for (const auto& g : groups) group_text(d.text, r, g, true);
+  d.text += fmt::format("\nalea describe {}.MECHANIC shows one mechanic and how to call it;\n"
+                        "alea describe {} lists the groups.\n", r.name, r.name);
+  return d;
+}
+
 }  // namespace
 
 Described describe(std::string_view what, const RulesetPath& path, bool json_out,
-                   const Engine* loaded) {
+                   const Engine* loaded, const DescribeView& given) {
   Described d;
+  // "NAME GROUP" or "NAME --full" as one text, as the REPL's :describe passes its words: a
+  // ruleset's name has no space in it.
+  DescribeView view = given;
+  if (const auto space = what.find(' '); space != std::string_view::npos && !is_ruleset_file(what) &&
+                                         view.group.empty() && !view.full) {
+    const auto from = what.find_first_not_of(' ', space);
+    const std::string_view rest = from == std::string_view::npos ? std::string_view{} : what.substr(from);
+    if (rest == "--full") view.full = true;
+    else view.group = std::string(rest);
+    what = what.substr(0, space);
+  }
   Engine scratch;
   std::string name(what), mech;
   const Ruleset* r = nullptr;
@@ -476,7 +601,16 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
     }
   }
   if (mech.empty()) {
-    d.text = json_out ? describe_ruleset_document(*r) + "\n" : ruleset_text(*r);
+    if (!view.group.empty()) return group_description(*r, view.group);
+    const auto groups = groups_of(*r);
+    const bool short_form = !view.full && groups.size() > 1;
+    d.text = json_out ? describe_ruleset_document(*r) + "\n" : short_form ? ruleset_contents(*r) : ruleset_text(*r);
+    return d;
+  }
+  if (!view.group.empty() || view.full) {
+    d.error_code = DiagCode::BadUsage;
+    d.error = fmt::format("{} is one mechanic: it has no {}", what,
+                          view.full ? "--full (that is for a ruleset)" : fmt::format("group '{}' to show", view.group));
     return d;
   }
   const MechanicInfo* m = r->mechanic(mech);
@@ -497,8 +631,8 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
   return d;
 }
 
-int describe_command(std::string_view what, const RulesetPath& path, bool json_out) {
-  const Described d = describe(what, path, json_out);
+int describe_command(std::string_view what, const RulesetPath& path, bool json_out, const DescribeView& view) {
+  const Described d = describe(what, path, json_out, nullptr, view);
   if (d.ok()) {
     fmt::print("{}", d.text);
     return exit_ok;
@@ -513,7 +647,7 @@ int describe_command(std::string_view what, const RulesetPath& path, bool json_o
   if (json_out) fmt::print("{}\n", error_document("describe", report));
   std::fflush(stdout);
   std::fputs(d.diagnostics.empty() ? report.rendered.c_str() : render_text(d.diagnostics).c_str(), stderr);
-  return exit_bad_input;
+  return d.error_code == DiagCode::BadUsage ? exit_usage : exit_bad_input;
 }
 
 }  // namespace alea::cli

@@ -3,8 +3,11 @@
 // Exit codes: 0 success, 1 the input had an error (the diagnostic is on
 // stderr) or the output could not be written, 2 the command line itself was
 // wrong, 130 stopped by Ctrl-C.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -55,9 +58,25 @@ std::string mechanic_word(const RollArgs& a) {
   return w.substr(!w.empty() && w.front() == ' ');
 }
 
+// How the breakdown is written: --format, and colour (--color) when it goes to a terminal and
+// NO_COLOR (no-color.org) is unset or empty.
+alea::BreakdownStyle breakdown_style(const RollArgs& a, const alea::Bindings* variables) {
+  alea::BreakdownStyle style;
+  style.variables = variables;
+  if (a.format == "markdown") style.format = alea::BreakdownFormat::Markdown;
+  if (a.format == "discord") style.format = alea::BreakdownFormat::Discord;
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  style.color = a.color == "always" ||
+                (a.color == "auto" && style.format == alea::BreakdownFormat::Text && ::isatty(STDOUT_FILENO) == 1 &&
+                 !(no_color && *no_color) && !(term && std::string_view(term) == "dumb"));
+  return style;
+}
+
 // `mechanic`: the call is of that mechanic, whose record is shown a field to a line.
 int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& source, const std::string& name,
-             const alea::cli::RulesetPath& path, const alea::MechanicInfo* mechanic = nullptr) {
+             const alea::cli::RulesetPath& path, const alea::MechanicInfo* mechanic = nullptr,
+             const alea::Bindings* variables = nullptr) {
   const alea::Choices choices = alea::cli::command_choices(engine, a);
   std::optional<alea::State> state;
   // Held from before the state is read until the new state is in place: read-modify-write is atomic.
@@ -76,6 +95,7 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
   alea::cli::RollInput input{source, name, dice.source.get(), dice.scripted, "leave out --dice", state ? &*state : nullptr,
                              &choices, name == "<command line>" ? mechanic_word(a) : "this roll",
                              &alea::cli::cancel_flag()};
+  input.variables = variables;
   alea::cli::RollRun run = alea::cli::roll_once(engine, input);
   const alea::Outcome& outcome = run.outcome;
   // The state is saved before anything is shown: a roll whose state cannot
@@ -108,16 +128,18 @@ int run_roll(const alea::Engine& engine, const RollArgs& a, const std::string& s
       std::fputs(alea::render_text(alea::Diagnostics{d}).c_str(), stderr);
       return exit_bad_input;
     }
-    fmt::print("{}\n", doc);
+    fmt::print("{}\n", variables && !variables->all().empty() ? alea::cli::with_variables(doc, *variables, max_bytes) : doc);
   }
   if (!outcome.ok()) {
     std::fputs(alea::render_text(run.diagnostics()).c_str(), stderr);
     return outcome.error->code == alea::DiagCode::Interrupted ? alea::cli::exit_interrupted : exit_bad_input;
   }
   if (!a.json) {
+    const alea::BreakdownStyle style = breakdown_style(a, variables);
+    const std::int64_t max_bytes = engine.options().limits.max_render_size;
     const std::string shown = !outcome.value ? "ok"
-                              : mechanic ? alea::cli::record_breakdown(outcome, engine.options().limits.max_render_size, mechanic)
-                                                : alea::render_breakdown(outcome, engine.options().limits.max_render_size);
+                              : mechanic     ? alea::cli::record_breakdown(outcome, max_bytes, mechanic, style)
+                                             : alea::render_breakdown(outcome, max_bytes, style);
     fmt::print("{}\n", shown);
   }
   return exit_ok;
@@ -158,10 +180,13 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
       return run_roll(engine, a, call.source, "<command line>", path, m);
     }
   }
+  // `d20 + bonus bonus=5`: the trailing name=value words bind the expression's variables.
+  const auto split = static_cast<std::ptrdiff_t>(alea::cli::variable_words_start(words));
   std::string source;
-  for (const auto& w : words) source += (source.empty() ? "" : " ") + w;
+  for (auto w = words.begin(); w != words.begin() + split; ++w) source += (source.empty() ? "" : " ") + *w;
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, "<input>", path);
+  const alea::Bindings variables = alea::cli::variable_bindings(engine, {words.begin() + split, words.end()});
+  return run_roll(engine, a, source, "<input>", path, nullptr, &variables);
 }
 
 int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
@@ -185,7 +210,16 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   std::string source = std::move(*read.text);
   alea::Engine engine(alea::cli::engine_options(a.limits));
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
-  return run_roll(engine, a, source, a.file == "-" ? "<stdin>" : a.file, path);
+  // `alea run game.alea bonus=5`: the words after the file that are not options bind variables.
+  RollArgs options = a;
+  std::vector<std::string> variable_words;
+  std::erase_if(options.flags, [&](const std::string& w) {
+    if (w.starts_with('-')) return false;
+    variable_words.push_back(w);
+    return true;
+  });
+  const alea::Bindings variables = alea::cli::variable_bindings(engine, variable_words);
+  return run_roll(engine, options, source, a.file == "-" ? "<stdin>" : a.file, path, nullptr, &variables);
 }
 
 // Runs the command the command line names. A command line found wrong on the way (UsageError)
@@ -206,7 +240,11 @@ int run_command_line(alea::cli::ParsedArgs& c) {
     int code = exit_ok;
     switch (c.command) {
       case cli::Command::Rulesets: code = cli::rulesets_command(path, c.list_json); break;
-      case cli::Command::Describe: code = cli::describe_command(c.describe_what, path, c.describe_json); break;
+      case cli::Command::Describe: {
+        const cli::DescribeView view{fmt::format("{}", fmt::join(c.describe_group, " ")), c.describe_full};
+        code = cli::describe_command(c.describe_what, path, c.describe_json, view);
+        break;
+      }
       case cli::Command::State: code = cli::state_command(c.state, path); break;
       case cli::Command::Serve: code = cli::serve_command(c.serve, c.limits, c.ruleset_dirs); break;
       default: {

@@ -19,6 +19,27 @@ struct MechanicInfo;  // interpreter/rulesets/ruleset.hpp
 
 namespace alea::cli {
 
+// Variables given on the command line after an expression, `alea roll 'd20 + bonus' bonus=5`:
+// trailing NAME=VALUE words, each VALUE an expression of the language that rolls no dice.
+// `alea stats` can take them the same way.
+
+// Where the trailing NAME=VALUE words of `words` begin (words.size() when there are none); the
+// first word is always the expression's. NAME is taken loosely here (`3x=5`, `a.b=1`), for
+// variable_bindings to refuse by name.
+[[nodiscard]] std::size_t variable_words_start(const std::vector<std::string>& words);
+
+// The variables the NAME=VALUE `words` bind, each value worked out by `engine`. Throws
+// UsageError naming the word for a word that is not NAME=VALUE with a name of the language, a
+// name given twice, or a value that does not compile, fails, or rolls dice.
+[[nodiscard]] Bindings variable_bindings(const Engine& engine, const std::vector<std::string>& words);
+
+// Throws UsageError when `variables` give a name that `program` never reads (with the names
+// it does read, and the nearest of them).
+void check_variables_read(const Compiled& program, const Bindings& variables);
+
+// An alea.roll/1 document `doc` with "variables": {name: value, …} added as its last key.
+[[nodiscard]] std::string with_variables(std::string doc, const Bindings& variables, std::int64_t max_bytes);
+
 struct RollInput {
   std::string source;
   std::string name = "<input>";        // shown in diagnostics
@@ -30,6 +51,7 @@ struct RollInput {
   std::string what = "this roll";      // names the roll in a choice's error: "my-game.check"
   const std::atomic<bool>* cancel = nullptr;
   bool choices_as_options = true;  // a choice's error names it as an option (`--use-edge`), else as "choices"
+  const Bindings* variables = nullptr;  // the command line's NAME=VALUE words; each must be read
 };
 
 struct RollRun {
@@ -64,9 +86,12 @@ struct RollDice {
 [[nodiscard]] RollRun roll_once(const Engine& engine, const RollInput& input);
 
 // The breakdown of a roll whose value is a mechanic's record (`m`, or null for a record of no
-// mechanic): the call and its dice, then one field to a line; a label whose meaning the
-// ruleset states is followed by it. Any other value: render_breakdown's text.
-[[nodiscard]] std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const MechanicInfo* m);
+// mechanic), written in `style`: the call and its dice, then one field to a line; a label whose
+// meaning the ruleset states is followed by it. A call that the mechanic's `refusal:` says the
+// rules forbid: "refused: " and the sentence that says why, in place of the fields. Any other
+// value: render_breakdown's text.
+[[nodiscard]] std::string record_breakdown(const Outcome& o, std::int64_t max_bytes, const MechanicInfo* m,
+                                           const BreakdownStyle& style = {});
 
 // Whether render_json refused a successful outcome's document as too large: its stand-in says
 // "ok": false.

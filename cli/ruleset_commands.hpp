@@ -37,11 +37,19 @@ struct Described {
   [[nodiscard]] bool ok() const { return error.empty() && diagnostics.empty(); }
 };
 
+// What a ruleset's description shows: the mechanics of one group (a group's name, or its first
+// word), or everything (`full`). By default a ruleset of several groups is shown short: a line
+// per mechanic, by group. --json always has everything.
+struct DescribeView {
+  std::string group;
+  bool full = false;
+};
+
 // `what` is NAME, NAME.MECHANIC, or a ruleset file. A ruleset that `loaded`
 // has is described as loaded; any other is loaded from the path first.
 [[nodiscard]] Described describe(std::string_view what, const RulesetPath& path, bool json,
-                                 const Engine* loaded = nullptr);
-int describe_command(std::string_view what, const RulesetPath& path, bool json);
+                                 const Engine* loaded = nullptr, const DescribeView& view = {});
+int describe_command(std::string_view what, const RulesetPath& path, bool json, const DescribeView& view = {});
 
 // The name of a ruleset near `name`, or "".
 [[nodiscard]] std::string closest_ruleset(std::string_view name, const RulesetPath& path,

@@ -186,25 +186,55 @@ std::vector<RulesetName> choices_read(const Compiled& program) {
   return out;
 }
 
+namespace {
+
+// Calls f on every expression of `p`: its top-level lets, its functions' bodies, its main
+// expression, and everything inside them.
+template <class F>
+void each_expr(const ast::Program& p, F&& f) {
+  const auto visit = [&](const ast::Expr& e, auto& self) -> void {
+    f(e);
+    ast::for_each_child(e, [&](const ast::Expr& child) { self(child, self); });
+  };
+  for (const auto& st : p.statements) {
+    if (const auto* g = std::get_if<ast::GlobalLet>(&st); g && g->value) visit(*g->value, visit);
+    if (const auto* fn = std::get_if<ast::FnDef>(&st); fn && fn->body) visit(*fn->body, visit);
+  }
+  if (p.main) visit(*p.main, visit);
+}
+
+}  // namespace
+
 std::vector<RulesetName> counters_set(const Compiled& program) {
   std::vector<RulesetName> out;
   if (!program.ok()) return out;
-  const auto visit = [&](const ast::Expr& e, auto& self) -> void {
-    if (const auto* c = std::get_if<ast::Call>(&e.kind)) {
-      for (const ast::Constant* k : c->sets) {
-        if (!k || k->source != ast::Constant::Source::State) continue;
-        RulesetName n{k->owner, k->name};
-        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
-      }
+  each_expr(*program.program->ast, [&](const ast::Expr& e) {
+    const auto* c = std::get_if<ast::Call>(&e.kind);
+    if (!c) return;
+    for (const ast::Constant* k : c->sets) {
+      if (!k || k->source != ast::Constant::Source::State) continue;
+      RulesetName n{k->owner, k->name};
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
     }
-    ast::for_each_child(e, [&](const ast::Expr& child) { self(child, self); });
-  };
+  });
+  return out;
+}
+
+std::vector<std::string> host_names_read(const Compiled& program) {
+  std::vector<std::string> out;
+  if (!program.ok()) return out;
   const ast::Program& p = *program.program->ast;
+  std::vector<std::string_view> lets;
   for (const auto& st : p.statements) {
-    if (const auto* g = std::get_if<ast::GlobalLet>(&st); g && g->value) visit(*g->value, visit);
-    if (const auto* f = std::get_if<ast::FnDef>(&st); f && f->body) visit(*f->body, visit);
+    if (const auto* g = std::get_if<ast::GlobalLet>(&st)) lets.push_back(g->name);
   }
-  if (p.main) visit(*p.main, visit);
+  each_expr(p, [&](const ast::Expr& e) {
+    const auto* n = std::get_if<ast::Name>(&e.kind);
+    if (n && n->slot < 0 && !n->constant && std::find(lets.begin(), lets.end(), n->name) == lets.end() &&
+        std::find(out.begin(), out.end(), n->name) == out.end()) {
+      out.push_back(n->name);
+    }
+  });
   return out;
 }
 

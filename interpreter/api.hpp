@@ -119,6 +119,10 @@ struct RulesetName {
 // keeping a character's state may choose not to store the result.
 [[nodiscard]] std::vector<RulesetName> counters_set(const Compiled& program);
 
+// The names `program` reads from the host's Bindings (free names that no `let`, parameter or
+// ruleset declares), each once, in the order first written.
+[[nodiscard]] std::vector<std::string> host_names_read(const Compiled& program);
+
 class Engine {
  public:
   Engine() = default;
@@ -303,6 +307,31 @@ class Session {
 // out and naming max_render_size.
 [[nodiscard]] std::string render_breakdown(const Outcome& outcome,
                                            std::int64_t max_bytes = Limits{}.max_render_size);
+
+// How a breakdown is written for where it is read (docs/language.md, "The breakdown at the table").
+enum class BreakdownFormat {
+  Text,      // 4d6kh3 → 6 4 ~1~ 3 = 13
+  Markdown,  // `4d6kh3` → **6** 4 ~~1~~ 3 = **13**; further lines as list items
+  Discord,   // as Markdown; further lines as quotes ("> "), which Discord shows indented
+};
+struct BreakdownStyle {
+  BreakdownFormat format = BreakdownFormat::Text;
+  // Text only: ANSI colours for a terminal: the total bold, a removed die dim and struck
+  // through, a die showing its highest face green, its lowest red.
+  bool color = false;
+  // The host's variables (the Bindings of the run): each free name of the shown expression
+  // that they bind is shown with its value, `bonus:5`.
+  const Bindings* variables = nullptr;
+};
+// render_breakdown's text in `style`. A die showing its kind's highest face (a crit) or its
+// lowest (a fumble) is marked in Markdown (**20**) and in colour; a die of one face never is.
+[[nodiscard]] std::string render_breakdown(const Outcome& outcome, std::int64_t max_bytes,
+                                           const BreakdownStyle& style);
+// A value, a further line's start and a piece of plain text as render_breakdown writes them in
+// `style`: "**13**" in Markdown; "\n  ", "\n- " or "\n> "; text with Markdown's marks escaped.
+[[nodiscard]] std::string breakdown_total(std::string_view value, const BreakdownStyle& style);
+[[nodiscard]] std::string_view breakdown_line(const BreakdownStyle& style);
+[[nodiscard]] std::string breakdown_text(std::string_view text, const BreakdownStyle& style);
 // The outcome as one JSON document, alea.roll/1 (docs/json.md): value, dice, events, or the
 // error; with the seed the dice came from, when there was one, so that a roll can be replayed.
 // A document that would pass max_bytes is refused whole: in its place comes

@@ -105,6 +105,10 @@ struct MechanicInfo {
   // `odds: sampled`: `alea stats` samples it at once, without trying an exact
   // answer (a loop with no bound, such as a fight to the end).
   bool sampled_odds = false;
+  // `refusal: {allowed: FIELD, why: FIELD}`: the rules forbid the action when the record's bool
+  // field `allowed` is false, and `why` (a text, a list of texts, or a label with docs) says
+  // why; the command line then prints that sentence instead of the record. Empty: no refusal.
+  std::string refusal_allowed, refusal_why;
 };
 
 // The ruleset-wide parameters, counters or choices in `all` that `m` reads: the ones a call of

@@ -536,7 +536,8 @@ class Loader final : public detail::RulesetReader {
     const std::string context = fmt::format("the mechanic '{}'", mname);
     if (!keys(spec, span_of(key), context,
               {{"doc", true}, {"group", false}, {"sides", false}, {"params", false}, {"requires", false}, {"body", true},
-               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}, {"odds", false}})) {
+               {"result", false}, {"returns", false}, {"examples", false}, {"changes", false}, {"odds", false},
+               {"refusal", false}})) {
       return;
     }
     MechanicInfo m;
@@ -572,6 +573,7 @@ class Loader final : public detail::RulesetReader {
       }
     }
     result(spec, key, m, fn);
+    if (const YAML::Node rf = spec["refusal"]) detail::read_refusal(*this, rf, m);
     if (const YAML::Node ex = spec["examples"]) detail::read_examples(*this, ex, m);
     if (const YAML::Node body = spec["body"]) {
       if (auto src = code(body, "a mechanic's 'body'")) {

@@ -94,6 +94,9 @@ void read_tiers(RulesetReader& r, const YAML::Node& n);
 void read_changes(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m);
 // A mechanic's `requires:` — checks of its arguments, each a require() call run before its body.
 void read_requires(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m);
+// A mechanic's `refusal:` — which field of its record result says the action is allowed, and
+// which says why not; read after its result.
+void read_refusal(RulesetReader& r, const YAML::Node& n, MechanicInfo& m);
 // Once every statement is in place: points each change at its hidden functions.
 void link_changes(ast::Program& program);
 // Once changes are linked: each mechanic keeps as settable only the ruleset-wide names it can

@@ -356,6 +356,46 @@ void link_changes(ast::Program& program) {
   }
 }
 
+void read_refusal(RulesetReader& r, const YAML::Node& n, MechanicInfo& m) {
+  const Span at = r.span_of(n);
+  if (!n.IsMap()) {
+    r.error(DiagCode::RulesetFieldType, at, "'refusal' is a mapping: {allowed: FIELD, why: FIELD}");
+    return;
+  }
+  if (!r.keys(n, at, "'refusal'", {{"allowed", true}, {"why", true}}) || !n["allowed"] || !n["why"]) return;
+  if (m.result.empty()) {
+    r.error(DiagCode::RulesetInvalidValue, at, "'refusal' names fields of the mechanic's record 'result', and it has none");
+    return;
+  }
+  std::vector<std::string> names;
+  for (const auto& f : m.result) names.push_back(f.name);
+  // The field `key` names, checked: one of the result's, and a bool for `allowed`.
+  const auto field = [&](const char* key) -> std::optional<std::string> {
+    const auto name = r.text(n[key], fmt::format("'{}'", key));
+    if (!name) return std::nullopt;
+    const auto f = std::find_if(m.result.begin(), m.result.end(), [&](const FieldInfo& x) { return x.name == *name; });
+    if (f == m.result.end()) {
+      auto& d = r.error(DiagCode::RulesetInvalidValue, r.span_of(n[key]),
+                        fmt::format("'{}' is not a field of the mechanic's result; its fields: {}", *name,
+                                    fmt::join(names, ", ")));
+      if (const auto near = closest_name(*name, names); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
+      return std::nullopt;
+    }
+    if (std::string_view(key) == "allowed" && f->type.kind != ast::TypeSpec::Bool) {
+      r.error(DiagCode::RulesetInvalidValue, r.span_of(n[key]),
+              fmt::format("'allowed' names a bool field (true: the action is allowed), and '{}' is {}", *name,
+                          ast::type_name(f->type)));
+      return std::nullopt;
+    }
+    return name;
+  };
+  const auto allowed = field("allowed");
+  const auto why = field("why");
+  if (!allowed || !why) return;
+  m.refusal_allowed = *allowed;
+  m.refusal_why = *why;
+}
+
 void read_requires(RulesetReader& r, const YAML::Node& n, ast::FnDef& fn, MechanicInfo& m) {
   if (!n.IsSequence() || n.size() == 0) {
     r.error(DiagCode::RulesetFieldType, r.span_of(n),

@@ -209,7 +209,7 @@ check("field by field unknown colour", code == 1 and "the argument 'die.colour' 
 
 # ---- alea describe ------------------------------------------------------------------------
 
-code, out, err = run(["describe", "crystal-die"])
+code, out, err = run(["describe", "crystal-die", "--full"])
 check("describe", code == 0 and all(s in out for s in [
     "crystal-die — Crystal Die (Irondie)\n",
     "Types of records the mechanics take and give:\n  die: a record of\n",

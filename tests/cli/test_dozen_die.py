@@ -172,7 +172,7 @@ rc, out, err = run(["describe", "dozen-die.melee", "--json"])
 doc = json.loads(out) if rc == 0 else {}
 check("describe melee --json", doc.get("sides") == ["attacker", "defender"]
       and [f["name"] for f in doc.get("side_fields", [])] == ["pool", "ST"], out[:500])
-rc, out, err = run(["describe", "dozen-die"])
+rc, out, err = run(["describe", "dozen-die", "--full"])
 check("describe dozen-die", rc == 0 and all(f"Mechanics: {g}\n" in out for g in
                                             ["checks", "movement", "melee", "characters"]), out[:500] + err)
 rc, out, err = run(["describe", "dozen-die", "--json"])
@@ -201,10 +201,18 @@ rc, out, err = run(shlex.split(command)[1:])
 check("README §5.1 command", rc == 0 and "hits_on_defender: 1\n" in out and "to_reserve_attacker: [8]\n" in out
       and "spent_attacker: [5]\n" in out, out + err)
 
-# A refusal that is an outcome reads as a sentence after its label; --json keeps the label.
+# A refusal (the mechanic's `refusal:`) prints the sentence that says why, not the record; --json
+# keeps the record. An outcome that is no refusal reads as its label and its sentence.
 rc, out, err = run(["roll", "dozen-die.reaction_allowed", "rate=twice", "used_this_round=2"])
-check("reaction refused: the sentence", rc == 0 and out.endswith(
-    "allowed: false\nreason: round_limit — it has made all the reactions its rate allows this round (R36)\n"), out + err)
+check("reaction refused: the sentence", rc == 0 and out == "dozen_die.reaction_allowed(rate: \"twice\", used_this_round: 2)"
+      "\nrefused: it has made all the reactions its rate allows this round (R36)\n", out + err)
+rc, out, err = run(["roll", "dozen-die.reaction_allowed", "rate=twice", "used_this_round=1"])
+check("reaction allowed: the record", rc == 0 and out.endswith("allowed: true\nreason: ok\n"), out + err)
+rc, out, err = run(["roll", "dozen-die.jump", "MV=3", "DX=4", "distance=9"])
+check("jump refused: the sentence", rc == 0 and out.endswith(
+    "\nrefused: the gap is wider than MV, and nobody jumps farther than one move (R3, R15)\n"), out + err)
+rc, out, err = run(["describe", "dozen-die.jump"])
+check("describe: the refusal", "refused when allowed is false: outcome says why" in out, out[-800:] + err)
 rc, out, err = run(["roll", "dozen-die.reaction_allowed", "rate=twice", "used_this_round=2", "--json"])
 check("reaction refused: --json", rc == 0 and json.loads(out)["value"]["reason"] == "round_limit", out + err)
 rc, out, err = run(["describe", "dozen-die.reaction_allowed", "--json"])

@@ -388,7 +388,7 @@ check("stats text", rc == 0 and "tier:\nvalue    probability\nmiss       2.78%  
 
 # ---- describe and the examples of the file ------------------------------------------------------
 
-rc, out, err = run(["describe", "pbta-superiority"])
+rc, out, err = run(["describe", "pbta-superiority", "--full"])
 check("describe shows the state", rc == 0 and "State kept between rolls" in out and "superiority (int, starts at 1, "
       "1 to 6, a change stops at the bounds)" in out and "use_superiority (bool, flag --use-superiority)" in out
       and "partial (7–9)" in out, out + err)

@@ -110,6 +110,47 @@ check("help", "roll" in out and "Exit codes" in out, out)
 out, _ = expect(["roll", "--help"], 0)
 check("roll help", "--seed" in out and "--dice" in out and "--json" in out, out)
 
+# `alea help` is `alea --help`; a misspelt command gets the nearest one, as git's do (exit 2).
+out, _ = expect(["help"], 0)
+check("alea help", out == run(["--help"])[1], out[:200])
+out, _ = expect(["help", "stats"], 0)
+check("alea help stats", out == run(["stats", "--help"])[1], out[:200])
+for words, message in [
+        (["rol", "3d6"], "alea: 'rol' is not an alea command. The most similar command is 'roll'\n"),
+        (["--seed", "3", "sats"], "alea: 'sats' is not an alea command. The most similar command is 'stats'\n"),
+        (["help", "rol"], "alea: 'rol' is not an alea command. The most similar command is 'roll'\n"),
+        (["frobnicate"], "alea: 'frobnicate' is not an alea command. See 'alea help'\n"),
+        (["3d6"], "alea: '3d6' is not an alea command. See 'alea help'; to roll an expression: alea roll '3d6'\n")]:
+    rc, so, se = run(words)
+    check(" ".join(words), rc == 2 and so == "" and se == message, f"exit {rc}: {so!r} {se!r}")
+
+# Variables from the command line: trailing name=value words; each shown by its name.
+expect(["roll", "d20 + bonus", "bonus=5", "--dice", "14"], 0, "d20 + bonus → [14] + bonus:5 = 19\n")
+expect(["roll", "bonus * n", "n=2", "bonus=-1"], 0, "bonus * n → bonus:-1 * n:2 = -2\n")
+out, _ = expect(["roll", "d20 + bonus", "bonus=2 + 3", "--dice", "14", "--json"], 0)
+doc = json.loads(out or "{}")
+check("json variables", doc.get("variables") == {"bonus": 5} and doc.get("value") == 19, out)
+for words, message in [
+        (["d20", "bonus=5"], "the variable 'bonus' is given but the expression never reads it (it reads no variables)"),
+        (["d20 + bonus", "bonos=5"], "the variable 'bonos' is given but the expression never reads it (did you mean 'bonus'?)"),
+        (["d20 + x", "3x=5"], "'3x=5' is not NAME=VALUE with a variable name"),
+        (["d20 + x", "x=d4"], "'x=d4': a variable's value rolls no dice: write the dice in the expression"),
+        (["d20 + x", "x=1", "x=2"], "'x=2': the variable 'x' is given twice")]:
+    expect(["roll", *words, "--dice", "3"], 2, "", err_contains=message)
+
+# --format for chat, --color for a terminal (never when piped, unless asked).
+expect(["roll", "4d6kh3", "--dice", "6,4,1,3", "--format", "markdown"], 0, "`4d6kh3` → **6** 4 ~~1~~ 3 = **13**\n")
+expect(["roll", "5d10>=8", "--dice", "9,2,8,10,1", "--format", "discord"], 0,
+       "`5d10>=8` → 9\\* 2 8\\* **10\\*** **1** = **3**\n")
+expect(["roll", "repeat 2 { d6 }", "--dice", "3,5", "--format", "markdown"], 0,
+       "`repeat 2 { d6 }` = **[3, 5]**\n- `d6`: 3\n- `d6`: 5\n")
+expect(["roll", "4d6kh3", "--dice", "6,4,1,3", "--color", "always"], 0,
+       "4d6kh3 → \x1b[32m6\x1b[0m 4 \x1b[2;9m~1~\x1b[0m 3 = \x1b[1m13\x1b[0m\n")
+expect(["roll", "4d6kh3", "--dice", "6,4,1,3"], 0, "4d6kh3 → 6 4 ~1~ 3 = 13\n")
+expect(["roll", "3d6", "--json", "--format", "markdown"], 2, err_contains="--json and --format markdown exclude each other")
+expect(["roll", "3d6", "--format", "discord", "--color", "always"], 2,
+       err_contains="--color always colours the text breakdown, not --format discord")
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)

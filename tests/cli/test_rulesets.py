@@ -235,8 +235,24 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(["rulesets", "--rulesets", str(tmp / "nope")], 2, err_contains="--rulesets")
     expect(["describe", "broken", "--rulesets", str(tmp)], 1, err_contains="error: unknown key 'parms'")
 
-    # Groups, labels, a plain result, and label words on the command line.
+    # A ruleset of several groups is shown short, a line per mechanic; a group, or --full, in full.
     expect(["describe", "mini", "--rulesets", str(tmp)], 0, out_contains=[
+        "\nMechanics by group (2):\n  rolls\n    roll   a d6 plus the bonus\n  tables\n    twice  two dice\n"
+        "\nParameters of the whole ruleset:\n  bonus\n\nalea describe mini GROUP shows one group's mechanics in full"])
+    expect(["describe", "mini", "TABLES", "--rulesets", str(tmp)], 0,
+           "mini — A small ruleset\n\nMechanics: tables\n\n  mini.twice\n      two dice\n    returns (int)\n"
+           "        the total\n\nalea describe mini.MECHANIC shows one mechanic and how to call it;\n"
+           "alea describe mini lists the groups.\n")
+    expect(["describe", "mini", "tabels", "--rulesets", str(tmp)], 1, "",
+           err_contains="alea: the ruleset mini has no group 'tabels' (did you mean 'tables'?); its groups: rolls; tables\n")
+    expect(["describe", "mini.roll", "rolls", "--rulesets", str(tmp)], 2, "",
+           err_contains="alea: mini.roll is one mechanic: it has no group 'rolls' to show\n")
+    expect(["describe", "mini", "rolls", "--json", "--rulesets", str(tmp)], 2,
+           err_contains="--json describes the whole ruleset (alea.describe/1): leave out the group")
+    expect(["describe", "mini", "rolls", "--full", "--rulesets", str(tmp)], 2,
+           err_contains="--full shows every group: leave out the group, or --full")
+    # Groups, labels, a plain result, and label words on the command line.
+    expect(["describe", "mini", "--full", "--rulesets", str(tmp)], 0, out_contains=[
         "Parameters of the whole ruleset, settable on each mechanic that reads them:\n  bonus (int, default 0, -3 to 3)\n",
         "Mechanics: rolls\n\n  mini.roll\n      a d6 plus the bonus\n",
         "      mood (label, default calm, one of calm, angry)\n",
@@ -300,11 +316,20 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(["describe", "heroes-mythos", "--rulesets", str(ROOT / "rulesets")], 0,
            out_contains="heroes-mythos — Heroes & Mythos d6 System\n", env=environment(ALEA_PATH=str(shadow)))
 
+    # A refusal names fields of the record result; `allowed` a bool one.
+    (tmp / "refuses.yaml").write_text(MINI.replace("name: mini", "name: refuses").replace(
+        "    examples:\n      - mini.roll mood=angry\n",
+        "    refusal: {allowed: total, why: mod}\n"))
+    _, err = expect(["check", "refuses.yaml"], 1, cwd=tmp)
+    check("refusal: a bool field", "'allowed' names a bool field (true: the action is allowed), and 'total' is int" in err, err)
+    check("refusal: a field of the result", "'mod' is not a field of the mechanic's result; its fields: total, mood, high"
+          in err and "note: did you mean 'mood'?" in err, err)
+
     # ---- the REPL, through a pipe --------------------------------------------------------
 
     script = ("let x = 3\n:load heroes-mythoss\n:load broken.yaml\nx + 1\n:load heroes-mythos\n:rulesets\n"
               ":dice 4,5,5,4\nheroes_mythos.check(3, red: 1).result\n:describe heroes-mythos.check\n"
-              ":describe mini\n:dice 2\nmini.roll().total\n")
+              ":describe mini\n:describe mini rolls\n:dice 2\nmini.roll().total\n")
     rc, out, err = run(["--seed", "1", "--rulesets", "."], stdin=script, cwd=tmp)
     check("repl pipe exit", rc == 0, err)
     check("repl :load unknown", "error: there is no ruleset 'heroes-mythoss' (did you mean 'heroes-mythos'?)" in err, err)
@@ -317,7 +342,7 @@ with tempfile.TemporaryDirectory() as tmp:
           and "mini — A small ruleset\n" in out, out)
     check("repl mechanic call", "heroes_mythos.check(3, red: 1).result = 10\n  dice d6: ~4~ 5 5\n" in out, out)
     check("repl :describe", "in the language: heroes_mythos.check(dice: 3)\n" in out
-          and "Mechanics: rolls\n" in out, out)
+          and "Mechanics by group (2):\n" in out and "Mechanics: rolls\n" in out, out)
     # A ruleset the input calls is loaded from the path, with a note.
     check("repl loads what it calls", "mini.roll().total = 2\n" in out
           and "note: loaded the ruleset mini (mini.yaml)" in err, out + err)

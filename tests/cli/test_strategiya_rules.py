@@ -150,7 +150,7 @@ check("V179 exact", rc == 0 and "a_wins: 46/81\n" in out, out + err)
 
 # ---- describe: groups, the hero type's fields, and a bow shot resolved from what it says -----------
 
-rc, out, err = run(["describe", "strategiya"])
+rc, out, err = run(["describe", "strategiya", "--full"])
 # Every group, in the order of the spec's chapters (2.1-2.15).
 check("describe groups", rc == 0 and re.findall(r"^Mechanics: (.*)$", out, re.M) == [
     "set-up (расклад)", "skills and potential (навыки и потенциал)",
