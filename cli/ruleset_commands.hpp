@@ -93,11 +93,13 @@ struct Setting {
 
 // Builds the call after checking that each word is `name=value` (a word that
 // is not throws UsageError, its message starting with `command`), loading the
-// ruleset into `engine`.
+// ruleset into `engine`. A value may come from a file of records: `attacker=@party.yaml#ivan`,
+// or `attacker=ivan` for an entry of one of the `with` files (cli/record_args.hpp).
 [[nodiscard]] MechanicCall mechanic_call(Engine& engine, const RulesetPath& path,
                                          std::string_view target,
                                          const std::vector<std::string>& words,
-                                         std::string_view command = "roll");
+                                         std::string_view command = "roll",
+                                         const std::vector<std::string>& with = {});
 
 // The parameter `name` of mechanic `m`, or of its ruleset, or null.
 [[nodiscard]] const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m,
@@ -106,7 +108,7 @@ struct Setting {
 // `value`, typed as name=value, as the argument of `p` in the language. It is
 // an expression, inserted as it is, except that a bare word given to a label
 // or string parameter is that text: on the command line `difficulty=hard`
-// cannot mean a variable, as there are none.
+// cannot mean a variable, as there are none; and `+1` is 1.
 [[nodiscard]] std::string argument_text(const ParamInfo* p, const std::string& value);
 
 // A command line that is wrong (exit 2): reported as "alea: <what>" and, with --json, as an

@@ -1,0 +1,41 @@
+// cli/record_args.hpp — arguments written as data rather than word by word: a record
+// from a file (`attacker=@party.yaml#ivan`, or `=@ivan.yaml` for a file that is one
+// record), an entry of a `--with` file by its name (`attacker=ivan`), and bare words
+// inside a record typed on the command line (`attacker='{colour: red, pool: 2}'`).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/ruleset_commands.hpp"
+#include "interpreter/rulesets/record_file.hpp"
+
+namespace alea::cli {
+
+// The files of records one command reads, each once: those `--with` names, every entry
+// of which is available by name, and those an `@FILE` word names. A relative name is
+// relative to the current directory.
+class RecordFiles {
+ public:
+  RecordFiles(std::vector<std::string> with, const Limits& limits) : with_(std::move(with)), limits_(limits) {}
+  // The file `name`, read on first use; null when it cannot be read or is no file of
+  // records, with what is wrong in `problems`.
+  const RecordFile* get(const std::string& name, Diagnostics& problems);
+  [[nodiscard]] const std::vector<std::string>& with() const { return with_; }
+
+ private:
+  std::vector<std::string> with_;
+  Limits limits_;
+  std::map<std::string, RecordFile> read_;
+};
+
+// Makes each setting's value the language's text for it: an `@FILE#ENTRY` reference or an
+// entry named by a bare word becomes the entry's literal, checked against the type of the
+// parameter (or field) it sets, with a mistake shown in the file; a bare word inside a
+// record literal, given to a label or string field, becomes that text. `typed` is the
+// command line the settings' positions point into. Returns the problems found.
+[[nodiscard]] Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::vector<Setting>& settings,
+                                                const SourceFile& typed, RecordFiles& files);
+
+}  // namespace alea::cli
