@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/state_file.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/printer.hpp"
 #include "interpreter/io/read_file.hpp"
@@ -72,10 +73,11 @@ std::string quote_bare_words(const std::string& value, const ast::TypeSpec& t) {
 
 }  // namespace
 
-const RecordFile* RecordFiles::get(const std::string& name, Diagnostics& problems) {
+const RecordFile* RecordFiles::get(const std::string& name, Diagnostics& problems, bool missing_ok) {
   auto it = read_.find(name);
   if (it == read_.end()) {
     const FileText read = read_file_capped(name, static_cast<std::size_t>(std::max<std::int64_t>(0, limits_.max_file_bytes)));
+    missing_[name] = read.missing;
     RecordFile f;
     if (!read.text) {
       f.diagnostics.emplace_back(DiagCode::FileUnreadable, Span{},
@@ -86,6 +88,7 @@ const RecordFile* RecordFiles::get(const std::string& name, Diagnostics& problem
     }
     it = read_.emplace(name, std::move(f)).first;
   }
+  if (!it->second.ok() && missing_ok && missing_[name]) return nullptr;
   if (!it->second.ok()) {
     problems.insert(problems.end(), it->second.diagnostics.begin(), it->second.diagnostics.end());
     return nullptr;
@@ -96,12 +99,30 @@ const RecordFile* RecordFiles::get(const std::string& name, Diagnostics& problem
 Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::vector<Setting>& settings,
                                   const SourceFile& typed, RecordFiles& files) {
   Diagnostics problems;
-  // Every --with file is read, whether or not an argument comes from it.
-  std::vector<std::pair<std::string, const RecordFile*>> with;
-  for (const auto& name : files.with()) {
-    if (const RecordFile* f = files.get(name, problems)) with.emplace_back(name, f);
+  // Every --with file is read, whether or not an argument comes from it; the state file's
+  // characters only when a bare word asks for an entry.
+  std::vector<std::pair<std::string, RecordEntry>> with;
+  for (const auto& name : files.sources().with) {
+    if (const RecordFile* f = files.get(name, problems)) with.emplace_back(name, f->whole());
   }
   if (!problems.empty()) return problems;
+  bool characters_read = files.sources().state_file.empty();
+  const auto read_characters = [&] {
+    if (characters_read) return;
+    characters_read = true;
+    const std::string& file = files.sources().state_file;
+    const RecordFile* f = files.get(file, problems, true);
+    const RecordEntry c = f ? f->entry(characters_key) : RecordEntry{};
+    if (!c) return;
+    if (!c.value->as_record()) {
+      problems.emplace_back(DiagCode::StateInvalid, c.literal->span,
+                            fmt::format("the state's \"{}\" must be an object of named characters, as in "
+                                        "{{\"{}\": {{\"ivan\": {{\"pool\": 3}}}}}}",
+                                        characters_key, characters_key));
+      return;
+    }
+    with.emplace_back(file, c);
+  };
   for (Setting& s : settings) {
     const ast::TypeSpec* t = setting_type(r, m, s);
     static const ast::TypeSpec any;
@@ -166,13 +187,16 @@ Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::
       s.value = quote_bare_words(s.value, *t);
       continue;
     }
-    // A bare word given to a record: an entry of a --with file.
+    // A bare word given to a record: an entry of a --with file, or a character of the state.
+    const std::size_t before = problems.size();
+    read_characters();
+    if (problems.size() > before) continue;
     if (with.empty()) continue;
     std::vector<std::pair<std::string, RecordEntry>> found;
     std::vector<std::string> all;
-    for (const auto& [name, f] : with) {
-      if (const RecordEntry e = f->entry(s.value)) found.emplace_back(name, e);
-      for (const auto& n : f->names()) all.push_back(n);
+    for (const auto& [name, entries] : with) {
+      if (const RecordEntry e = entries.field(s.value)) found.emplace_back(name, e);
+      for (const auto& n : entries.names()) all.push_back(n);
     }
     if (found.size() == 1) {
       use(found.front().second);
@@ -189,7 +213,8 @@ Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::
     if (t->kind != ast::TypeSpec::Record) continue;
     Diagnostic& d = problems.emplace_back(
         DiagCode::UnknownArgument, value_span,
-        fmt::format("no --with file has an entry '{}' for {}", s.value, s.key));
+        fmt::format("no {} has an entry '{}' for {}",
+                    files.sources().with.empty() ? "character of the state" : "--with file", s.value, s.key));
     if (const std::string near = closest_name(s.value, all); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
     d.note({}, fmt::format("the entries: {}", all.empty() ? "none" : fmt::format("{}", fmt::join(all, ", "))));
   }

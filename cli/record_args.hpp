@@ -14,20 +14,21 @@
 namespace alea::cli {
 
 // The files of records one command reads, each once: those `--with` names, every entry
-// of which is available by name, and those an `@FILE` word names. A relative name is
-// relative to the current directory.
+// of which is available by name, the state file, whose "characters" are too, and those
+// an `@FILE` word names. A relative name is relative to the current directory.
 class RecordFiles {
  public:
-  RecordFiles(std::vector<std::string> with, const Limits& limits) : with_(std::move(with)), limits_(limits) {}
+  RecordFiles(RecordSources sources, const Limits& limits) : sources_(std::move(sources)), limits_(limits) {}
   // The file `name`, read on first use; null when it cannot be read or is no file of
-  // records, with what is wrong in `problems`.
-  const RecordFile* get(const std::string& name, Diagnostics& problems);
-  [[nodiscard]] const std::vector<std::string>& with() const { return with_; }
+  // records, with what is wrong in `problems` (nothing for a missing file when `missing_ok`).
+  const RecordFile* get(const std::string& name, Diagnostics& problems, bool missing_ok = false);
+  [[nodiscard]] const RecordSources& sources() const { return sources_; }
 
  private:
-  std::vector<std::string> with_;
+  RecordSources sources_;
   Limits limits_;
   std::map<std::string, RecordFile> read_;
+  std::map<std::string, bool> missing_;
 };
 
 // Makes each setting's value the language's text for it: an `@FILE#ENTRY` reference or an

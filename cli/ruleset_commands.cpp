@@ -321,7 +321,7 @@ std::vector<std::pair<std::string, std::string>> setting_arguments(
 
 MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_view target,
                            const std::vector<std::string>& words, std::string_view command,
-                           const std::vector<std::string>& with) {
+                           const RecordSources& sources) {
   // The command line as typed, so that a mistake is shown under its word.
   std::string line(target);
   std::vector<Setting> settings;
@@ -506,7 +506,7 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
         .note({}, fmt::format("{}: {}", p.name, p.doc));
   }
   if (known_names && call.diagnostics.empty()) {
-    RecordFiles files(with, engine.options().limits);
+    RecordFiles files(sources, engine.options().limits);
     call.diagnostics = resolve_record_values(*r, *m, settings, *typed, files);
   }
   if (known_names && call.diagnostics.empty()) {

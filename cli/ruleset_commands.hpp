@@ -91,15 +91,21 @@ struct Setting {
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> setting_arguments(
     const Ruleset& r, const MechanicInfo& m, const std::vector<Setting>& settings);
 
+// Where the entries a bare word may name come from (cli/record_args.hpp).
+struct RecordSources {
+  std::vector<std::string> with;  // --with FILE: files of records
+  std::string state_file;         // --state FILE: the characters it keeps
+};
+
 // Builds the call after checking that each word is `name=value` (a word that
 // is not throws UsageError, its message starting with `command`), loading the
 // ruleset into `engine`. A value may come from a file of records: `attacker=@party.yaml#ivan`,
-// or `attacker=ivan` for an entry of one of the `with` files (cli/record_args.hpp).
+// or `attacker=ivan` for an entry of one of the `sources`.
 [[nodiscard]] MechanicCall mechanic_call(Engine& engine, const RulesetPath& path,
                                          std::string_view target,
                                          const std::vector<std::string>& words,
                                          std::string_view command = "roll",
-                                         const std::vector<std::string>& with = {});
+                                         const RecordSources& sources = {});
 
 // The parameter `name` of mechanic `m`, or of its ruleset, or null.
 [[nodiscard]] const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m,

@@ -68,6 +68,7 @@ int state_command(const StateArgs& a, const RulesetPath& path) {
     const State before = read_state_file(a.file);
     for (const auto& [rname, values] : before.all()) {
       (void)values;
+      if (rname == characters_key) continue;
       if (const std::string problem = load(engine, path, rname); !problem.empty()) {
         throw StateFileError(fmt::format("{}: error: the state's entry '{}': {}\n", a.file, rname, problem));
       }
@@ -79,6 +80,11 @@ int state_command(const StateArgs& a, const RulesetPath& path) {
         return exit_ok;
       }
       fmt::print("{}", state_text(engine, before));
+      if (const auto c = before.all().find(characters_key); c != before.all().end()) {
+        std::vector<std::string> names;
+        for (const auto& [name, v] : c->second) names.push_back(name);
+        fmt::print("characters, each a record argument by its name with --state {}: {}\n", a.file, fmt::join(names, ", "));
+      }
       return exit_ok;
     }
     if (a.settings.empty()) throw UsageError("state set: give RULESET.COUNTER=VALUE, as in my-game.edge=4");

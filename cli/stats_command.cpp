@@ -137,7 +137,7 @@ int stats_command(const StatsArgs& a, const RulesetPath& path) {
         (words.size() > 1 && is_setting(words[1]))) {
       mechanic = true;
       const std::vector<std::string> settings(words.begin() + 1, words.end());
-      MechanicCall call = mechanic_call(engine, path, words[0], settings, "stats", a.with);
+      MechanicCall call = mechanic_call(engine, path, words[0], settings, "stats", {a.with, a.state_file});
       if (call.diagnostics.empty()) call.diagnostics = load_mentioned(engine, path, call.source);
       if (!call.diagnostics.empty()) return fail(a, call.diagnostics);
       source = call.source;

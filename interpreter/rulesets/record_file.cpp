@@ -150,18 +150,19 @@ class RecordReader {
 
 }  // namespace
 
-std::vector<std::string> RecordFile::names() const {
-  if (!root) return {};
-  return std::get<ast::RecordLit>(root->kind).names;
+RecordEntry RecordEntry::field(std::string_view name) const {
+  const auto* r = literal ? std::get_if<ast::RecordLit>(&literal->kind) : nullptr;
+  const auto* v = value ? value->as_record() : nullptr;
+  if (!r || !v) return {};
+  const auto it = std::find(r->names.begin(), r->names.end(), name);
+  if (it == r->names.end()) return {};
+  const auto i = static_cast<std::size_t>(it - r->names.begin());
+  return {r->values[i].get(), &v->values[i]};
 }
 
-RecordEntry RecordFile::entry(std::string_view name) const {
-  if (!root) return {};
-  const auto& r = std::get<ast::RecordLit>(root->kind);
-  const auto it = std::find(r.names.begin(), r.names.end(), name);
-  if (it == r.names.end()) return {};
-  const auto i = static_cast<std::size_t>(it - r.names.begin());
-  return {r.values[i].get(), &value.as_record()->values[i]};
+std::vector<std::string> RecordEntry::names() const {
+  const auto* r = literal ? std::get_if<ast::RecordLit>(&literal->kind) : nullptr;
+  return r ? r->names : std::vector<std::string>{};
 }
 
 RecordFile read_record_file(std::string text, std::string file_name, const Limits& limits) {

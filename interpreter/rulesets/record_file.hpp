@@ -27,6 +27,10 @@ struct RecordEntry {
   const ast::Expr* literal = nullptr;  // null: there is no such entry
   const Value* value = nullptr;
   explicit operator bool() const { return literal != nullptr; }
+  // The field `name` of a record entry; none when it has no such field or is no record.
+  [[nodiscard]] RecordEntry field(std::string_view name) const;
+  // The names of its fields, in the file's order; none when it is no record.
+  [[nodiscard]] std::vector<std::string> names() const;
 };
 
 struct RecordFile {
@@ -36,10 +40,10 @@ struct RecordFile {
   Diagnostics diagnostics;  // not YAML, too large, too deep, or not a mapping
 
   [[nodiscard]] bool ok() const { return root != nullptr; }
-  // The names of the entries, in the file's order.
-  [[nodiscard]] std::vector<std::string> names() const;
-  [[nodiscard]] RecordEntry entry(std::string_view name) const;
   [[nodiscard]] RecordEntry whole() const { return {root.get(), root ? &value : nullptr}; }
+  // The names of the entries, in the file's order.
+  [[nodiscard]] std::vector<std::string> names() const { return whole().names(); }
+  [[nodiscard]] RecordEntry entry(std::string_view name) const { return whole().field(name); }
 };
 
 // Reads `text` (the file `file_name`, as diagnostics show it). The file's values are

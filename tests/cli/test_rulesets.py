@@ -542,6 +542,30 @@ with tempfile.TemporaryDirectory() as tmp:
     hit("attacker=@list.yaml#ivan", code=1, err_contains="list.yaml:1:1: error: the file must be a mapping of named entries")
     hit("attacker=ivan", "--with", "missing.yaml", code=1, err_contains="cannot read the file of records 'missing.yaml'")
     hit("attacker=@#ivan", code=1, err_contains="'@' names a file of records: write attacker=@FILE#ENTRY")
+    # The REPL's call form reads a file of records, and bare words in a record, the same way.
+    expect(["--rulesets", "."], 0, stdin="brawl.hit attacker=@party.yaml#ivan\nbrawl.hit attacker={pool: 2, colour: blue}\n",
+           cwd=tmp, env=environment(ALEA_HISTORY=str(tmp / "history")), out_contains=["total: 4", "total: 2"])
+    # A state file may keep named characters, each available by name with --state; a roll that
+    # changes the state keeps them.
+    (tmp / "table.json").write_text('{"characters": {\n  "vera": {"pool": 4, "colour": "blue"},\n'
+                                    '  "bad": {"pool": 0, "colour": "red"}}}\n')
+    hit("attacker=vera", "--state", "table.json", out_contains="colour: blue\ntotal: 4\n")
+    hit("attacker=ivan", "--state", "table.json", "--with", "party.yaml", out_contains="total: 4\n")
+    hit("attacker=bad", "--state", "table.json", code=1,
+        err_contains="table.json:3:19: error: the argument 'attacker.pool' must be at least 1, got 0")
+    hit("attacker=vra", "--state", "table.json", code=1, err_contains=[
+        "error: no character of the state has an entry 'vra' for attacker", "note: did you mean 'vera'?"])
+    expect(["stats", "brawl.hit", "attacker=vera", "--state", "table.json", *brawl], 0, cwd=tmp,
+           out_contains="total: mean 4, sd 0")
+    expect(["state", "show", "table.json", *brawl], 0, cwd=tmp,
+           out="characters, each a record argument by its name with --state table.json: bad, vera\n")
+    expect(["roll", "pbta-superiority.increase", "n=3", "--state", "table.json"], 0, cwd=tmp)
+    kept = json.loads((tmp / "table.json").read_text())
+    check("a roll keeps the state's characters", kept.get("pbta-superiority") == {"superiority": 4}
+          and kept.get("characters", {}).get("vera") == {"pool": 4, "colour": "blue"}, str(kept))
+    (tmp / "odd.json").write_text('{"characters": [1, 2]}\n')
+    hit("attacker=vera", "--state", "odd.json", code=1,
+        err_contains='odd.json:1:16: error: the state\'s "characters" must be an object of named characters')
     # A file of records is bounded as any file alea reads.
     (tmp / "deep.yaml").write_text("ivan: " + "[" * 200 + "]" * 200 + "\n")
     hit("attacker=@deep.yaml#ivan", code=1, err_contains="deep.yaml:1:")
