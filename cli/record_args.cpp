@@ -96,6 +96,14 @@ const RecordFile* RecordFiles::get(const std::string& name, Diagnostics& problem
   return &it->second;
 }
 
+std::vector<std::string> RecordFiles::unused_with() const {
+  std::vector<std::string> out;
+  for (const auto& f : sources_.with) {
+    if (std::find(used_.begin(), used_.end(), f) == used_.end()) out.push_back(f);
+  }
+  return out;
+}
+
 Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::vector<Setting>& settings,
                                   const SourceFile& typed, RecordFiles& files) {
   Diagnostics problems;
@@ -149,6 +157,7 @@ Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::
       }
       const std::size_t before = problems.size();
       const RecordFile* f = files.get(file, problems);
+      files.used(file);
       if (!f) {
         // A file that cannot be read is shown at the word that names it.
         for (std::size_t i = before; i < problems.size(); ++i) {
@@ -199,6 +208,7 @@ Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::
       for (const auto& n : entries.names()) all.push_back(n);
     }
     if (found.size() == 1) {
+      files.used(found.front().first);
       use(found.front().second);
       continue;
     }

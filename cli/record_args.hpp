@@ -23,8 +23,13 @@ class RecordFiles {
   // records, with what is wrong in `problems` (nothing for a missing file when `missing_ok`).
   const RecordFile* get(const std::string& name, Diagnostics& problems, bool missing_ok = false);
   [[nodiscard]] const RecordSources& sources() const { return sources_; }
+  // An argument came from the file `name`.
+  void used(const std::string& name) { used_.push_back(name); }
+  // The --with files no argument came from.
+  [[nodiscard]] std::vector<std::string> unused_with() const;
 
  private:
+  std::vector<std::string> used_;
   RecordSources sources_;
   Limits limits_;
   std::map<std::string, RecordFile> read_;

@@ -508,6 +508,11 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
   if (known_names && call.diagnostics.empty()) {
     RecordFiles files(sources, engine.options().limits);
     call.diagnostics = resolve_record_values(*r, *m, settings, *typed, files);
+    // A file given for nothing is said, not passed over in silence.
+    for (const auto& f : call.diagnostics.empty() ? files.unused_with() : std::vector<std::string>{}) {
+      std::fflush(stdout);
+      fmt::print(stderr, "note: no argument came from --with {}\n", f);
+    }
   }
   if (known_names && call.diagnostics.empty()) {
     std::vector<std::string> args;

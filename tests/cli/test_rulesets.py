@@ -513,6 +513,8 @@ with tempfile.TemporaryDirectory() as tmp:
            out_contains="brawl.hit(attacker: {pool: 2, colour: \"blue\"}): exact")
     # By name, from --with files; a name in two of them must be given by reference.
     hit("attacker=ivan", "--with", "party.yaml", out_contains="total: 4\n")
+    _, err = hit("attacker=ivan", "--with", "party.yaml", "--with", "one.yaml", out_contains="total: 4\n")
+    check("an unused --with file is noted", err == "note: no argument came from --with one.yaml\n", err)
     hit("attacker=petr", "--with", "party.yaml", "--with", "more.json", out_contains="total: 5\n")
     hit("attacker=olga", "--with", "party.yaml", "--with", "more.json", code=1,
         err_contains="error: 'olga' is an entry of party.yaml and of more.json: name one with attacker=@FILE#olga")
