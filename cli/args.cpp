@@ -154,11 +154,18 @@ void add_state(CLI::App& app, Setup& s) {
   CLI::App* set = cmd->add_subcommand("set", "Set counters, checked against their rulesets; all or none are written");
   set->add_option("file", s.out.state.file, "The state file (made when missing)")->required();
   set->add_option("settings", s.out.state.settings, "RULESET.COUNTER=VALUE words")->required();
-  for (CLI::App* sub : {show, set}) {
+  CLI::App* character =
+      cmd->add_subcommand("set-character", "Keep a named character in the file, read from a file of records");
+  character->add_option("file", s.out.state.file, "The state file (made when missing)")->required();
+  character->add_option("name", s.out.state.character, "The character's name, which arguments give (attacker=NAME)")
+      ->required();
+  character->add_option("record", s.out.state.from, "@FILE#ENTRY, or @FILE for a file that is one record")->required();
+  for (CLI::App* sub : {show, set, character}) {
     add_rulesets_option(sub, s.out.ruleset_dirs);
     sub->callback([&s, sub] { s.out.state.action = sub->get_name(); });
   }
   cmd->footer("Examples:\n  alea state show hero.json\n  alea state set hero.json my-game.edge=4\n"
+              "  alea state set-character table.json ivan @party.yaml#ivan   then attacker=ivan --state table.json\n"
               "A mechanic changes the file only as its `changes:` declare; a counter given to it as an\n"
               "argument (edge=5) is a what-if, and leaves the file as it was.");
 }

@@ -96,6 +96,13 @@ const RecordFile* RecordFiles::get(const std::string& name, Diagnostics& problem
   return &it->second;
 }
 
+std::optional<RecordRef> record_ref(const std::string& value) {
+  if (!value.starts_with('@')) return std::nullopt;
+  const auto hash = value.rfind('#');
+  if (hash == std::string::npos) return RecordRef{value.substr(1), std::nullopt, 0};
+  return RecordRef{value.substr(1, hash - 1), value.substr(hash + 1), hash + 1};
+}
+
 std::vector<std::string> RecordFiles::unused_with() const {
   std::vector<std::string> out;
   for (const auto& f : sources_.with) {
@@ -146,9 +153,8 @@ Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::
       }
       s.value = print(*e.literal);
     };
-    if (s.value.starts_with('@')) {
-      const auto hash = s.value.rfind('#');
-      const std::string file = s.value.substr(1, hash == std::string::npos ? std::string::npos : hash - 1);
+    if (const auto ref = record_ref(s.value)) {
+      const std::string& file = ref->file;
       if (file.empty()) {
         problems.emplace_back(DiagCode::BadUsage, value_span,
                               fmt::format("'@' names a file of records: write {}=@FILE#ENTRY, or {}=@FILE for a "
@@ -168,16 +174,16 @@ Diagnostics resolve_record_values(const Ruleset& r, const MechanicInfo& m, std::
         }
         continue;
       }
-      if (hash == std::string::npos) {
+      if (!ref->entry) {
         use(f->whole());
         continue;
       }
-      const std::string entry = s.value.substr(hash + 1);
+      const std::string& entry = *ref->entry;
       if (const RecordEntry e = f->entry(entry)) {
         use(e);
         continue;
       }
-      const auto from = value_at + static_cast<std::uint32_t>(hash + 1);
+      const auto from = value_at + static_cast<std::uint32_t>(ref->entry_at);
       Diagnostic& d = problems.emplace_back(
           DiagCode::UnknownArgument, typed.span(from, from + static_cast<std::uint32_t>(entry.size())),
           entry.empty() ? fmt::format("give the entry of {} after '#'", file)

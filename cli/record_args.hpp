@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@ class RecordFiles {
   std::map<std::string, RecordFile> read_;
   std::map<std::string, bool> missing_;
 };
+
+// `@FILE#ENTRY` (or `@FILE`, the whole file) as written after `name=`: the file, and the
+// entry with `entry_at` its offset in `value`; nullopt when `value` does not start with '@'.
+struct RecordRef {
+  std::string file;
+  std::optional<std::string> entry;  // none: the whole file
+  std::size_t entry_at = 0;
+};
+[[nodiscard]] std::optional<RecordRef> record_ref(const std::string& value);
 
 // Makes each setting's value the language's text for it: an `@FILE#ENTRY` reference or an
 // entry named by a bare word becomes the entry's literal, checked against the type of the

@@ -565,6 +565,17 @@ with tempfile.TemporaryDirectory() as tmp:
     kept = json.loads((tmp / "table.json").read_text())
     check("a roll keeps the state's characters", kept.get("pbta-superiority") == {"superiority": 4}
           and kept.get("characters", {}).get("vera") == {"pool": 4, "colour": "blue"}, str(kept))
+    # `alea state set-character` keeps an entry of a file of records as a character.
+    expect(["state", "set-character", "table.json", "olga", "@party.yaml#olga"], 0, cwd=tmp,
+           out='table.json: the character olga is {pool: 2, colour: "blue"}\n')
+    hit("attacker=olga", "--state", "table.json", out_contains="colour: blue\ntotal: 2\n")
+    kept = json.loads((tmp / "table.json").read_text())
+    check("set-character keeps the rest", kept.get("pbta-superiority") == {"superiority": 4}
+          and set(kept.get("characters", {})) == {"bad", "olga", "vera"}, str(kept))
+    expect(["state", "set-character", "table.json", "petr", "@party.yaml#petr"], 1, cwd=tmp,
+           err_contains="party.yaml: error: there is no entry 'petr'; its entries: ivan, olga")
+    expect(["state", "set-character", "table.json", "petr", "party.yaml"], 2, cwd=tmp,
+           err_contains="give the character as @FILE#ENTRY")
     (tmp / "odd.json").write_text('{"characters": [1, 2]}\n')
     hit("attacker=vera", "--state", "odd.json", code=1,
         err_contains='odd.json:1:16: error: the state\'s "characters" must be an object of named characters')
