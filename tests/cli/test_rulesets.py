@@ -579,6 +579,14 @@ with tempfile.TemporaryDirectory() as tmp:
     (tmp / "odd.json").write_text('{"characters": [1, 2]}\n')
     hit("attacker=vera", "--state", "odd.json", code=1,
         err_contains='odd.json:1:16: error: the state\'s "characters" must be an object of named characters')
+    # A name twice, or a name that is not text, is a mistake of the file wherever it is.
+    (tmp / "dup.yaml").write_text("ivan: {pool: 1, colour: red}\nivan: {pool: 2, colour: red}\n"
+                                  "olga: {pool: 1, pool: 2}\n")
+    hit("attacker=@dup.yaml#olga", code=1, err_contains=[
+        "dup.yaml:2:1: error: the entry 'ivan' appears twice in the file",
+        "dup.yaml:3:17: error: the field 'pool' appears twice in this record"])
+    (tmp / "key.yaml").write_text("ivan: {[1]: 2}\n")
+    hit("attacker=@key.yaml#ivan", code=1, err_contains="key.yaml:1:8: error: a field's name must be text")
     # A file of records is bounded as any file alea reads.
     (tmp / "deep.yaml").write_text("ivan: " + "[" * 200 + "]" * 200 + "\n")
     hit("attacker=@deep.yaml#ivan", code=1, err_contains="deep.yaml:1:")
