@@ -64,6 +64,16 @@ void add_rulesets_option(CLI::App* cmd, std::vector<std::string>& dirs) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
+// --with, on the commands that call a mechanic with name=value words.
+void add_with_option(CLI::App* cmd, std::vector<std::string>& files) {
+  cmd->add_option("--with", files,
+                  "Make every entry of this file of records (YAML or JSON) an argument by its name, as in "
+                  "attacker=ivan (may be repeated); NAME=@FILE#ENTRY names one entry without it")
+      ->option_text("FILE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 // --limit, on every command that runs code and before the command (the REPL).
 void add_limit_option(CLI::App* cmd, std::vector<std::string>& words) {
   cmd->add_option("--limit", words, limit_help)
@@ -88,6 +98,7 @@ void add_roll(CLI::App& app, Setup& s) {
                   "The expression, e.g. \"4d6kh3\" (several words are joined with spaces); or "
                   "RULESET.MECHANIC followed by name=value words");
   add_dice_options(cmd, s.out.roll);
+  add_with_option(cmd, s.out.roll.with);
   add_rulesets_option(cmd, s.out.ruleset_dirs);
   add_limit_option(cmd, s.limit_words);
   cmd->footer("Examples:\n  alea roll 4d6kh3\n  alea roll \"3d6 explode 6\" --dice 6,4,1,3\n"
@@ -97,11 +108,14 @@ void add_roll(CLI::App& app, Setup& s) {
               "  alea roll RULESET.MECHANIC dice=3 --dice 4,5,5,4\n"
               "  alea roll 'RULESET.MECHANIC(dice: 3).success'   one field of its result\n"
               "  alea roll RULESET.MECHANIC --state hero.json    counters kept between rolls\n"
+              "  alea roll RULESET.MECHANIC attacker=@party.yaml#ivan   a record from a file\n"
+              "  alea roll RULESET.MECHANIC attacker=ivan --with party.yaml   every entry by name\n"
               "  alea roll 'repeat 50000 { d6 }' --limit max_loop_iterations=100000\n"
               "`alea rulesets` lists the rulesets and their mechanics; `alea describe RULESET.MECHANIC`\n"
               "shows a mechanic's parameters, its choice flags and a call to copy.\n"
               "A value after name= is an expression of the language (red=1, explode_limit=none);\n"
-              "a bare word given to a label parameter is that label (difficulty=hard).\n"
+              "a bare word given to a label parameter is that label (difficulty=hard), in a record\n"
+              "too (attacker='{colour: red, pool: 2}'); +1 is 1.\n"
               "A mechanic's record result is printed one field to a line after its dice.\n"
               "--state FILE keeps the rulesets' state (a character's counters) between calls;\n"
               "the file is replaced whole, never left half-written. A roll that fails changes nothing.\n"
@@ -110,6 +124,7 @@ void add_roll(CLI::App& app, Setup& s) {
 
 void add_stats(CLI::App& app, Setup& s) {
   s.stats_cmd = add_stats_command(app, s.out.stats);
+  add_with_option(s.stats_cmd, s.out.stats.with);
   add_rulesets_option(s.stats_cmd, s.out.ruleset_dirs);
   add_limit_option(s.stats_cmd, s.limit_words);
 }
@@ -156,11 +171,18 @@ void add_state(CLI::App& app, Setup& s) {
   CLI::App* set = cmd->add_subcommand("set", "Set counters, checked against their rulesets; all or none are written");
   set->add_option("file", s.out.state.file, "The state file (made when missing)")->required();
   set->add_option("settings", s.out.state.settings, "RULESET.COUNTER=VALUE words")->required();
-  for (CLI::App* sub : {show, set}) {
+  CLI::App* character =
+      cmd->add_subcommand("set-character", "Keep a named character in the file, read from a file of records");
+  character->add_option("file", s.out.state.file, "The state file (made when missing)")->required();
+  character->add_option("name", s.out.state.character, "The character's name, which arguments give (attacker=NAME)")
+      ->required();
+  character->add_option("record", s.out.state.from, "@FILE#ENTRY, or @FILE for a file that is one record")->required();
+  for (CLI::App* sub : {show, set, character}) {
     add_rulesets_option(sub, s.out.ruleset_dirs);
     sub->callback([&s, sub] { s.out.state.action = sub->get_name(); });
   }
   cmd->footer("Examples:\n  alea state show hero.json\n  alea state set hero.json my-game.edge=4\n"
+              "  alea state set-character table.json ivan @party.yaml#ivan   then attacker=ivan --state table.json\n"
               "A mechanic changes the file only as its `changes:` declare; a counter given to it as an\n"
               "argument (edge=5) is a what-if, and leaves the file as it was.");
 }

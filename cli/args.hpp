@@ -26,6 +26,7 @@ struct RollArgs {
   std::string state_file;              // --state FILE
   std::vector<std::string> choose;     // --choose NAME[=VALUE]
   std::vector<std::string> flags;      // other options: the choices' flags (--use-edge)
+  std::vector<std::string> with;       // --with FILE: files of records whose entries are arguments by name
   Limits limits;                       // --limit NAME=VALUE
   std::string format = "text";         // --format text|markdown|discord: how the breakdown is written
   std::string color = "auto";          // --color auto|always|never

@@ -170,7 +170,7 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
     if (path.find(name) || name.find('-') != std::string::npos ||
         (words.size() > 1 && alea::cli::is_setting(words[1]))) {
       const std::vector<std::string> settings(words.begin() + 1, words.end());
-      alea::cli::MechanicCall call = alea::cli::mechanic_call(engine, path, words[0], settings);
+      alea::cli::MechanicCall call = alea::cli::mechanic_call(engine, path, words[0], settings, "roll", {a.with, a.state_file});
       if (call.diagnostics.empty()) call.diagnostics = alea::cli::load_mentioned(engine, path, call.source);
       if (!call.diagnostics.empty()) {
         return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));

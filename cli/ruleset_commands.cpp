@@ -6,10 +6,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "cli/examples.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/record_args.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/io/read_file.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
@@ -49,6 +51,10 @@ const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m, std::string
 }
 
 std::string argument_text(const ParamInfo* p, const std::string& value) {
+  // `stat=+1`: the sign a sheet writes; the language has no unary plus.
+  if (value.size() > 1 && value[0] == '+' && std::isdigit(static_cast<unsigned char>(value[1]))) {
+    return argument_text(p, value.substr(1));
+  }
   const bool textual =
       p && (p->type.kind == ast::TypeSpec::Label || p->type.kind == ast::TypeSpec::Str);
   // `none` is the value none only where the parameter admits it and has no
@@ -321,7 +327,8 @@ std::vector<std::pair<std::string, std::string>> setting_arguments(
 }
 
 MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_view target,
-                           const std::vector<std::string>& words, std::string_view command) {
+                           const std::vector<std::string>& words, std::string_view command,
+                           const RecordSources& sources) {
   // The command line as typed, so that a mistake is shown under its word.
   std::string line(target);
   std::vector<Setting> settings;
@@ -504,6 +511,15 @@ MechanicCall mechanic_call(Engine& engine, const RulesetPath& path, std::string_
     fail(DiagCode::MissingArgument, typed->span(0, end),
          fmt::format("{}.{} needs a value for '{}': add {}=…", r->name, m->name, p.name, p.name))
         .note({}, fmt::format("{}: {}", p.name, p.doc));
+  }
+  if (known_names && call.diagnostics.empty()) {
+    RecordFiles files(sources, engine.options().limits);
+    call.diagnostics = resolve_record_values(*r, *m, settings, *typed, files);
+    // A file given for nothing is said, not passed over in silence.
+    for (const auto& f : call.diagnostics.empty() ? files.unused_with() : std::vector<std::string>{}) {
+      std::fflush(stdout);
+      fmt::print(stderr, "note: no argument came from --with {}\n", f);
+    }
   }
   if (known_names && call.diagnostics.empty()) {
     std::vector<std::string> args;

@@ -99,13 +99,21 @@ struct Setting {
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> setting_arguments(
     const Ruleset& r, const MechanicInfo& m, const std::vector<Setting>& settings);
 
+// Where the entries a bare word may name come from (cli/record_args.hpp).
+struct RecordSources {
+  std::vector<std::string> with;  // --with FILE: files of records
+  std::string state_file;         // --state FILE: the characters it keeps
+};
+
 // Builds the call after checking that each word is `name=value` (a word that
 // is not throws UsageError, its message starting with `command`), loading the
-// ruleset into `engine`.
+// ruleset into `engine`. A value may come from a file of records: `attacker=@party.yaml#ivan`,
+// or `attacker=ivan` for an entry of one of the `sources`.
 [[nodiscard]] MechanicCall mechanic_call(Engine& engine, const RulesetPath& path,
                                          std::string_view target,
                                          const std::vector<std::string>& words,
-                                         std::string_view command = "roll");
+                                         std::string_view command = "roll",
+                                         const RecordSources& sources = {});
 
 // The parameter `name` of mechanic `m`, or of its ruleset, or null.
 [[nodiscard]] const ParamInfo* find_param(const Ruleset& r, const MechanicInfo& m,
@@ -114,7 +122,7 @@ struct Setting {
 // `value`, typed as name=value, as the argument of `p` in the language. It is
 // an expression, inserted as it is, except that a bare word given to a label
 // or string parameter is that text: on the command line `difficulty=hard`
-// cannot mean a variable, as there are none.
+// cannot mean a variable, as there are none; and `+1` is 1.
 [[nodiscard]] std::string argument_text(const ParamInfo* p, const std::string& value);
 
 // A command line that is wrong (exit 2): reported as "alea: <what>" and, with --json, as an

@@ -8,11 +8,13 @@
 #include <fmt/ranges.h>
 
 #include "cli/exit_codes.hpp"
+#include "cli/record_args.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/state_commands.hpp"
 #include "cli/state_file.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 
 namespace alea::cli {
 namespace {
@@ -58,16 +60,43 @@ void apply(Engine& engine, const RulesetPath& path, const std::string& word, Sta
   state.set(r.name, counter, *o.value);
 }
 
+// `set-character FILE NAME @FILE#ENTRY`: the entry as the character NAME of `state`.
+void set_character(const StateArgs& a, State& state) {
+  if (!detail::is_identifier(a.character)) {
+    throw UsageError(fmt::format("state set-character: '{}' is not a name an argument can give (as in ivan)",
+                                 a.character));
+  }
+  const auto ref = record_ref(a.from);
+  if (!ref || ref->file.empty()) {
+    throw UsageError(fmt::format("state set-character: give the character as @FILE#ENTRY, as in @party.yaml#{}, "
+                                 "not '{}'", a.character, a.from));
+  }
+  RecordFiles files({}, Limits{});
+  Diagnostics problems;
+  const RecordFile* f = files.get(ref->file, problems);
+  if (!f) throw StateFileError(render_text(problems));
+  const RecordEntry e = ref->entry ? f->entry(*ref->entry) : f->whole();
+  if (!e) {
+    const auto names = f->names();
+    const std::string near = closest_name(*ref->entry, names);
+    throw StateFileError(fmt::format("{}: error: there is no entry '{}'{}; its entries: {}\n", ref->file, *ref->entry,
+                                     near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                                     names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+  }
+  state.set(characters_key, a.character, *e.value);
+}
+
 }  // namespace
 
 int state_command(const StateArgs& a, const RulesetPath& path) {
   Engine engine;
   try {
     std::optional<StateLock> lock;
-    if (a.action == "set") lock.emplace(a.file);
+    if (a.action != "show") lock.emplace(a.file);
     const State before = read_state_file(a.file);
     for (const auto& [rname, values] : before.all()) {
       (void)values;
+      if (rname == characters_key) continue;
       if (const std::string problem = load(engine, path, rname); !problem.empty()) {
         throw StateFileError(fmt::format("{}: error: the state's entry '{}': {}\n", a.file, rname, problem));
       }
@@ -79,6 +108,18 @@ int state_command(const StateArgs& a, const RulesetPath& path) {
         return exit_ok;
       }
       fmt::print("{}", state_text(engine, before));
+      if (const auto c = before.all().find(characters_key); c != before.all().end()) {
+        std::vector<std::string> names;
+        for (const auto& [name, v] : c->second) names.push_back(name);
+        fmt::print("characters, each a record argument by its name with --state {}: {}\n", a.file, fmt::join(names, ", "));
+      }
+      return exit_ok;
+    }
+    if (a.action == "set-character") {
+      State after = before;
+      set_character(a, after);
+      write_state_file(a.file, after);
+      fmt::print("{}: the character {} is {}\n", a.file, a.character, to_display(*after.find(characters_key, a.character)));
       return exit_ok;
     }
     if (a.settings.empty()) throw UsageError("state set: give RULESET.COUNTER=VALUE, as in my-game.edge=4");

@@ -109,6 +109,7 @@ State read_state_file(const std::string& file) {
 void check_state_file(const std::string& file, const State& state, const Engine& engine, const RulesetPath& path) {
   std::string report;
   for (const auto& [ruleset, values] : state.all()) {
+    if (ruleset == characters_key) continue;
     if (engine.find_ruleset(ruleset) || (is_ruleset_name(ruleset) && path.find(ruleset))) continue;
     const std::string near = closest_ruleset(ruleset, path, &engine);
     report += fmt::format("{}: error: the state has an entry for '{}', which is no ruleset{} [StateInvalid]\n", file,

@@ -6,12 +6,18 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "cli/ruleset_path.hpp"
 #include "interpreter/api.hpp"
 
 namespace alea::cli {
+
+// The entry of a state file that keeps named characters rather than a ruleset's counters:
+// {"characters": {"ivan": {"str": 4}}}, each available by name as a record argument
+// (cli/record_args.hpp). No ruleset's state is kept under it.
+inline constexpr std::string_view characters_key = "characters";
 
 // A state file that cannot be read, parsed, checked or written: what() is the
 // whole report, one or more lines naming the file, ready for stderr.

@@ -171,7 +171,7 @@ Prepared prepare(const StatsSession& session, const StatsArgs& a, const State* s
     p.diagnostics = load_mentioned(engine, path, p.source);
     return p;
   }
-  MechanicCall call = mechanic_call(engine, path, v.target, settings, "stats");
+  MechanicCall call = mechanic_call(engine, path, v.target, settings, "stats", {a.with, a.state_file});
   if (call.diagnostics.empty()) call.diagnostics = load_mentioned(engine, path, call.source);
   if (!call.diagnostics.empty()) {
     p.diagnostics = std::move(call.diagnostics);

@@ -35,6 +35,7 @@ struct StatsArgs {
   std::string state_file;             // --state FILE: the counters a mechanic starts from (read only)
   std::vector<std::string> choose;    // --choose NAME[=VALUE]
   std::vector<std::string> flags;     // the choices' flags (--use-edge)
+  std::vector<std::string> with;      // --with FILE: files of records whose entries are arguments by name
   Limits limits;                      // --limit NAME=VALUE
   // Raised (by a Ctrl-C handler) to stop the computation: sampling then
   // reports the runs so far, marked interrupted.

@@ -108,6 +108,9 @@ struct ListLit { std::vector<ExprPtr> items; };
 struct RecordLit {
   std::vector<std::string> names;
   std::vector<ExprPtr> values;
+  // Parallel to names, or empty: where each name is written, for a literal read from a
+  // file of records (a field the type does not have is shown at its name).
+  std::vector<Span> name_spans;
 };
 struct Index { ExprPtr object, index; };
 struct Field { ExprPtr object; std::string name; };

@@ -2,9 +2,11 @@
 // the Loader (ruleset_loader.cpp) offers the sections read in other files
 // (ruleset_loader_values.cpp: values and types; ruleset_loader_state.cpp:
 // `state`, `choices`, `tiers` and a mechanic's `changes`). Only the loader's
-// files include this header, so YAML stays behind the loader.
+// files include this header (and record_file.cpp, which reads YAML values the same
+// way), so YAML stays behind the loader.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,6 +65,9 @@ std::optional<std::int64_t> read_integer(RulesetReader& r, const YAML::Node& n, 
 Value to_value(const YAML::Node& n);
 // The same value as a literal expression, positioned in the YAML file.
 ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n);
+// The same, positioned by `span_of` (interpreter/rulesets/record_file.cpp reads files of records).
+using SpanOf = std::function<Span(const YAML::Node&)>;
+ast::ExprPtr to_expr(const YAML::Node& n, const SpanOf& span_of);
 // `int`, `int?`, `label`, a declared record type…; nullopt after an error.
 std::optional<ast::TypeSpec> read_type(RulesetReader& r, const YAML::Node& n);
 // `items: die` on a list: the type every item must have; or `items: {type: int, min: 1}`, a type

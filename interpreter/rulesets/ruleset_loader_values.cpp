@@ -68,9 +68,9 @@ Value to_value(const YAML::Node& n) {
   return make_record(std::move(names), std::move(values));
 }
 
-ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n) {
+ast::ExprPtr to_expr(const YAML::Node& n, const SpanOf& span_of) {
   auto e = std::make_unique<ast::Expr>();
-  e->span = r.span_of(n);
+  e->span = span_of(n);
   if (n.IsNull()) {
     e->kind = ast::NoneLit{};
   } else if (n.IsScalar()) {
@@ -81,7 +81,7 @@ ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n) {
   } else if (n.IsSequence()) {
     ast::ListLit l;
     for (const auto& i : n) {
-      l.items.push_back(to_expr(r, i));
+      l.items.push_back(to_expr(i, span_of));
       e->depth = std::max(e->depth, l.items.back()->depth + 1);
     }
     e->kind = std::move(l);
@@ -89,12 +89,17 @@ ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n) {
     ast::RecordLit rec;
     for (auto it = n.begin(); it != n.end(); ++it) {
       rec.names.push_back(it->first.Scalar());
-      rec.values.push_back(to_expr(r, it->second));
+      rec.name_spans.push_back(span_of(it->first));
+      rec.values.push_back(to_expr(it->second, span_of));
       e->depth = std::max(e->depth, rec.values.back()->depth + 1);
     }
     e->kind = std::move(rec);
   }
   return e;
+}
+
+ast::ExprPtr to_expr(RulesetReader& r, const YAML::Node& n) {
+  return to_expr(n, [&r](const YAML::Node& x) { return r.span_of(x); });
 }
 
 // `int`, `int?`, `label`, …

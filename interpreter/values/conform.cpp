@@ -5,15 +5,15 @@ namespace alea::detail {
 namespace {
 
 struct Problem {
-  std::string message;
+  Diagnostic diagnostic;
 };
 
 struct FileHooks {
-  [[noreturn]] void fail(Diagnostic d) { throw Problem{std::move(d.message)}; }
+  [[noreturn]] void fail(Diagnostic d) { throw Problem{std::move(d)}; }
   void charge(Span) {}
   std::optional<Value> field_default(const ast::FieldSpec&) { return std::nullopt; }
-  std::int64_t total(const Value&, Span, const std::string& name) {
-    throw Problem{fmt::format("{} must be a number, not a pool", name)};
+  std::int64_t total(const Value&, Span at, const std::string& name) {
+    throw Problem{Diagnostic(DiagCode::TypeMismatch, at, fmt::format("{} must be a number, not a pool", name))};
   }
 };
 
@@ -24,7 +24,18 @@ std::optional<std::string> type_problem(const ast::TypeSpec& t, const Value& v, 
   try {
     (void)conform_to(hooks, t, v, TypePlace{}, what);
   } catch (Problem& p) {
-    return std::move(p.message);
+    return std::move(p.diagnostic.message);
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> literal_problem(const ast::TypeSpec& t, const Value& v, const ast::Expr& src,
+                                          std::string_view what) {
+  FileHooks hooks;
+  try {
+    (void)conform_to(hooks, t, v, TypePlace{&src, src.span, ""}, what);
+  } catch (Problem& p) {
+    return std::move(p.diagnostic);
   }
   return std::nullopt;
 }

@@ -65,6 +65,15 @@ struct TypePlace {
     }
     return {s, s ? s->span : span, fmt::format("{}.{}", path, name)};
   }
+  // Where the field `name` is named, when the literal says (else the whole value's span).
+  Span name_span(const std::string& name) const {
+    if (const auto* r = src ? std::get_if<ast::RecordLit>(&src->kind) : nullptr) {
+      const auto it = std::find(r->names.begin(), r->names.end(), name);
+      const auto i = static_cast<std::size_t>(it - r->names.begin());
+      if (it != r->names.end() && i < r->name_spans.size()) return r->name_spans[i];
+    }
+    return span;
+  }
 };
 
 // "the argument 'army'" with the path "[2].colour": "the argument 'army[2].colour'".
@@ -165,7 +174,8 @@ class Conformer {
       if (known) continue;
       std::vector<std::string> names;
       for (const auto& f : rt.fields) names.push_back(f.name);
-      Diagnostic d(DiagCode::UnknownField, at.span, fmt::format("{} is a {}, which has no field '{}'", name, rt.name, n));
+      Diagnostic d(DiagCode::UnknownField, at.name_span(n),
+                   fmt::format("{} is a {}, which has no field '{}'", name, rt.name, n));
       if (auto near = closest_name(n, names); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
       d.note({}, fmt::format("the fields of a {}: {}", rt.name, fmt::join(names, ", ")));
       hooks_.fail(std::move(d));
@@ -229,5 +239,10 @@ Value conform_to(Hooks& hooks, const ast::TypeSpec& t, const Value& v, const Typ
 // nullopt: for values read from files (a ruleset's defaults, a state file),
 // where a record's missing fields are left to their defaults.
 [[nodiscard]] std::optional<std::string> type_problem(const ast::TypeSpec& t, const Value& v, std::string_view what);
+
+// The first problem of `v`, written as the literal `src`, against `t`, located in the literal
+// (a file of records: the field that does not fit); a missing field with a default is left out.
+[[nodiscard]] std::optional<Diagnostic> literal_problem(const ast::TypeSpec& t, const Value& v, const ast::Expr& src,
+                                                        std::string_view what);
 
 }  // namespace alea::detail

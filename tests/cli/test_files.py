@@ -91,6 +91,11 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(["roll", "1", "--state", str(f)], 1, err_contains=f"error: cannot read the state file: it {why}")
         expect(["stats", "pbta-superiority.move", "stat=1", "--state", str(f)], 1,
                err_contains=f"cannot read the state file: it {why}")
+        # As a file of records (docs/party.md), named by an argument or by --with.
+        expect(["roll", "strategiya.combat_damage", f"attacker=@{f}#ivan"], 1,
+               err_contains=f"error: cannot read the file of records '{f}': it {why} [FileUnreadable]")
+        expect(["stats", "strategiya.combat_damage", "attacker=ivan", "--with", str(f)], 1,
+               err_contains=f"error: cannot read the file of records '{f}': it {why} [FileUnreadable]")
 
     # A program on standard input obeys the same cap.
     expect(["run", "-"], 1, stdin="1 + " * 1_100_000 + "1",
@@ -122,6 +127,13 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(["roll", f"{name}.m", "--rulesets", str(tmp / "bombs")], 1, err_contains=why)
         expect(["roll", f"{name}.m"], 1, env=environment(ALEA_PATH=str(tmp / "bombs")), err_contains=why)
     expect(["check", str(tmp / "huge.yaml")], 1, err_contains="at most 4000000 may be read (max_file_bytes)")
+    # The same bombs as files of records.
+    (tmp / "party-cycle.yaml").write_text("ivan: &a [1, *a]\n")
+    (tmp / "party-laughs.yaml").write_text("a: &a [1,2,3,4,5,6,7,8,9,10]\n" + laughs.replace("  ", ""))
+    for name, why in {"cycle": "party-cycle.yaml:1:7: error: lists and mappings nest too deep here (max_value_depth)",
+                      "laughs": "error: the file's aliases expand to too many values here [SizeLimitExceeded]"}.items():
+        expect(["roll", "strategiya.combat_damage", f"attacker=@{tmp / f'party-{name}.yaml'}#ivan"], 1,
+               err_contains=why)
     # A broken file on the path is listed as such; the listing goes on.
     so, _ = expect(["rulesets"], 0, env=environment(ALEA_PATH=str(tmp / "bombs")),
                    out_contains=["cycle (has errors; run: alea check", "laughs (has errors;", "table (has errors;",

@@ -615,6 +615,132 @@ with tempfile.TemporaryDirectory() as tmp:
 shipped_files = [f"rulesets/{n}.yaml" for n in shipped]
 expect(["check"] + shipped_files, 0, "".join(f"{f}: ok\n" for f in shipped_files))
 
+# ---- arguments as data: files of records (`name=@FILE#ENTRY`, --with FILE) ---------------------
+BRAWL = """schema: 1
+name: brawl
+title: A brawl
+source: tests
+types:
+  fighter:
+    doc: a fighter
+    fields:
+      pool: {type: int, min: 1, max: 10, doc: the dice}
+      colour: {type: label, choices: [red, blue], doc: the colour}
+      bonus: {type: int, default: 0, doc: added}
+mechanics:
+  hit:
+    doc: a fighter's total
+    params:
+      attacker: {type: fighter, doc: the fighter}
+      stat: {type: int, default: 0, doc: added too}
+    body: '{colour: attacker.colour, total: attacker.pool + attacker.bonus + stat}'
+    result:
+      colour: {type: label, outcomes: [red, blue], doc: the colour}
+      total: {type: int, doc: the sum}
+"""
+with tempfile.TemporaryDirectory() as tmp:
+    tmp = Path(tmp)
+    (tmp / "brawl.yaml").write_text(BRAWL)
+    (tmp / "party.yaml").write_text("ivan:\n  pool: 3\n  colour: red\n  bonus: +1\nolga: {pool: 2, colour: blue}\n")
+    (tmp / "more.json").write_text('{"olga": {"pool": 4, "colour": "red"},\n "petr": {"pool": 5, "colour": "blue"}}\n')
+    (tmp / "one.yaml").write_text("pool: 6\ncolour: blue\n")
+    (tmp / "bad.yaml").write_text("ivan:\n  pool: 3\n  colour: green\nolga:\n  pool: 2\n  colour: red\n  bonsu: 1\n"
+                                  "petr:\n  pool: 11\n  colour: red\nanna:\n  colour: red\n")
+    (tmp / "broken.yaml").write_text("ivan: {pool: 3\n")
+    (tmp / "list.yaml").write_text("- 1\n- 2\n")
+    brawl = ["--rulesets", str(tmp)]
+
+    def hit(*words, code=0, **kw):
+        return expect(["roll", "brawl.hit", *words, *brawl], code, cwd=tmp, **kw)
+
+    # By reference, relative to the current directory: JSON or YAML, an entry or the whole file.
+    hit("attacker=@party.yaml#ivan", out_contains="colour: red\ntotal: 4\n")
+    hit("attacker=@more.json#petr", "stat=+2", out_contains="colour: blue\ntotal: 7\n")
+    hit("attacker=@one.yaml", out_contains="colour: blue\ntotal: 6\n")
+    expect(["stats", "brawl.hit", f"attacker=@{tmp / 'party.yaml'}#olga", *brawl], 0,
+           out_contains="brawl.hit(attacker: {pool: 2, colour: \"blue\"}): exact")
+    # By name, from --with files; a name in two of them must be given by reference.
+    hit("attacker=ivan", "--with", "party.yaml", out_contains="total: 4\n")
+    _, err = hit("attacker=ivan", "--with", "party.yaml", "--with", "one.yaml", out_contains="total: 4\n")
+    check("an unused --with file is noted", err == "note: no argument came from --with one.yaml\n", err)
+    hit("attacker=petr", "--with", "party.yaml", "--with", "more.json", out_contains="total: 5\n")
+    hit("attacker=olga", "--with", "party.yaml", "--with", "more.json", code=1,
+        err_contains="error: 'olga' is an entry of party.yaml and of more.json: name one with attacker=@FILE#olga")
+    hit("attacker=ivna", "--with", "party.yaml", code=1, err_contains=[
+        "error: no --with file has an entry 'ivna' for attacker", "note: did you mean 'ivan'?",
+        "note: the entries: ivan, olga"])
+    expect(["stats", "brawl.hit", "attacker=ivan", "--with", "party.yaml", *brawl], 0, cwd=tmp, out_contains="total: mean 4, sd 0")
+    # Bare words inside a record typed on the command line, and +1.
+    hit("attacker={pool: 2, colour: blue}", "stat=+1", out_contains="colour: blue\ntotal: 3\n")
+    hit("attacker.pool=+2", "attacker.colour=red", out_contains="total: 2\n")
+    # Mistakes in the file are shown at their line and column of the file.
+    hit("attacker=@bad.yaml#ivan", code=1, err_contains=[
+        "bad.yaml:3:11: error: the argument 'attacker.colour' must be one of red, blue, got \"green\"",
+        "note: attacker comes from there, for brawl.hit"])
+    hit("attacker=@bad.yaml#olga", code=1, err_contains=[
+        "bad.yaml:7:3: error: the argument 'attacker' is a fighter, which has no field 'bonsu'",
+        "note: did you mean 'bonus'?"])
+    hit("attacker=@bad.yaml#petr", code=1,
+        err_contains="bad.yaml:9:9: error: the argument 'attacker.pool' must be at most 10, got 11")
+    hit("attacker=@bad.yaml#anna", code=1,
+        err_contains="bad.yaml:11:1: error: the argument 'attacker' is a fighter, which needs the field 'pool'")
+    hit("attacker=@bad.yaml#ana", code=1, err_contains=[
+        "error: bad.yaml has no entry 'ana'", "note: did you mean 'anna'?", "note: its entries: ivan, olga, petr, anna"])
+    hit("attacker=@missing.yaml#ivan", code=1,
+        err_contains="<command line>:1:20: error: cannot read the file of records 'missing.yaml': it does not exist")
+    hit("attacker=@broken.yaml#ivan", code=1, err_contains="broken.yaml:2:1: error: this is not valid YAML or JSON")
+    hit("attacker=@list.yaml#ivan", code=1, err_contains="list.yaml:1:1: error: the file must be a mapping of named entries")
+    hit("attacker=ivan", "--with", "missing.yaml", code=1, err_contains="cannot read the file of records 'missing.yaml'")
+    hit("attacker=@#ivan", code=1, err_contains="'@' names a file of records: write attacker=@FILE#ENTRY")
+    # The REPL's call form reads a file of records, and bare words in a record, the same way.
+    expect(["--rulesets", "."], 0, stdin="brawl.hit attacker=@party.yaml#ivan\nbrawl.hit attacker={pool: 2, colour: blue}\n",
+           cwd=tmp, env=environment(ALEA_HISTORY=str(tmp / "history")), out_contains=["total: 4", "total: 2"])
+    # A state file may keep named characters, each available by name with --state; a roll that
+    # changes the state keeps them.
+    (tmp / "table.json").write_text('{"characters": {\n  "vera": {"pool": 4, "colour": "blue"},\n'
+                                    '  "bad": {"pool": 0, "colour": "red"}}}\n')
+    hit("attacker=vera", "--state", "table.json", out_contains="colour: blue\ntotal: 4\n")
+    hit("attacker=ivan", "--state", "table.json", "--with", "party.yaml", out_contains="total: 4\n")
+    hit("attacker=bad", "--state", "table.json", code=1,
+        err_contains="table.json:3:19: error: the argument 'attacker.pool' must be at least 1, got 0")
+    hit("attacker=vra", "--state", "table.json", code=1, err_contains=[
+        "error: no character of the state has an entry 'vra' for attacker", "note: did you mean 'vera'?"])
+    expect(["stats", "brawl.hit", "attacker=vera", "--state", "table.json", *brawl], 0, cwd=tmp,
+           out_contains="total: mean 4, sd 0")
+    expect(["state", "show", "table.json", *brawl], 0, cwd=tmp,
+           out="characters, each a record argument by its name with --state table.json: bad, vera\n")
+    expect(["roll", "pbta-superiority.increase", "n=3", "--state", "table.json"], 0, cwd=tmp)
+    kept = json.loads((tmp / "table.json").read_text())
+    check("a roll keeps the state's characters", kept.get("pbta-superiority") == {"superiority": 4}
+          and kept.get("characters", {}).get("vera") == {"pool": 4, "colour": "blue"}, str(kept))
+    # `alea state set-character` keeps an entry of a file of records as a character.
+    expect(["state", "set-character", "table.json", "olga", "@party.yaml#olga"], 0, cwd=tmp,
+           out='table.json: the character olga is {pool: 2, colour: "blue"}\n')
+    hit("attacker=olga", "--state", "table.json", out_contains="colour: blue\ntotal: 2\n")
+    kept = json.loads((tmp / "table.json").read_text())
+    check("set-character keeps the rest", kept.get("pbta-superiority") == {"superiority": 4}
+          and set(kept.get("characters", {})) == {"bad", "olga", "vera"}, str(kept))
+    expect(["state", "set-character", "table.json", "petr", "@party.yaml#petr"], 1, cwd=tmp,
+           err_contains="party.yaml: error: there is no entry 'petr'; its entries: ivan, olga")
+    expect(["state", "set-character", "table.json", "petr", "party.yaml"], 2, cwd=tmp,
+           err_contains="give the character as @FILE#ENTRY")
+    (tmp / "odd.json").write_text('{"characters": [1, 2]}\n')
+    hit("attacker=vera", "--state", "odd.json", code=1,
+        err_contains='odd.json:1:16: error: the state\'s "characters" must be an object of named characters')
+    # A name twice, or a name that is not text, is a mistake of the file wherever it is.
+    (tmp / "dup.yaml").write_text("ivan: {pool: 1, colour: red}\nivan: {pool: 2, colour: red}\n"
+                                  "olga: {pool: 1, pool: 2}\n")
+    hit("attacker=@dup.yaml#olga", code=1, err_contains=[
+        "dup.yaml:2:1: error: the entry 'ivan' appears twice in the file",
+        "dup.yaml:3:17: error: the field 'pool' appears twice in this record"])
+    (tmp / "key.yaml").write_text("ivan: {[1]: 2}\n")
+    hit("attacker=@key.yaml#ivan", code=1, err_contains="key.yaml:1:8: error: a field's name must be text")
+    # A file of records is bounded as any file alea reads.
+    (tmp / "deep.yaml").write_text("ivan: " + "[" * 200 + "]" * 200 + "\n")
+    hit("attacker=@deep.yaml#ivan", code=1, err_contains="deep.yaml:1:")
+    (tmp / "wide.yaml").write_text("ivan: [" + ", ".join(["1"] * 10_001) + "]\n")
+    hit("attacker=@wide.yaml#ivan", code=1, err_contains="this list has 10001 items")
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)
