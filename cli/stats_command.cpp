@@ -19,6 +19,7 @@
 #include "cli/stats_compare.hpp"
 #include "cli/stats_render.hpp"
 #include "cli/stats_variants.hpp"
+#include "cli/roll.hpp"
 #include "interpreter/api.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
 #include "interpreter/stats.hpp"
@@ -239,10 +240,31 @@ StatsCell compute_cell(const StatsSession& session, const StatsArgs& a, const St
     cell.diagnostics = compiled.diagnostics;
     return cell;
   }
+  // An expression's settings are its variables (`bonus=5`), with the session's: each of its own
+  // must be read, and the shared ones it does not read are another variant's.
+  Bindings variables = session.variables ? *session.variables : Bindings{};
+  if (!v.mechanic) {
+    const std::vector<std::string> settings = cell_settings(plan, v, cell.values);
+    const Bindings given = variable_bindings(session.engine, settings);
+    Bindings own;
+    for (const auto& w : v.settings) {
+      const std::string name = w.substr(0, w.find('='));
+      if (const Value* x = given.find(name)) own.set(name, *x);
+    }
+    check_variables_read(compiled, own);
+    const std::vector<std::string> read = host_names_read(compiled);
+    std::vector<std::string> shown;
+    for (const auto& [name, value] : given.all()) {
+      if (std::find(read.begin(), read.end(), name) == read.end()) continue;
+      variables.set(name, value);
+      shown.push_back(fmt::format("{}={}", name, to_display(value)));
+    }
+    if (!shown.empty()) cell.shown = fmt::format("{} with {}", p.source, fmt::join(shown, ", "));
+  }
   StatsQuery query = query_of(a);
-  query.variables = session.variables;
+  query.variables = &variables;
   query.options.progress = progress;
-  query.shown = p.source;
+  query.shown = cell.shown;
   query.declared = std::move(p.declared);
   query.sampled_mechanic = p.sampled_mechanic;
   StatsAnswer answer = answer_stats(session.engine, compiled, std::move(query));

@@ -9,6 +9,7 @@
 
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
+#include "dsl/resolver.hpp"
 #include "cli/stats_command.hpp"
 
 namespace alea::cli {
@@ -41,11 +42,13 @@ bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& wor
 std::string plural_variants(std::size_t n) { return n == 1 ? "1 variant" : fmt::format("{} variants", n); }
 
 // Whether `source` is an expression of its own: it compiles in the session, and one roll (every
-// die at its least) finds no name unknown, as a word that is only a name (`oops`) would.
-bool is_expression(const StatsSession& session, const std::string& source) {
+// die at its least) finds no name unknown, as a word that is only a name (`oops`) would; with
+// `variables` given on the command line, it only has to compile.
+bool is_expression(const StatsSession& session, const std::string& source, bool variables = false) {
   if (!load_mentioned(session.engine, session.path, source).empty()) return false;
   const Compiled c = session.engine.compile(source, "<input>", session.imports);
   if (!c.ok()) return false;
+  if (variables) return true;
   ExtremeDice least(ExtremeDice::End::Min);
   const Outcome o = session.engine.run(c.program, session.variables ? *session.variables : Bindings{}, least);
   return !o.error || o.error->code != DiagCode::UnknownName;
@@ -111,15 +114,21 @@ StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>
   bool any_mechanic = false;
   for (std::size_t i = 0; i < words.size(); ++i) any_mechanic = any_mechanic || calls_mechanic(path, words, i);
   const bool any_setting = std::any_of(words.begin(), words.end(), [](const auto& w) { return is_setting(w); });
-  // `3d6 + 2` is one expression; `3d6 4d6kh3` is two.
-  const std::string joined = fmt::format("{}", fmt::join(words, " "));
-  bool one_expression = !any_mechanic && (words.size() == 1 || (!variants && is_expression(session, joined)));
+  // `3d6 + 2` is one expression; `3d6 4d6kh3` is two. Variables may follow either:
+  // `'d20 + bonus' bonus=5`.
+  std::size_t end = words.size();
+  while (end > 1 && is_setting(words[end - 1])) --end;
+  const std::vector<std::string> leading(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(end));
+  const std::string joined = fmt::format("{}", fmt::join(leading, " "));
+  bool one_expression =
+      !any_mechanic && (leading.size() == 1 || (!variants && is_expression(session, joined, words.size() > end)));
   if (!one_expression && !any_mechanic && !any_setting && !variants) {
     const auto alone = std::count_if(words.begin(), words.end(), [&](const auto& w) { return is_expression(session, w); });
     one_expression = alone < 2;  // then the error is the whole line's
   }
   if (one_expression) {
     plan.variants.push_back({joined, joined, false, {}});
+    plan.shared.assign(words.begin() + static_cast<std::ptrdiff_t>(end), words.end());
   } else {
     for (std::size_t i = 0; i < words.size(); ++i) {
       if (calls_mechanic(path, words, i)) {
@@ -143,17 +152,27 @@ StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>
     // The settings after the last variant are everyone's.
     plan.shared = std::move(plan.variants.back().settings);
     plan.variants.back().settings.clear();
+  }
+  // A shared setting sets a mechanic's parameter (which the call checks), or an expression's
+  // variable: one that no variant reads is a mistake.
+  if (!any_mechanic && !plan.shared.empty()) {
+    std::vector<std::string> read;
     for (const auto& v : plan.variants) {
-      if (!v.mechanic && !v.settings.empty()) {
-        throw UsageError(fmt::format("stats: '{}' follows the expression '{}', which has no parameters; name=value "
-                                     "words set a mechanic's (RULESET.MECHANIC name=value…)",
-                                     v.settings.front(), v.target));
+      const Compiled c = session.engine.compile(v.target, "<input>", session.imports);
+      if (!c.ok()) continue;  // its cell reports it
+      for (auto& n : host_names_read(c)) {
+        if (std::find(read.begin(), read.end(), n) == read.end()) read.push_back(std::move(n));
       }
     }
-    if (!plan.shared.empty() && !any_mechanic) {
-      throw UsageError(fmt::format("stats: '{}' sets a parameter, but no mechanic is called (RULESET.MECHANIC "
-                                   "name=value…); an expression takes no settings",
-                                   plan.shared.front()));
+    for (const auto& s : plan.shared) {
+      const std::string key = key_of(s);
+      if (std::find(read.begin(), read.end(), key) != read.end()) continue;
+      const std::string near = closest_name(key, read);
+      throw UsageError(fmt::format("stats: the variable '{}' is given but {} reads it{}", key,
+                                   plan.variants.size() == 1 ? "the expression never" : "no expression",
+                                   !near.empty()  ? fmt::format(" (did you mean '{}'?)", near)
+                                   : read.empty() ? std::string(" (they read no variables)")
+                                                  : fmt::format(" (they read {})", fmt::join(read, ", "))));
     }
   }
   // A label names each variant: its words, and the shared settings another variant sets itself

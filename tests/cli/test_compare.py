@@ -155,11 +155,26 @@ check("the failed cell's row", so.splitlines()[1].split()[:2] == ["0", "error"],
 check("…and why, at the cell", f"{HM} dice=0: the argument 'dice' must be at least 1" in so, so)
 check("…in full on stderr", "ArgumentOutOfRange" in se, se)
 
+# ---- an expression's variables, given and swept ------------------------------------------------
+so, _ = expect(["stats", "d20 + bonus >= 15", "bonus=3"], 0)
+check("a variable from the command line", so.startswith("d20 + bonus >= 15 with bonus=3: exact") and
+      "P(true) = 45.00% (9/20)" in so, so[:200])
+doc = json_of(["stats", "d20 + bonus >= 15", "2d10 + bonus >= 15", "bonus=0..5"])
+rows = doc.get("rows", [])
+check("a variable swept for two variants", [(r["settings"]["bonus"], r["variant"], r["exact"]["P(true)"])
+                                            for r in rows[-2:]] ==
+      [(5, "d20 + bonus >= 15", "11/20"), (5, "2d10 + bonus >= 15", "16/25")], str(rows[-2:])[:300])
+_, se = expect(["stats", "d20 + bonus >= 15", "bonsu=2"], 2)
+check("a variable no expression reads", "the variable 'bonsu' is given but the expression never reads it (did you "
+      "mean 'bonus'?)" in se, se)
+_, se = expect(["stats", "d20 + bonus", "bonus=d6"], 2)
+check("a variable's value rolls no dice", "rolls no dice" in se, se)
+
 # ---- bad usage ---------------------------------------------------------------------------------
 for args, says in [
     ([HM, "dice=3..1"], "the range 3..1 goes down"),
     ([HM, "dice=1,,2"], "has an empty item"),
-    (["3d6", "4d6", "dice=3"], "no mechanic is called"),
+    (["3d6", "4d6", "dice=3"], "the variable 'dice' is given but no expression reads it"),
     (["dice=3", HM], "comes before the mechanic"),
     ([HM, "dice=1..3", "red=0,1", "--svg", "x.svg"], None),  # refused below, before computing
     (["3d6", "4d6", "--chart", "at-least"], "give --svg FILE too"),
