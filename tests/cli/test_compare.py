@@ -15,26 +15,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-from clitest import wait_busy, wait_catching
+from clitest import ALEA, check, environment, finish, run, wait_busy, wait_catching
 
-ALEA = sys.argv[1]
-failures = []
 HM = "heroes-mythos.check"
-
-
-def run(args, timeout=60):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
-    p = subprocess.run([ALEA] + args, capture_output=True, text=True, timeout=timeout, env=env)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    if not cond:
-        failures.append(f"{name}: {detail}")
 
 
 def expect(args, code):
@@ -212,10 +198,9 @@ with tempfile.TemporaryDirectory() as tmp:
           [t.text for t in root.iter(NS + "text")][:8])
 
 # ---- Ctrl-C keeps the rows done ------------------------------------------------------------------
-env = {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
 p = subprocess.Popen([ALEA, "stats", HM, "dice=6", HM, "dice=7", "--sampled", "--samples", "1000000000000",
                       "--threads", "1", "--outcome", "success"],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
 # Once it handles Ctrl-C and has sampled for a second of CPU (a ruleset loads in 0.07 s; a run of
 # dice=6 takes about 30 µs), the first cell is under way, with far more than the 100 runs a
 # partial answer needs.
@@ -231,8 +216,4 @@ check("Ctrl-C: exit 130", p.returncode == 130, f"{p.returncode}: {se[:300]}")
 check("…the cell under way kept, marked", "sampled, interrupted after" in so, so[:300])
 check("…and the rows not done said", "interrupted after 1 of 2 cells" in so, so[-300:])
 
-if failures:
-    print("\n".join(f"FAIL  {f}" for f in failures))
-    print(f"\n{len(failures)} failed")
-    sys.exit(1)
-print("test_compare: ok")
+finish("test_compare")
