@@ -206,7 +206,7 @@ class Repl {
     const auto before = engine_.rulesets().size();
     MechanicCall call;
     try {
-      call = mechanic_call(engine_, path_, words[0], settings, words[0]);
+      call = mechanic_call(engine_, path_, words[0], settings, words[0], {{}, state_.file()});
     } catch (const UsageError& e) {
       report("error: {}\n", e.what());
       return std::string();

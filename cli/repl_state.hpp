@@ -18,6 +18,9 @@ class ReplState {
   ReplState(Engine& engine, Session& session, const RulesetPath& path, std::string file)
       : engine_(engine), session_(session), path_(path), file_(std::move(file)) {}
 
+  // The state file, or "" (its named characters are arguments by name, as with --state).
+  [[nodiscard]] const std::string& file() const { return file_; }
+
   // Reads the state file into the session, loading the rulesets it names.
   // Returns the problems, or "" when all is well.
   [[nodiscard]] std::string open();

@@ -707,6 +707,9 @@ with tempfile.TemporaryDirectory() as tmp:
         "error: no character of the state has an entry 'vra' for attacker", "note: did you mean 'vera'?"])
     expect(["stats", "brawl.hit", "attacker=vera", "--state", "table.json", *brawl], 0, cwd=tmp,
            out_contains="total: mean 4, sd 0")
+    # The REPL with --state finds them by name too.
+    expect(["--rulesets", ".", "--state", "table.json"], 0, stdin="brawl.hit attacker=vera\n", cwd=tmp,
+           env=environment(ALEA_HISTORY=str(tmp / "history")), out_contains="colour: blue\ntotal: 4\n")
     expect(["state", "show", "table.json", *brawl], 0, cwd=tmp,
            out="characters, each a record argument by its name with --state table.json: bad, vera\n")
     expect(["roll", "pbta-superiority.increase", "n=3", "--state", "table.json"], 0, cwd=tmp)
