@@ -34,7 +34,8 @@ void add_measures(std::vector<Measure>& out, const Stats& s, const Distribution&
       if (field.empty()) out.push_back({"sd", field, "", false, d.sd, ""});
       return;
     case Shape::Bool: {
-      const Probability& p = with_both_bools(s, d).entries.back().probability;
+      const Distribution both = with_both_bools(s, d);
+      const Probability& p = both.entries.back().probability;  // true
       const std::string outcome = field.empty() ? "true" : field;
       out.push_back({fmt::format("P({})", outcome), field, outcome, true, p.value, p.exact()});
       return;
