@@ -64,7 +64,8 @@ class Merge {
       return std::nullopt;
     }
     chain.push_back(vname);
-    if (std::find(chain.begin(), chain.end(), *base_name) != chain.end()) {
+    // my_game and my-game are one ruleset.
+    if (std::any_of(chain.begin(), chain.end(), [&](const std::string& c) { return ruleset_ident(c) == ruleset_ident(*base_name); })) {
       std::string path;
       for (const auto& c : chain) path += c + " extends ";
       r_.error(DiagCode::RulesetInvalidValue, r_.span_of(ext),
