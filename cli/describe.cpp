@@ -340,6 +340,18 @@ std::string contents_line(const std::string& group, const std::vector<std::strin
 std::string ruleset_head(const Ruleset& r) {
   std::string out =
       fmt::format("{} — {}\nsource: {}\nfile: {}\n", r.name, r.title, trim_end(r.source), r.file);
+  if (!r.extends.empty()) {
+    std::string changed;
+    std::string added;
+    for (const auto& o : r.overrides) {
+      if (o.starts_with("adds ")) added += (added.empty() ? "" : ", ") + o.substr(5);
+      else changed += (changed.empty() ? "" : ", ") + o;
+    }
+    out += fmt::format("extends {}", r.extends);
+    if (!changed.empty()) out += "; overrides: " + changed;
+    if (!added.empty()) out += "; adds: " + added;
+    out += changed.empty() && added.empty() ? "; changes nothing\n" : "\n";
+  }
   if (!r.doc.empty()) {
     out += "\n";
     // The doc is the author's text, line breaks and all: only indented.

@@ -70,8 +70,14 @@ const Engine::StdlibSet& Engine::shared_stdlib() {
 const std::vector<StdlibFunction>& Engine::stdlib_functions() const { return shared_stdlib().functions; }
 
 Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_as,
-                                      std::optional<std::string> expected_name, SourceOrigin origin) {
+                                      std::optional<std::string> expected_name, SourceOrigin origin,
+                                      const std::filesystem::path& extends_dir) {
   RulesetLoadOptions opts;
+  const std::optional<std::filesystem::path> shipped =
+      options_.shipped_rulesets.empty() ? detail::shipped_rulesets_dir() : options_.shipped_rulesets;
+  opts.search_dirs = detail::ruleset_search_dirs(extends_dir.empty() ? std::vector<std::string>{}
+                                                                     : std::vector<std::string>{extends_dir.string()},
+                                                 shipped);
   opts.parse = options_.parse;
   for (const auto& p : shared_stdlib().programs) add_functions(*p, opts.imports);
   opts.import_programs = shared_stdlib().programs;
@@ -129,7 +135,8 @@ Diagnostics Engine::load_ruleset_file(const std::filesystem::path& file, std::st
                                  read.too_large ? " (max_file_bytes)" : ""));
     return out;
   }
-  return load_ruleset_text(*read.text, std::move(shown_as), file.stem().string(), origin);
+  const std::filesystem::path dir = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+  return load_ruleset_text(*read.text, std::move(shown_as), file.stem().string(), origin, dir);
 }
 
 Diagnostics Engine::load_ruleset(std::string_view name, const std::vector<std::string>& dirs) {

@@ -152,9 +152,12 @@ class Engine {
   [[nodiscard]] Diagnostics load_ruleset_file(const std::filesystem::path& file,
                                               std::string shown_as = "",
                                               SourceOrigin origin = SourceOrigin::User);
+  // A variant's `extends: NAME` is looked up in `extends_dir` (the variant's directory) if
+  // given, then $ALEA_PATH, then the shipped rulesets.
   [[nodiscard]] Diagnostics load_ruleset_text(std::string_view yaml, std::string shown_as,
                                               std::optional<std::string> expected_name = std::nullopt,
-                                              SourceOrigin origin = SourceOrigin::User);
+                                              SourceOrigin origin = SourceOrigin::User,
+                                              const std::filesystem::path& extends_dir = {});
   // Loads the ruleset `name` ("my-game" or "my_game") from the first directory that has
   // NAME.yaml: each of `dirs`, then those of $ALEA_PATH (colon-separated), then the rulesets
   // shipped with alea: EngineOptions::shipped_rulesets, or else PREFIX/share/alea/rulesets next

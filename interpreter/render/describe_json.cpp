@@ -138,7 +138,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
 json ruleset_json(const Ruleset& r) {
   json mechanics = json::array();
   for (const auto& m : r.mechanics) mechanics.push_back(mechanic_json(r, m));
-  return {{"name", r.name},
+  json out = {{"name", r.name},
           {"ident", r.ident},
           {"title", r.title},
           {"source", r.source},
@@ -150,6 +150,12 @@ json ruleset_json(const Ruleset& r) {
           {"choices", state_json(r)["choices"]},
           {"tiers", state_json(r)["tiers"]},
           {"mechanics", mechanics}};
+  // A variant: what it extends and what it changes.
+  if (!r.extends.empty()) {
+    out["extends"] = r.extends;
+    out["overrides"] = r.overrides;
+  }
+  return out;
 }
 
 }  // namespace

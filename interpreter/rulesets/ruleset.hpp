@@ -143,6 +143,10 @@ struct Ruleset {
   std::string source;
   std::string doc;
   std::string file;   // as shown in diagnostics
+  // A variant (`extends: NAME`): the ruleset it extends, and what it changes, as shown by
+  // describe ("parameter difficulty (default 8)", "mechanic check", "adds function bonus").
+  std::string extends;
+  std::vector<std::string> overrides;
   std::vector<TypeInfo> types;
   std::vector<ParamInfo> parameters;
   std::vector<StateInfo> state;       // counters kept between rolls

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -35,20 +36,11 @@ class Loader final : public detail::RulesetReader {
  public:
   Loader(std::string text, std::string name, const RulesetLoadOptions& options)
       : options_(options), file_(SourceFile::make(std::move(name), std::move(text), options.origin)) {
-    std::string_view t = file_->text();
-    std::size_t start = 0;
-    while (start <= t.size()) {
-      const auto nl = t.find('\n', start);
-      std::string_view line = t.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      lines_.emplace_back(line);
-      if (nl == std::string_view::npos) break;
-      start = nl + 1;
-    }
+    files_.push_back({file_, 0, detail::split_lines(file_->text())});
   }
 
   RulesetLoad overflow(const YamlOverflow& over) {
-    const auto pos = offset_of(over.mark);
+    const auto pos = locate(over.mark).second;
     error(DiagCode::RulesetInvalidValue, file_->span(pos, pos + 1),
           over.too_deep     ? (over.as_written ? "lists and mappings nest too deep here"
                                                 : "lists and mappings nest too deep here: an alias may refer to itself")
@@ -86,6 +78,17 @@ class Loader final : public detail::RulesetReader {
       out.diagnostics = std::move(diags_);
       return out;
     }
+    if (std::as_const(root)["extends"]) {
+      auto ext = detail::read_extends(*this, root, options_);
+      if (!ext) {
+        out.diagnostics = std::move(diags_);
+        return out;
+      }
+      root = std::move(ext->root);
+      function_blocks_ = std::move(ext->functions);
+    } else if (const YAML::Node f = std::as_const(root)["functions"]) {
+      function_blocks_.push_back({f, detail::FunctionBlock::Own, {}, {}});
+    }
     top(root);
     detail::link_changes(*program_);
     if (diags_.empty()) detail::keep_settables_read(*this);
@@ -106,7 +109,9 @@ class Loader final : public detail::RulesetReader {
  private:
   const RulesetLoadOptions& options_;
   std::shared_ptr<const SourceFile> file_;
-  std::vector<std::string> lines_;
+  // file_ first, then the rulesets it extends, if any.
+  std::vector<detail::YamlFile> files_;
+  std::vector<detail::FunctionBlock> function_blocks_;
   Diagnostics diags_;
   std::shared_ptr<Ruleset> ruleset_ = std::make_shared<Ruleset>();
   std::unique_ptr<ast::Program> program_ = std::make_unique<ast::Program>();
@@ -125,21 +130,29 @@ class Loader final : public detail::RulesetReader {
   Ruleset& ruleset() override { return *ruleset_; }
   void keep_source(std::shared_ptr<const SourceFile> src) override { sources_.push_back(std::move(src)); }
   RecordTypes& record_types() override { return record_types_; }
+  std::vector<detail::YamlFile>& yaml_files() override { return files_; }
 
   // ---- positions and errors ------------------------------------------------
-  std::uint32_t offset_of(const YAML::Mark& m) const {
-    if (m.pos < 0) return 0;
-    return static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(m.pos), file_->text().size()));
+  // The file a mark is in (the last whose padding it is past) and the offset in that file.
+  std::pair<const detail::YamlFile*, std::uint32_t> locate(const YAML::Mark& m) const {
+    const auto pos = static_cast<std::size_t>(std::max(0, m.pos));
+    const detail::YamlFile* f = &files_.front();
+    for (const auto& g : files_) {
+      if (g.start <= pos) f = &g;
+    }
+    const std::size_t size = f->file->text().size();
+    return {f, static_cast<std::uint32_t>(std::min<std::size_t>(pos - f->start, size))};
   }
   Span span_of(const YAML::Node& n) const override {
-    const auto b = offset_of(n.Mark());
+    const auto [f, b] = locate(n.Mark());
+    const SourceFile& file = *f->file;
     std::uint32_t len = 1;
     if (n.IsScalar() && n.Tag() == "?") len = static_cast<std::uint32_t>(std::max<std::size_t>(1, n.Scalar().size()));
     if (n.IsScalar() && n.Tag() == "!") len = static_cast<std::uint32_t>(n.Scalar().size() + 2);
-    const auto e = std::min<std::uint32_t>(b + len, static_cast<std::uint32_t>(file_->text().size()));
+    const auto e = std::min<std::uint32_t>(b + len, static_cast<std::uint32_t>(file.text().size()));
     // Never run past the end of the line.
-    const auto nl = file_->text().find('\n', b);
-    return file_->span(b, nl == std::string::npos ? e : std::min<std::uint32_t>(e, static_cast<std::uint32_t>(nl)));
+    const auto nl = file.text().find('\n', b);
+    return file.span(b, nl == std::string::npos ? e : std::min<std::uint32_t>(e, static_cast<std::uint32_t>(nl)));
   }
   Diagnostic& error(DiagCode code, Span span, std::string message) override {
     return diags_.emplace_back(code, span, std::move(message));
@@ -222,12 +235,14 @@ class Loader final : public detail::RulesetReader {
       return nullptr;
     }
     const std::string& value = n.Scalar();
-    const std::string_view raw = file_->text();
-    const std::uint32_t pos = offset_of(n.Mark());
+    const auto [in, pos] = locate(n.Mark());
+    const SourceFile& file = *in->file;
+    const std::vector<std::string>& lines = in->lines;
+    const std::string_view raw = file.text();
     const char first = pos < raw.size() ? raw[pos] : '\0';
     Embedding emb;
-    emb.outer_name = file_->name();
-    emb.outer_lines = lines_;
+    emb.outer_name = file.name();
+    emb.outer_lines = lines;
     if (first == '>') {
       error(DiagCode::RulesetInvalidValue, span_of(n),
             fmt::format("write {} as a '|' block or on one line: a '>' block folds its lines, so positions in it are lost", what));
@@ -235,10 +250,10 @@ class Loader final : public detail::RulesetReader {
     }
     if (first == '|') {
       // The block's lines start on the line after the indicator.
-      const auto line0 = static_cast<std::uint32_t>(n.Mark().line) + 1;  // 0-based
+      const std::uint32_t line0 = file.line_column(pos).line;  // 0-based: the indicator's line is 1-based
       std::uint32_t indent = 0;
-      for (std::size_t l = line0; l < lines_.size(); ++l) {
-        const auto& s = lines_[l];
+      for (std::size_t l = line0; l < lines.size(); ++l) {
+        const auto& s = lines[l];
         const auto non_blank = s.find_first_not_of(' ');
         if (non_blank == std::string::npos) continue;
         indent = static_cast<std::uint32_t>(non_blank);
@@ -254,14 +269,14 @@ class Loader final : public detail::RulesetReader {
               fmt::format("write {} on one line (without escapes) or as a '|' block, so that errors in it can be shown where they are", what));
         return nullptr;
       }
-      const LineColumn lc = file_->line_column(start);
+      const LineColumn lc = file.line_column(start);
       emb.first_line = lc.line;
       emb.first_column = lc.column;
     }
     // A block's final line break would put an error at its end on the line after it.
     std::string code_text = value;
     while (!code_text.empty() && (code_text.back() == '\n' || code_text.back() == '\r')) code_text.pop_back();
-    auto src = SourceFile::make_embedded(std::move(code_text), std::move(emb), options_.origin);
+    auto src = SourceFile::make_embedded(std::move(code_text), std::move(emb), file.origin());
     sources_.push_back(src);
     return src;
   }
@@ -314,7 +329,7 @@ class Loader final : public detail::RulesetReader {
     if (const auto n = root["state"]) detail::read_state(*this, n);
     if (const auto n = root["choices"]) detail::read_choices(*this, n);
     if (const auto n = root["tiers"]) detail::read_tiers(*this, n);
-    if (const auto n = root["functions"]) functions(n);
+    functions();
     if (const auto n = root["mechanics"]) mechanics(n);
     resolve_all();
     // In the order of the file, whichever check found them; each place computed once.
@@ -494,30 +509,57 @@ class Loader final : public detail::RulesetReader {
     into.push_back({key.Scalar(), std::move(doc), detail::to_value(v)});
   }
 
-  void functions(const YAML::Node& n) {
-    auto src = code(n, "'functions'");
-    if (!src) return;
-    auto prog = parse_code(src);
-    if (!prog) {
-      functions_unparsed_ = true;
-      return;
-    }
-    if (prog->main) {
-      error(DiagCode::RulesetInvalidValue, prog->main->span, "'functions' holds only 'fn' definitions");
-    }
-    for (auto& st : prog->statements) {
-      if (auto* fn = std::get_if<ast::FnDef>(&st)) {
-        ruleset_->functions.push_back(fn->name);
-        if (auto it = names_.find(fn->name); it != names_.end()) {
-          error(DiagCode::DuplicateDefinition, fn->span, fmt::format("the name '{}' is already used in this ruleset", fn->name))
-              .note(it->second, "it is first used here");
+  // The `functions:` blocks: the ruleset's own, then a variant's overrides (each replacing the
+  // base's function of its name, in place) and additions.
+  void functions() {
+    std::map<std::string, std::size_t> at;  // a function's statement in the program
+    for (const auto& block : function_blocks_) {
+      auto src = code(block.code, "'functions'");
+      if (!src) continue;
+      auto prog = parse_code(src);
+      if (!prog) {
+        functions_unparsed_ = true;
+        continue;
+      }
+      if (prog->main) {
+        error(DiagCode::RulesetInvalidValue, prog->main->span, "'functions' holds only 'fn' definitions");
+      }
+      for (auto& st : prog->statements) {
+        auto* fn = std::get_if<ast::FnDef>(&st);
+        if (!fn) {
+          error(DiagCode::RulesetInvalidValue, std::get<ast::GlobalLet>(st).span,
+                "'functions' holds only 'fn' definitions; put values under 'constants'");
           continue;
         }
+        const auto own = at.find(fn->name);
+        if (block.mode == detail::FunctionBlock::Override) {
+          if (own == at.end()) {
+            std::vector<std::string> known;
+            for (const auto& [k, i] : at) known.push_back(k);
+            auto& d = error(DiagCode::RulesetInvalidValue, fn->span,
+                            fmt::format("{} overrides the function '{}', which {} does not have", block.variant,
+                                        fn->name, block.base));
+            if (auto near = closest_name(fn->name, known); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
+            d.note({}, "to add a new function, write it under 'add:' (add: {functions: |…})");
+            continue;
+          }
+          ruleset_->overrides.push_back(fmt::format("function {}", fn->name));
+          program_->statements[own->second] = std::move(st);
+          continue;
+        }
+        if (auto it = names_.find(fn->name); it != names_.end()) {
+          auto& d = error(DiagCode::DuplicateDefinition, fn->span, fmt::format("the name '{}' is already used in this ruleset", fn->name));
+          d.note(it->second, "it is first used here");
+          if (block.mode == detail::FunctionBlock::Add && own != at.end()) {
+            d.note({}, fmt::format("to change the function of {}, write it under 'functions:', not under 'add:'", block.base));
+          }
+          continue;
+        }
+        ruleset_->functions.push_back(fn->name);
+        if (block.mode == detail::FunctionBlock::Add) ruleset_->overrides.push_back(fmt::format("adds function {}", fn->name));
         names_[fn->name] = fn->span;
+        at[fn->name] = program_->statements.size();
         program_->statements.push_back(std::move(st));
-      } else {
-        error(DiagCode::RulesetInvalidValue, std::get<ast::GlobalLet>(st).span,
-              "'functions' holds only 'fn' definitions; put values under 'constants'");
       }
     }
   }

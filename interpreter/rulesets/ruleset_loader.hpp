@@ -5,6 +5,7 @@
 // ruleset with any mistake is not returned.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,9 @@ struct RulesetLoadOptions {
   std::int64_t max_collection_size = Limits{}.max_collection_size;
   // Bytes of the YAML text (Limits::max_file_bytes).
   std::int64_t max_file_bytes = Limits{}.max_file_bytes;
+  // Where `extends: NAME` finds the ruleset a variant extends: the variant's own directory,
+  // then $ALEA_PATH, then the shipped rulesets (detail::ruleset_search_dirs).
+  std::vector<std::filesystem::path> search_dirs;
 };
 
 struct RulesetLoad {

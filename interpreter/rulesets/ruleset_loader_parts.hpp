@@ -20,8 +20,29 @@
 #include "dsl/diagnostic.hpp"
 #include "dsl/source.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/ruleset_loader.hpp"
 
 namespace alea::detail {
+
+// A YAML file the loaded document's nodes come from: the file loaded (start 0), then the
+// rulesets it extends, each parsed after `start` bytes of padding, so that the offset in a
+// node's mark says which file it is in and where.
+struct YamlFile {
+  std::shared_ptr<const SourceFile> file;
+  std::uint32_t start = 0;
+  std::vector<std::string> lines;  // without their line breaks
+};
+[[nodiscard]] std::vector<std::string> split_lines(std::string_view text);
+
+// A `functions:` block of the document: the base's own, a variant's overrides of some of its
+// functions, or the functions a variant adds (`add: {functions: …}`).
+struct FunctionBlock {
+  enum Mode { Own, Override, Add };
+  YAML::Node code;
+  Mode mode = Own;
+  std::string variant;  // the ruleset whose block it is, for Override and Add
+  std::string base;     // the ruleset it extends
+};
 
 class RulesetReader {
  public:
@@ -56,6 +77,8 @@ class RulesetReader {
   virtual RecordTypes& record_types() = 0;
   // Sources the program's spans point into, kept alive with it.
   virtual void keep_source(std::shared_ptr<const SourceFile> src) = 0;
+  // The files the document's nodes come from (a variant's bases after it), for ruleset_loader_extends.cpp.
+  virtual std::vector<YamlFile>& yaml_files() = 0;
 };
 
 // In ruleset_loader_values.cpp:
@@ -108,6 +131,17 @@ void link_changes(ast::Program& program);
 // read (dsl/reads.hpp), listed in its MechanicInfo; a call in the ruleset that sets another
 // one is an error at the argument.
 void keep_settables_read(RulesetReader& r);
+
+// In ruleset_loader_extends.cpp:
+// A document with `extends: NAME`: the base ruleset's document (found on `options.search_dirs`,
+// itself perhaps a variant) with the variant's entries in place of the base's of the same name
+// and its `add:` entries after them; each node keeps the file and line it was written at. Fills
+// the ruleset's `extends` and `overrides`. nullopt after an error.
+struct Extended {
+  YAML::Node root;
+  std::vector<FunctionBlock> functions;
+};
+std::optional<Extended> read_extends(RulesetReader& r, const YAML::Node& root, const RulesetLoadOptions& options);
 
 // In ruleset_loader_examples.cpp:
 // A mechanic's `examples:` (after its result is read): calls, each with what it gives if stated.
