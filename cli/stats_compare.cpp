@@ -41,7 +41,13 @@ void add_measures(std::vector<Measure>& out, const Stats& s, const Distribution&
       return;
     }
     case Shape::Other:
+      // Named outcomes are labels (and plain values); a list or a record is no outcome to ask for.
       if (d.entries.size() > max_outcomes) return;
+      if (std::any_of(d.entries.begin(), d.entries.end(), [](const DistributionEntry& e) {
+            return e.value.as_list() || e.value.as_record() || e.value.as_pool();
+          })) {
+        return;
+      }
       for (const auto& e : d.entries) {
         const std::string label = shown_value(e.value);
         out.push_back({field.empty() ? fmt::format("P({})", label) : fmt::format("P({}={})", field, label), field, label,
@@ -351,6 +357,35 @@ std::string grid_text(const StatsReport& r) {
   std::vector<std::vector<std::string>> lines;
   std::vector<std::string> head;
   for (const auto& a : r.plan->axes) head.push_back(a.name);
+  if (several && t.keys.size() == 1) {
+    // One measure of several variants: a column each, and the differences against the first.
+    const std::size_t n = r.plan->variants.size();
+    for (std::size_t v = 0; v < n; ++v) head.push_back(heads[v]);
+    for (std::size_t v = 1; v < n; ++v) head.push_back(n == 2 ? "Δ" : fmt::format("{}−{}", heads[v], heads[0]));
+    lines.push_back(head);
+    for (std::size_t at = 0; at < r.cells.size(); at += n) {
+      std::vector<std::string> line = r.cells[at].values;
+      const Measure* first = t.find(at, t.keys.front());
+      for (std::size_t v = 0; v < n; ++v) {
+        const Measure* m = at + v < r.cells.size() ? t.find(at + v, t.keys.front()) : nullptr;
+        line.push_back(m ? measure_text(*m) : at + v < r.cells.size() ? "error" : "");
+      }
+      for (std::size_t v = 1; v < n; ++v) {
+        const Measure* m = at + v < r.cells.size() ? t.find(at + v, t.keys.front()) : nullptr;
+        line.push_back(m && first ? difference_text(*m, *first) : "—");
+      }
+      lines.push_back(std::move(line));
+    }
+    std::string out;
+    if (heads.front() == letter(0)) {
+      std::vector<std::vector<std::string>> legend;
+      for (std::size_t i = 0; i < n; ++i) legend.push_back({letter(i), r.plan->variants[i].label});
+      out += columns_text(legend, "ll") + "\n";
+    }
+    out += fmt::format("{}\n", t.keys.front()) + columns_text(lines, std::string(r.plan->axes.size(), 'l'));
+    if (const std::string p = problems_text(r); !p.empty()) out += "\n" + p;
+    return out;
+  }
   if (several) head.push_back("variant");
   head.push_back("method");
   for (const auto& k : t.keys) head.push_back(k);

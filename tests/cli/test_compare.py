@@ -150,6 +150,9 @@ rows = doc.get("rows", [])
 check("a variable swept for two variants", [(r["settings"]["bonus"], r["variant"], r["exact"]["P(true)"])
                                             for r in rows[-2:]] ==
       [(5, "d20 + bonus >= 15", "11/20"), (5, "2d10 + bonus >= 15", "16/25")], str(rows[-2:])[:300])
+so, _ = expect(["stats", "d20 + bonus >= 15", "2d10 + bonus >= 15", "bonus=4,5"], 0)
+check("one measure of two variants: a column each and Δ", so.splitlines()[-2:] ==
+      ["4      50.00%  55.00%  +5.00 pp", "5      55.00%  64.00%  +9.00 pp"], so)
 _, se = expect(["stats", "d20 + bonus >= 15", "bonsu=2"], 2)
 check("a variable no expression reads", "the variable 'bonsu' is given but the expression never reads it (did you "
       "mean 'bonus'?)" in se, se)
