@@ -476,6 +476,16 @@ def test_pipe(tmp):
           "'alea --seed 9 repl' gives the same output, random dice included", runs[1].stdout)
 
 
+def run_script(script, history, what, *args):
+    """The REPL run on `script` through a pipe: the finished process, or None (a failure) if it hung."""
+    try:
+        return subprocess.run([ALEA, *args], input=script, capture_output=True, text=True, timeout=TIMEOUT,
+                              env=environment(history))
+    except subprocess.TimeoutExpired as e:
+        check(False, f"{what} ends", str(e))
+        return None
+
+
 def test_calls_and_last(tmp):
     """A mechanic called as on the command line, its record a field to a line, and `_`."""
     script = ("heroes-mythos.check dice=3 red=1\n"       # loads the ruleset, random dice
@@ -489,11 +499,8 @@ def test_calls_and_last(tmp):
               "let y = 5\n_\n"
               ":dice 3,4\n2d6\n_ * 2\n"
               "strategiya.combat_rolls_per_turn heroes=3\n")
-    try:
-        p = subprocess.run([ALEA, "--seed", "1"], input=script, capture_output=True, text=True, timeout=TIMEOUT,
-                           env=environment(os.path.join(tmp, "calls_history")))
-    except subprocess.TimeoutExpired as e:
-        check(False, "the calls script ends", str(e))
+    p = run_script(script, os.path.join(tmp, "calls_history"), "the calls script", "--seed", "1")
+    if p is None:
         return
     out, err = p.stdout, p.stderr
     check("note: loaded the ruleset heroes-mythos" in err, "a call in the command line's form loads its ruleset", err)
@@ -525,11 +532,8 @@ def test_stats_options(tmp):
               ":stats 3d6 --samples 0\n"
               ":compare\n"
               ":stats d20 + bonus\n")
-    try:
-        p = subprocess.run([ALEA], input=script, capture_output=True, text=True, timeout=TIMEOUT,
-                           env=environment(os.path.join(tmp, "stats_history")))
-    except subprocess.TimeoutExpired as e:
-        check(False, "the stats script ends", str(e))
+    p = run_script(script, os.path.join(tmp, "stats_history"), "the stats script")
+    if p is None:
         return
     out, err = p.stdout, p.stderr
     check("\nP(true)  55.00%  64.00%  +9.00 pp\n" in out, ":compare: each variant with the session's bonus, and Δ", out)
