@@ -361,9 +361,13 @@ int run_stats(const StatsSession& session, const StatsArgs& a, bool variants) {
   ProgressLine progress;
   const bool single = !plan.comparing() && !plan.sweeping() && a.outcomes.empty() && !a.csv;
   if (single) {
-    const StatsCell cell = compute_cell(session, a, st, plan, 0, {},
-                                        [&progress](double f) { progress.update(f); });
+    if (!a.chart.empty()) {
+      throw UsageError("--chart shapes a comparison's chart; one distribution's chart draws its bars and the "
+                       "at-least curve");
+    }
+    StatsCell cell = compute_cell(session, a, st, plan, 0, {}, [&progress](double f) { progress.update(f); });
     progress.finish();
+    if (!a.labels.empty()) cell.context.expression = plan.variants.front().label;  // the title
     return single_report(a, cell);
   }
   if (!a.chart.empty() && a.svg.empty()) throw UsageError("--chart shapes the SVG chart; give --svg FILE too");

@@ -79,6 +79,10 @@ if len(vs) == 2:
 # Labels: one per variant, in order.
 so, _ = expect(["stats", "3d6", "4d6kh3", "--label", "plain", "--label", "best 3 of 4"], 0)
 check("labels head the columns", "plain" in so.splitlines()[3] and "best 3 of 4" in so.splitlines()[3], so[:300])
+so, _ = expect(["stats", "3d6", "--label", "plain"], 0)
+check("one variant's label is its report's title", so.startswith("plain: exact"), so[:100])
+_, se = expect(["stats", "3d6", "--chart", "at-least", "--svg", "x.svg"], 2)
+check("--chart for one distribution is refused", "--chart shapes a comparison's chart" in se, se)
 _, se = expect(["stats", "3d6", "4d6kh3", "--label", "plain"], 2)
 check("a label short is refused", "1 --label for 2 variants" in se, se)
 
