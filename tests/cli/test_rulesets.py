@@ -18,27 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ALEA = os.path.abspath(sys.argv[1])
-ROOT = Path(__file__).resolve().parents[2]
+from clitest import ALEA, ROOT, check, environment, failures, run
+
 SHIPPED = ROOT / "rulesets" / "heroes-mythos.yaml"
-failures = []
-
-
-def environment(**extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ALEA_")}
-    env.update(extra)
-    return env
-
-
-def run(args, stdin=None, cwd=ROOT, env=None):
-    p = subprocess.run([ALEA] + args, input=stdin, capture_output=True, text=True, timeout=60, cwd=cwd,
-                       env=env if env is not None else environment())
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    if not cond:
-        failures.append(f"{name}: {detail}")
 
 
 def expect(args, code, out=None, out_contains=(), err_contains=(), **kw):
