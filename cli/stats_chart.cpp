@@ -127,14 +127,6 @@ std::string curves_panel(double top, const std::string& title, const std::vector
   return out + "</g>\n";
 }
 
-const Distribution* field_of(const Stats& s, const std::string& field) {
-  if (field.empty()) return &s.value;
-  for (const auto& f : s.fields) {
-    if (f.name == field) return &f;
-  }
-  return nullptr;
-}
-
 // The comparison: each variant's distribution of the value (or of the field --field names, or
 // the first numeric field) as a curve.
 std::optional<std::string> compare_svg(const StatsReport& r, std::string_view cumulative) {
@@ -157,7 +149,7 @@ std::optional<std::string> compare_svg(const StatsReport& r, std::string_view cu
   std::vector<Value> values;
   bool numeric = true;
   for (const auto& c : r.cells) {
-    const Distribution* d = c.stats ? field_of(*c.stats, field) : nullptr;
+    const Distribution* d = c.stats ? distribution_of(*c.stats, field) : nullptr;
     if (!d) continue;
     numeric = numeric && d->numeric;
     for (const auto& e : d->entries) {
@@ -183,7 +175,7 @@ std::optional<std::string> compare_svg(const StatsReport& r, std::string_view cu
   for (const auto& c : r.cells) {
     const std::string& label = r.plan->variants[c.variant].label;
     Series s{label, std::vector<std::optional<double>>(values.size())};
-    const Distribution* d = c.stats ? field_of(*c.stats, field) : nullptr;
+    const Distribution* d = c.stats ? distribution_of(*c.stats, field) : nullptr;
     if (d) {
       // The cumulative shares as the table gives them (exact fractions when exact).
       const Analysis a = analyse(*c.stats, *d);

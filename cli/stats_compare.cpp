@@ -169,20 +169,15 @@ std::vector<std::string> histogram_fields(const StatsReport& r) {
   }
   // Only --outcome: the probabilities asked for, and no histogram.
   if (!first || (r.filter.fields.empty() && !r.filter.outcomes.empty())) return {};
-  if (!is_record_value(*first)) return {shape_of(first->value) == Shape::Bool ? "-" : ""};
+  if (!is_record_value(*first)) {
+    // true or false: the table's P(true) says it all.
+    return shape_of(first->value) == Shape::Bool ? std::vector<std::string>{} : std::vector<std::string>{""};
+  }
   if (!r.filter.fields.empty()) return r.filter.fields;
   for (const auto& f : first->fields) {
     if (f.numeric) return {f.name};
   }
   return {};
-}
-
-const Distribution* distribution_of(const Stats& s, const std::string& field) {
-  if (field.empty()) return &s.value;
-  for (const auto& f : s.fields) {
-    if (f.name == field) return &f;
-  }
-  return nullptr;
 }
 
 // Each value's probability under each variant, a line per variant, the value on the first.
@@ -271,7 +266,6 @@ std::string compare_text(const StatsReport& r) {
   }
   out += columns_text(lines, "l");
   for (const auto& field : histogram_fields(r)) {
-    if (field == "-") continue;  // true or false: the table says it
     if (const std::string h = histogram_text(r, field); !h.empty()) out += "\n" + h;
   }
   if (const std::string p = problems_text(r); !p.empty()) out += "\n" + p;
@@ -438,6 +432,15 @@ nlohmann::ordered_json measure_json(const Measure& m) {
 }
 
 }  // namespace
+
+const Distribution* distribution_of(const Stats& s, const std::string& field) {
+  if (field.empty()) return &s.value;
+  for (const auto& f : s.fields) {
+    if (f.name == field) return &f;
+  }
+  return nullptr;
+}
+
 
 std::vector<Measure> measures(const Stats& s) {
   std::vector<Measure> out;

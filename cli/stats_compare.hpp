@@ -22,6 +22,9 @@ struct Measure {
   std::string exact;         // the exact fraction ("1099/2592"), "" when sampled
 };
 
+// The distribution of `s`'s field `field`, or of its value for ""; null when it has no such field.
+[[nodiscard]] const Distribution* distribution_of(const Stats& s, const std::string& field);
+
 // Every measure of `s`, in the order of its fields.
 [[nodiscard]] std::vector<Measure> measures(const Stats& s);
 
