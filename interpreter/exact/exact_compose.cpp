@@ -222,9 +222,17 @@ bool Composer::MemoEq::operator()(const MemoKey& a, const MemoKey& b) const {
 }
 
 Dist Composer::memo_eval(const ast::Expr& e, Demand d) {
+  // An expression that keeps meeting new values is computed without the memo:
+  // keeping what it gave costs a copy and a hash each time, for nothing.
+  MemoUse& use = memo_use_[&e];
+  if (use.lookups >= 1024 && use.hits * 32 < use.lookups) return eval(e, d);
+  ++use.lookups;
   MemoKey key{frame_, &e, d, {}};
   for (const std::int32_t s : demands_.free_slots(e)) key.slots.push_back(slot(s));
-  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  if (auto it = memo_.find(key); it != memo_.end()) {
+    ++use.hits;
+    return it->second;
+  }
   Dist r = eval(e, d);
   memo_.emplace(std::move(key), r);
   return r;
@@ -232,40 +240,95 @@ Dist Composer::memo_eval(const ast::Expr& e, Demand d) {
 
 template <>
 Dist Composer::node(const ast::Let& k, const ast::Expr&, Demand d) {
-  // In the body of a let shared among its values, a value that does not read
-  // that let's name (B in `let x = A in let y = B in …`) is computed once,
-  // not once for each value of x.
-  const Demand value_demand = demands_.slot(k.slot, *k.body, d);
-  const Dist v = sharing_ == frame_ ? memo_eval(*k.value, value_demand) : eval(k.value, value_demand);
-  // With one value there is nothing to share.
-  const bool share = v.entries.size() > 1;
-  if (!share) return bind(budget_, v, [&](const Value& x) { return with_slot(k.slot, x, [&] { return eval(k.body, d); }); });
-  // Inside lets shared around it in its frame, its body is computed again
-  // with the same values only if it reads not all of their names (in
-  // `let x = A in let y = B in f(x, y)`, f(x, y) never is): else the memo is
-  // kept for nothing. An outermost let keeps it (a `repeat` evaluates it again).
-  std::vector<std::int32_t> around;
-  if (sharing_ == frame_) around = shared_slots_;
-  const auto& reads = demands_.free_slots(*k.body);
-  const bool memo_body = around.empty() || std::any_of(around.begin(), around.end(), [&](std::int32_t s) {
-    return std::find(reads.begin(), reads.end(), s) == reads.end();
-  });
-  std::swap(around, shared_slots_);
-  shared_slots_.push_back(k.slot);
-  const std::uint64_t saved = sharing_;
-  sharing_ = frame_;
-  struct Restore {
-    Composer& c;
-    std::vector<std::int32_t>& around;
-    std::uint64_t saved;
-    ~Restore() {
-      std::swap(around, c.shared_slots_);
-      c.sharing_ = saved;
+  // The spine: this let, then each let that is the body of the one before,
+  // up to the first that binds a slot again (it starts a spine of its own).
+  std::vector<const ast::Let*> spine{&k};
+  const ast::Expr* rest = k.body.get();
+  while (const auto* l = std::get_if<ast::Let>(&rest->kind)) {
+    const bool again = std::any_of(spine.begin(), spine.end(), [&](const ast::Let* s) { return s->slot == l->slot; });
+    if (again) break;
+    spine.push_back(l);
+    rest = l->body.get();
+  }
+  // The spine runs as a distribution over the values of its names that the
+  // rest of it still reads: after each let, the others are summed out, so
+  // what follows is computed once per distinct value of what it reads, not
+  // once per sequence of values (in `let a = 5d6 in let b = 2d6 in let k =
+  // f(a, b) in g(k)`, g once per value of k).
+  std::vector<std::int32_t> live;  // the spine's names still read, ascending
+  std::vector<Value> saved;
+  saved.reserve(spine.size());
+  for (const ast::Let* l : spine) saved.push_back(slot(l->slot));
+  const std::uint64_t saved_sharing = sharing_;
+  auto enter = [&](const Value& names) {
+    const auto& values = *names.as_list();
+    for (std::size_t j = 0; j < live.size(); ++j) slot(live[j]) = values[j];
+  };
+  // Inside a spine of this frame that has several values, an expression may
+  // meet the same values again (`let x = d6 in if x > 3 then (let y = d6 in
+  // g(y)) else 0` computes g(y) once per y): remember what it gave.
+  const bool inside = sharing_ == frame_;
+  auto reads_any = [&](const ast::Expr& x, const std::vector<std::int32_t>& names) {
+    const auto& r = demands_.free_slots(x);
+    return std::any_of(names.begin(), names.end(), [&](std::int32_t s) { return std::binary_search(r.begin(), r.end(), s); });
+  };
+  auto reads_all = [&](const ast::Expr& x, const std::vector<std::int32_t>& names) {
+    const auto& r = demands_.free_slots(x);
+    return std::all_of(names.begin(), names.end(), [&](std::int32_t s) { return std::binary_search(r.begin(), r.end(), s); });
+  };
+  Dist env = Dist::point(make_list({}));
+  for (const ast::Let* l : spine) {
+    const Demand value_demand = demands_.slot(l->slot, *l->body, d);
+    std::vector<std::int32_t> next;
+    std::vector<std::ptrdiff_t> from;  // where each of next comes from: live's index, or -1 for the new value
+    for (const std::int32_t s : demands_.free_slots(*l->body)) {
+      if (s == l->slot) {
+        next.push_back(s);
+        from.push_back(-1);
+      } else if (auto it = std::find(live.begin(), live.end(), s); it != live.end()) {
+        next.push_back(s);
+        from.push_back(it - live.begin());
+      }
     }
-  } restore{*this, around, saved};
-  return bind(budget_, v, [&](const Value& x) {
-    return with_slot(k.slot, x, [&] { return memo_body ? memo_eval(*k.body, d) : eval(*k.body, d); });
+    if (inside || env.entries.size() > 1) sharing_ = frame_;
+    const Value* fixed = nullptr;  // the value, when it reads none of the spine's names
+    std::optional<Dist> once;
+    if (!reads_any(*l->value, live) && !env.entries.empty()) {
+      once = inside ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
+      if (once->is_point()) fixed = &once->entries[0].first;
+    }
+    const bool memo = inside || !reads_all(*l->value, live);
+    auto extend = [&](const std::vector<Value>& values, const Value& x) {
+      std::vector<Value> kept;
+      kept.reserve(next.size());
+      for (const std::ptrdiff_t f : from) kept.push_back(f < 0 ? x : values[static_cast<std::size_t>(f)]);
+      return make_list(std::move(kept));
+    };
+    if (fixed) {
+      // One value for every one of theirs: no weights change.
+      env = map(budget_, env, [&](const Value& names) { return extend(*names.as_list(), *fixed); });
+      env.steps += once->steps;
+      env.dice += once->dice;
+    } else {
+      env = bind(budget_, env, [&](const Value& names) {
+        enter(names);
+        const Dist v = once ? *once : memo ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
+        const auto& values = *names.as_list();
+        return map(budget_, v, [&](const Value& x) { return extend(values, x); });
+      });
+    }
+    live = std::move(next);
+  }
+  if (inside || env.entries.size() > 1) sharing_ = frame_;
+  Dist r = bind(budget_, env, [&](const Value& names) {
+    enter(names);
+    return inside ? memo_eval(*rest, d) : eval(*rest, d);
   });
+  r.steps += static_cast<std::int64_t>(spine.size()) - 1;  // the spine's inner lets, as eval counts each node
+  // (A composition that throws is given up whole: nothing to restore then.)
+  for (std::size_t i = 0; i < spine.size(); ++i) slot(spine[i]->slot) = std::move(saved[i]);
+  sharing_ = saved_sharing;
+  return r;
 }
 
 Dist Composer::joint(const std::vector<const ast::Expr*>& exprs,

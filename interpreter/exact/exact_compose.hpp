@@ -3,10 +3,13 @@
 //
 // Names always hold one value: a `let` (a parameter, a program-level `let`)
 // bound to something random is evaluated once for each of its values, so that
-// `let x = d6 in x + x` sees the same die twice. Everything else combines
-// independent parts: the two sides of `+` are evaluated once each and their
-// distributions multiplied. A roll whose dice nothing inspects is computed as
-// its total (exact_pool.hpp); otherwise as its multisets (exact_multiset.hpp).
+// `let x = d6 in x + x` sees the same die twice. A spine of lets runs as a
+// distribution over the names that the rest of it still reads, so what
+// follows a let is computed once per distinct value of those, the others
+// summed out. Everything else combines independent parts: the two sides of
+// `+` are evaluated once each and their distributions multiplied. A roll
+// whose dice nothing inspects is computed as its total (exact_pool.hpp);
+// otherwise as its multisets (exact_multiset.hpp).
 // Whatever the evaluator would report as an error on some roll (other than an
 // explosion chain cut off at the depth, or one die rerolled too often) stops
 // composing with NotComposable, and the program is enumerated instead.
@@ -86,11 +89,13 @@ class Composer {
     bool operator()(const MemoKey& a, const MemoKey& b) const;
   };
   std::unordered_map<MemoKey, Dist, MemoHash, MemoEq> memo_;
+  struct MemoUse {
+    std::uint64_t lookups = 0, hits = 0;
+  };
+  std::unordered_map<const ast::Expr*, MemoUse> memo_use_;  // by expression, in every frame
   std::uint64_t frame_ = 0, frames_ = 0;
-  // The frame whose let is being shared among its values (node(Let)); none at first.
+  // The frame whose spine of lets has several values (node(Let)); none at first.
   std::uint64_t sharing_ = UINT64_MAX;
-  // The slots of the lets shared around, outermost first (node(Let)).
-  std::vector<std::int32_t> shared_slots_;
   Dist memo_eval(const ast::Expr& e, Demand d);
 
   Dist statements_from(const ast::Program& program, std::size_t i, const Value* last);
