@@ -15,6 +15,7 @@
 // was sampled or enumerated is never read as a composed time.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "interpreter/api.hpp"
@@ -24,6 +25,19 @@ namespace {
 
 const alea::Engine& engine() {
   static const alea::Engine e;
+  return e;
+}
+
+// The engine with the shipped rulesets, for their mechanics.
+const alea::Engine& ruleset_engine() {
+  static alea::Engine e;
+  static const bool loaded = [] {
+    for (const char* name : {"heroes-mythos", "dozen-die"}) {
+      if (!e.load_ruleset_file(std::string(ALEA_SOURCE_DIR) + "/rulesets/" + name + ".yaml").empty()) std::abort();
+    }
+    return true;
+  }();
+  (void)loaded;
   return e;
 }
 
@@ -37,8 +51,10 @@ std::size_t write_every_fraction(const alea::Stats& s) {
   return n;
 }
 
-void exact_case(benchmark::State& state, const char* source, bool text) {
-  const alea::Compiled c = engine().compile(source);
+void exact_case(benchmark::State& state, const char* source, bool text,
+                const alea::Engine& (*engine_of)() = engine) {
+  const alea::Engine& engine = engine_of();
+  const alea::Compiled c = engine.compile(source);
   if (!c.ok()) {
     state.SkipWithError(("does not compile: " + std::string(source)).c_str());
     return;
@@ -47,7 +63,7 @@ void exact_case(benchmark::State& state, const char* source, bool text) {
   const alea::StatsOptions options;  // the defaults, as `alea stats` uses them
   alea::Stats last;
   for (auto _ : state) {
-    last = alea::compute_stats(engine(), c.program, bindings, options);
+    last = alea::compute_stats(engine, c.program, bindings, options);
     benchmark::DoNotOptimize(last.value.mean);
     if (text) benchmark::DoNotOptimize(write_every_fraction(last));
   }
@@ -88,5 +104,21 @@ ALEA_EXACT(5d6, "5d6");
 ALEA_EXACT(40d6, "40d6");
 ALEA_EXACT(10d6kh5, "10d6kh5");
 ALEA_EXACT(opposed, "3d12 under 7 vs 2d12 under 6");
+
+// A spine of lets: `b` reads nothing of `a`, so it is computed once.
+ALEA_EXACT(let_spine, "let a = 10d10kh3 in let b = 10d10kh3 in a > b");
+ALEA_EXACT(inline_pair, "10d10kh3 > 10d10kh3");
+ALEA_EXACT(sum_repeat, "sum(repeat 6 { 4d6kh3 })");
+
+// Whole mechanics of the shipped rulesets.
+#define ALEA_MECHANIC(name, source)                                        \
+  BENCHMARK_CAPTURE(exact_case, name, source, false, ruleset_engine)       \
+      ->Name("mechanic/" source)                                           \
+      ->UseRealTime()                                                      \
+      ->Unit(benchmark::kMillisecond)
+
+ALEA_MECHANIC(hm_3_1, "heroes_mythos.check(3, red: 1)");
+ALEA_MECHANIC(hm_5_2, "heroes_mythos.check(5, red: 2, explode_limit: 3)");
+ALEA_MECHANIC(dd_melee, "dozen_die.melee({pool: 2, ST: 7}, {pool: 1, ST: 6})");
 
 }  // namespace

@@ -131,6 +131,9 @@ class Composer {
   Dist call_user(const ast::Call& c, const ast::Expr& e, Demand d);
   Dist call_frame(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
   Dist call_builtin(const ast::Call& c, const ast::Expr& e, Demand d);
+  // The builtin of `c` on these arguments' values; not composable where it fails.
+  Value apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args);
+  Dist fold_repeat(const ast::Call& c, const ast::Expr& e, const ast::Repeat& k);
   Dist opposed(const ast::Opposed& k, Demand d);
   // Pool operations: exact_compose_pool.cpp.
   Dist pool_chain(const ast::Expr& e, Demand d);
