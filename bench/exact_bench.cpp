@@ -109,6 +109,8 @@ ALEA_EXACT(opposed, "3d12 under 7 vs 2d12 under 6");
 ALEA_EXACT(let_spine, "let a = 10d10kh3 in let b = 10d10kh3 in a > b");
 ALEA_EXACT(inline_pair, "10d10kh3 > 10d10kh3");
 ALEA_EXACT(sum_repeat, "sum(repeat 6 { 4d6kh3 })");
+// Explode, then keep: each die with its explosions folded into the kept end.
+ALEA_EXACT(explode_keep, "8d6 explode 6 limit 3 keep highest 3");
 
 // Whole mechanics of the shipped rulesets.
 #define ALEA_MECHANIC(name, source)                                        \

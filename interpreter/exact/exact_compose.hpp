@@ -140,6 +140,7 @@ class Composer {
   // Appends the distribution of each of op's parameters to `out`.
   void op_params(const ast::PoolOp& op, std::vector<Dist>& out);
   PoolStep make_step(const ast::PoolOp& op, const Value* params);
+  std::optional<Dist> keep_after_draws(const DieKind& kind, std::int64_t n, const std::vector<PoolStep>& steps);
   DieKind die_kind(const ast::Dice& k, const Value& sides);
 };
 

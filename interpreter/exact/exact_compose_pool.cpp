@@ -56,6 +56,88 @@ PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
   return s;
 }
 
+namespace {
+
+// Decides or draws for each die on its own (face, on_die): a one-die pool through it is that die.
+bool draws_per_die(const PoolStep& s) { return (s.face || s.on_die) && !s.keep_end && !s.score; }
+
+}  // namespace
+
+// The total of `n` dice that each go through `steps` on their own (explode,
+// reroll, a face changed or removed), then one keep or drop of the highest or
+// lowest: the dice an explosion adds make the pool's size random, so the
+// keep cannot be counted over a fixed number of dice (counted_total). Each
+// die with everything it drew is computed once, as a one-die pool through the
+// operations' own steps; the pool is then folded one die at a time over a
+// small state, the `count` dice at the kept end (and, for a drop, the sum of
+// all), merging equal states, as icepool's keep evaluators do. Nullopt when
+// the steps are not of that shape.
+std::optional<Dist> Composer::keep_after_draws(const DieKind& kind, std::int64_t n,
+                                               const std::vector<PoolStep>& steps) {
+  if (steps.size() < 2 || !steps.back().keep_end || counts_dice(steps)) return std::nullopt;
+  if (!std::all_of(steps.begin(), steps.end() - 1, draws_per_die)) return std::nullopt;
+  const PoolStep::KeepEnd keep = *steps.back().keep_end;
+  if (keep.count < 0) return std::nullopt;
+  const auto k = static_cast<std::size_t>(keep.count);
+  const auto sum = [](std::int64_t a, std::int64_t b) {
+    const kernel::Checked c = kernel::add(a, b);
+    if (c.failed) not_composable("a pool's total would overflow");
+    return c.value;
+  };
+  // A state: the sum of every die (read by a drop only), then at most k faces
+  // of the end kept or dropped, the most extreme first.
+  const auto state = [&](std::int64_t all, std::vector<std::int64_t> end) {
+    std::sort(end.begin(), end.end(), [&](std::int64_t a, std::int64_t b) { return keep.highest ? a > b : a < b; });
+    if (end.size() > k) end.resize(k);
+    std::vector<Value> items;
+    items.reserve(end.size() + 1);
+    items.emplace_back(keep.drop ? all : 0);
+    for (const std::int64_t f : end) items.emplace_back(f);
+    return make_list(std::move(items));
+  };
+  const auto end_of = [](const Value& st) {
+    const auto& items = *st.as_list();
+    std::vector<std::int64_t> end;
+    end.reserve(items.size());
+    for (std::size_t i = 1; i < items.size(); ++i) end.push_back(*items[i].as_int());
+    return end;
+  };
+  // One die and what it drew, through every step but the keep.
+  Dist die = roll_pools(budget_, kinds_, kind, 1);
+  for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+    die = bind(budget_, die, [&](const Value& p) { return apply_step(budget_, kinds_, steps[i], p); });
+  }
+  if (!die.fail.cut.is_zero() && !die.fail.err.is_zero()) {
+    not_composable("a die may be cut off or fail, and which comes first depends on the other dice");
+  }
+  die = map(budget_, die, [&](const Value& p) {
+    std::int64_t all = 0;
+    std::vector<std::int64_t> faces;
+    for (const PoolDie& x : p.as_pool()->dice) {
+      all = sum(all, x.face);
+      faces.push_back(x.face);
+    }
+    return state(all, std::move(faces));
+  });
+  Dist acc = Dist::point(state(0, {}));
+  for (std::int64_t i = 0; i < n; ++i) {
+    acc = product(budget_, acc, die, [&](const Value& a, const Value& b) {
+      std::vector<std::int64_t> end = end_of(a);
+      const std::vector<std::int64_t> more = end_of(b);
+      end.insert(end.end(), more.begin(), more.end());
+      return state(sum(*(*a.as_list())[0].as_int(), *(*b.as_list())[0].as_int()), std::move(end));
+    });
+  }
+  return map(budget_, acc, [&](const Value& st) -> Value {
+    std::int64_t end = 0;
+    for (const std::int64_t f : end_of(st)) end = sum(end, f);
+    if (!keep.drop) return end;
+    const kernel::Checked c = kernel::sub(*(*st.as_list())[0].as_int(), end);
+    if (c.failed) not_composable("a pool's total would overflow");
+    return c.value;
+  });
+}
+
 Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
   std::vector<const ast::PoolOp*> ops;  // innermost first
   const ast::Expr* base = &e;
@@ -107,8 +189,11 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       Dist out;
       std::optional<IntDist> total;
       if (d == Demand::Counted) total = counted_total(budget_, kind, n, steps);
+      std::optional<Dist> kept;
       if (total) {
         out = to_dist(*total);
+      } else if (d == Demand::Counted && (kept = keep_after_draws(kind, n, steps))) {
+        out = std::move(*kept);
       } else {
         out = roll_pools(budget_, kinds_, kind, n);
         for (const auto& s : steps) {
