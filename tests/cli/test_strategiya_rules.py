@@ -169,7 +169,7 @@ check("describe hero type", types.startswith("\nTypes of records the mechanics t
       and "\n    mount (label, default none, one of none, horse, griffin, dragon)\n" in types, types)
 check("describe hero params", "\n      attacker (hero, default {})\n" in out
       and "\n      first (list of hero, required)\n" in out, out[out.find("strategiya.combat_roll"):][:800])
-check("describe odds", "odds: alea stats samples it" in out, "")
+check("describe odds", "odds: it has no bound: alea stats composes its loops" in out, "")
 # A newcomer reads the doc: the range is SPD + STR + INT, and the shot's dice are given in order.
 shown = [l.strip() for l in out.splitlines() if l.strip().startswith("alea roll strategiya.bow_") and "->" in l]
 for line in shown:
