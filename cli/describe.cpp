@@ -310,7 +310,7 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   }
   requirements_text(out, indent, m.requirements);
   changes_text(out, indent, m.changes);
-  if (m.sampled_odds) out += pad + "odds: alea stats samples it (it has no bound, so no exact answer)\n";
+  if (m.sampled_odds) out += pad + "odds: it has no bound: alea stats composes its loops as chains when it can, else samples it\n";
   if (!m.examples.empty()) {
     out += pad + "examples:\n";
     for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e.call);

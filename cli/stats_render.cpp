@@ -333,6 +333,10 @@ std::string unresolved_text(const Stats& s, const StatsContext& c) {
     out += fmt::format("{} went past {} in an explosion chain and are not counted\n", amount(s.cut_off),
                        plural(static_cast<std::uint64_t>(depth), "extra die", "extra dice"));
   }
+  if (s.still_looping.value > 0) {
+    out += fmt::format("{} were still looping after {} and are not counted\n", amount(s.still_looping),
+                       plural(static_cast<std::uint64_t>(s.loop_rounds), "round", "rounds"));
+  }
   if (s.errors.value > 0) {
     out += fmt::format("{} ended in an error and are not counted; the first:\n", amount(s.errors));
     if (s.first_error) out += render_text(*s.first_error);

@@ -220,6 +220,15 @@ std::string panel_svg(const Stats& s, const Distribution& raw, const std::string
   return out;
 }
 
+// What the runs without a value were, in a few words.
+std::string unresolved_cause(const Stats& s) {
+  const int causes = (s.cut_off.value > 0) + (s.errors.value > 0) + (s.still_looping.value > 0);
+  if (causes > 1) return "chains cut off, errors or loops still running";
+  if (s.errors.value > 0) return "an error";
+  if (s.still_looping.value > 0) return "a loop still running";
+  return "an explosion chain cut off";
+}
+
 std::string panel_title(const Stats& s, const Distribution& d, const std::string& name) {
   switch (shape_of(d)) {
     case Shape::Numeric: return fmt::format("{}: mean {}, sd {}", name, decimal(d.mean), decimal(d.sd));
@@ -261,7 +270,7 @@ std::optional<std::string> stats_svg(const Stats& s, const StatsContext& c) {
   if (s.unresolved.value > 0) {
     summary += fmt::format("{}{} of the runs gave no value ({}) and are not shown", summary.empty() ? "" : "; ",
                            share(s.unresolved.value),
-                           s.errors.value <= 0 ? "an explosion chain cut off" : s.cut_off.value <= 0 ? "an error" : "chains cut off or errors");
+                           unresolved_cause(s));
   }
   // The title is the expression, in a smaller font if it is long, cut if still too long.
   const double room = svg_width - 2 * left + right / 2;

@@ -558,6 +558,11 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
       if (c.interrupted) return interrupted(*program);
       not_composed = std::move(c.why_not);
     }
+    if (!options.enumerate && !options.exact_only) {
+      // Enumerating is known to be futile (a ruleset's `odds: sampled`).
+      return sampled(std::move(program), bindings, limits, options,
+                     not_composed.empty() ? reason : fmt::format("composing does not apply: {}", not_composed));
+    }
     try {
       Stats s = exact(program, bindings, limits, options);
       s.exact_method = "enumerated";

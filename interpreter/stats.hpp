@@ -109,10 +109,14 @@ struct Stats {
   std::vector<Distribution> fields;  // one per field when the value is a record
   // The probability of the runs that ended without a value (the distributions
   // above leave them out): cut_off, explosion chains followed past
-  // explosion_depth (exact) or past the engine's limit; errors, any other error.
+  // explosion_depth (exact) or past the engine's limit; errors, any other error;
+  // still_looping (composed only), the runs of a `loop` still going after
+  // loop_rounds rounds, once less than 1e-15 of all runs were.
   Probability unresolved;
   Probability cut_off;
   Probability errors;
+  Probability still_looping;
+  std::int64_t loop_rounds = 0;
   std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
   // Sampling that ended before `samples_asked` runs: `cut_short` names the
   // limit that stopped it ("max_sample_work", or "max_odds_memory" for the
@@ -137,6 +141,7 @@ struct StatsOptions {
   bool exact_only = false;               // fail instead of sampling
   bool sampled_only = false;             // sample even when exact would do
   bool compose = true;                   // exact: compose distributions before enumerating runs
+  bool enumerate = true;                 // exact: enumerate runs when composing does not apply
   std::uint64_t samples = 100'000;
   std::uint64_t seed = 0;
   unsigned threads = 0;  // 0: every core; at most max_stats_threads

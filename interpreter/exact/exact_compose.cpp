@@ -515,31 +515,8 @@ Dist Composer::node(const ast::For& k, const ast::Expr&, Demand d) {
 }
 
 template <>
-Dist Composer::node(const ast::Loop& k, const ast::Expr&, Demand) {
-  // Only a loop whose every step is certain: a random one could run on and on.
-  std::int64_t steps = 0, dice = 0;
-  auto certain = [&](const ast::Expr& x, Demand dm) {
-    Dist r = eval(x, dm);
-    if (!r.is_point()) not_composable("a loop that depends on dice");
-    steps += r.steps, dice += r.dice;
-    if (steps > limits_.max_steps) not_composable("a run would take more than max_steps steps");
-    return r.entries[0].first;
-  };
-  const Value saved = slot(k.slot);
-  Value x = certain(*k.init, Demand::Full);
-  slot(k.slot) = x;
-  for (std::int64_t i = 0;; ++i) {
-    const bool c = to_bool(certain(*k.cond, Demand::Counted));
-    if (k.until == c) break;
-    if (i >= limits_.max_loop_iterations) not_composable("a loop too long");
-    x = certain(*k.next, Demand::Full);
-    slot(k.slot) = x;
-  }
-  Dist r = Dist::point(slot(k.slot));
-  slot(k.slot) = saved;
-  r.steps = steps;
-  r.dice = dice;
-  return r;
+Dist Composer::node(const ast::Loop& k, const ast::Expr& e, Demand) {
+  return loop(k, e);  // exact_compose_loop.cpp
 }
 
 template <>

@@ -47,6 +47,9 @@ class Composer {
   // The distribution of the program's value, pools counted as their totals.
   Dist run_program(const ast::Program& program);
   [[nodiscard]] std::uint64_t branches() const { return budget_.branches; }
+  // The fewest rounds after which a loop's live mass was left uncounted
+  // (Failures::loop); 0 when none was.
+  [[nodiscard]] std::int64_t loop_rounds() const { return loop_rounds_; }
 
   // As the evaluator's conform: `v` checked against `t`, a record type's
   // missing fields given their defaults; not composable where it would fail.
@@ -72,6 +75,7 @@ class Composer {
   std::vector<const ast::Constant*> touched_;  // by the calls under way, until the outer one returns
   std::int64_t depth_ = 0;
   std::int64_t call_depth_ = 0;
+  std::int64_t loop_rounds_ = 0;
   // Distributions already computed for an expression, by the values of the
   // slots it reads, within one activation of a frame (`frame_`): a body that
   // only depends on some of the names bound around it is computed once per
@@ -135,6 +139,8 @@ class Composer {
   Value apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args);
   Dist fold_repeat(const ast::Call& c, const ast::Expr& e, const ast::Repeat& k);
   Dist opposed(const ast::Opposed& k, Demand d);
+  // `loop` as a Markov chain over its merged states: exact_compose_loop.cpp.
+  Dist loop(const ast::Loop& k, const ast::Expr& e);
   // Pool operations: exact_compose_pool.cpp.
   Dist pool_chain(const ast::Expr& e, Demand d);
   // Appends the distribution of each of op's parameters to `out`.

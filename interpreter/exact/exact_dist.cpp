@@ -35,6 +35,7 @@ std::size_t mix(std::size_t h, std::size_t x) {
 void Failures::then(const Failures& later, const Weight& later_total, const Weight& ok) {
   scale(later_total);
   if (!later.cut.is_zero()) cut += ok * later.cut;
+  if (!later.loop.is_zero()) loop += ok * later.loop;
   if (!later.err.is_zero() && !ok.is_zero()) {
     err += ok * later.err;
     merge_error(error, later.error);
@@ -233,6 +234,7 @@ Dist mixture(Budget& b, const std::vector<Weight>& weights, const std::vector<Di
     const Weight k = weights[i] * (d.total == common ? Weight(1) : common.divexact(d.total));
     for (const auto& [v, w] : d.entries) acc.add(v, k * w);
     if (!d.fail.cut.is_zero()) out.fail.cut += k * d.fail.cut;
+    if (!d.fail.loop.is_zero()) out.fail.loop += k * d.fail.loop;
     if (!d.fail.err.is_zero()) {
       out.fail.err += k * d.fail.err;
       merge_error(out.fail.error, d.fail.error);
@@ -289,7 +291,7 @@ Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f) {
   Weight total = 1;
   Failures fail;
   for (const Dist& p : parts) {
-    const Weight ok = total - fail.cut - fail.err;
+    const Weight ok = total - fail.cut - fail.err - fail.loop;
     fail.then(p.fail, p.total, ok);
     total *= p.total;
   }

@@ -3,7 +3,8 @@
 //
 // A Dist holds distinct values (compared structurally: a pool by its dice, not
 // by its total) with weights, and the weight of the runs that end without a
-// value: explosion chains cut off at the depth, and runs that end in one error.
+// value: explosion chains cut off at the depth, runs that end in one error, and
+// runs of a `loop` still going when the rest of the mass was negligible.
 // Probabilities are weights over `total`. Two Dists of expressions evaluated
 // one after the other combine as "the first, then the second": the runs that
 // fail in the first never reach the second.
@@ -43,6 +44,7 @@ struct Cancelled {};
 struct Failures {
   Weight cut;  // explosion chains followed past the depth
   Weight err;  // runs that end in `error`
+  Weight loop;  // runs still looping when a loop's live mass fell below loop_tail (not counted)
   std::shared_ptr<const Diagnostic> error;
 
   // These failures, then `later`'s for the `ok` of `own_total` runs that got past them.
@@ -50,8 +52,9 @@ struct Failures {
   void scale(const Weight& k) {
     cut *= k;
     err *= k;
+    if (!loop.is_zero()) loop *= k;
   }
-  [[nodiscard]] bool none() const { return cut.is_zero() && err.is_zero(); }
+  [[nodiscard]] bool none() const { return cut.is_zero() && err.is_zero() && loop.is_zero(); }
 };
 
 // Whether two values are the same outcome: equal and indistinguishable by any
@@ -71,7 +74,7 @@ struct Dist {
     d.entries.emplace_back(std::move(v), Weight(1));
     return d;
   }
-  [[nodiscard]] Weight ok() const { return total - fail.cut - fail.err; }
+  [[nodiscard]] Weight ok() const { return total - fail.cut - fail.err - fail.loop; }
   [[nodiscard]] bool is_point() const {
     return entries.size() == 1 && fail.none() && entries[0].second == total;
   }

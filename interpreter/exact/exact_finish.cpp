@@ -70,7 +70,7 @@ Distribution finish(std::string name, Tally t, const Fractions& fractions) {
   return d;
 }
 
-Stats to_stats(Dist&& dist, std::uint64_t branches) {
+Stats to_stats(Dist&& dist, std::uint64_t branches, std::int64_t loop_rounds) {
   Tally value;
   std::vector<std::string> names;
   std::vector<Tally> fields;
@@ -104,7 +104,9 @@ Stats to_stats(Dist&& dist, std::uint64_t branches) {
     s.fields.push_back(finish(names[i], std::move(fields[i]), fractions));
   s.cut_off = fractions(dist.fail.cut);
   s.errors = fractions(dist.fail.err);
-  s.unresolved = fractions(dist.fail.cut + dist.fail.err);
+  s.still_looping = fractions(dist.fail.loop);
+  if (!dist.fail.loop.is_zero()) s.loop_rounds = loop_rounds;
+  s.unresolved = fractions(dist.fail.cut + dist.fail.err + dist.fail.loop);
   if (!dist.fail.err.is_zero() && dist.fail.error) s.first_error = *dist.fail.error;
   return s;
 }
@@ -124,7 +126,7 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   Composer c(bindings, limits, options.max_branches, options.cancel);
   try {
     Dist d = c.run_program(*program.ast);
-    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1)), "", "", false};
+    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.loop_rounds()), "", "", false};
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why, "", false};
   } catch (const OverBudget& o) {

@@ -87,12 +87,18 @@ std::optional<std::string> stats_document(const Stats& s, const StatsContext& c)
   for (const auto& f : s.fields) fields[f.name] = distribution_json(s, f);
   doc["fields"] = fields;
   json u = probability_json(s, s.unresolved);
+  // One cause by name; "both" when there are several.
+  const int causes = (s.cut_off.value > 0) + (s.errors.value > 0) + (s.still_looping.value > 0);
   u["cause"] = s.unresolved.value <= 0 ? json(nullptr)
-               : s.errors.value <= 0  ? json("explosion")
-               : s.cut_off.value <= 0 ? json("error")
-                                      : json("both");
+               : causes > 1           ? json("both")
+               : s.errors.value > 0   ? json("error")
+               : s.still_looping.value > 0 ? json("loop")
+                                      : json("explosion");
   u["cut_off"] = probability_json(s, s.cut_off);
   u["errors"] = probability_json(s, s.errors);
+  // Only an exact answer can leave a loop's tail out; a sample runs every loop to its end.
+  u["still_looping"] = exact ? probability_json(s, s.still_looping) : json(nullptr);
+  u["loop_rounds"] = s.loop_rounds > 0 ? json(s.loop_rounds) : json(nullptr);
   u["explosion_depth"] = exact ? std::min(c.explosion_depth, c.engine_explosion_limit) : c.engine_explosion_limit;
   u["error"] = s.first_error ? diagnostic_json(error_report(*s.first_error)) : json(nullptr);
   doc["unresolved"] = u;

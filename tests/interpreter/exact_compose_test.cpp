@@ -216,5 +216,73 @@ TEST(ComposedExact, OverBudgetFallsBackToEnumeratingThenSampling) {
   EXPECT_NE(s.reason.find("max_branches"), std::string::npos) << s.reason;
 }
 
+// A loop that may run forever composes as a chain until less than 1e-15 of
+// the runs are still looping: n = k with probability (5/6)^k / 6, exactly,
+// for every k counted; the (5/6)^190 of runs past round 190 are reported.
+TEST(ComposedExact, AGeometricLoopReportsTheRunsStillLooping) {
+  const Stats s = stats_of("loop n = 0 until d6 == 6 { n + 1 }", true);
+  EXPECT_EQ(s.exact_method, "composed");
+  mpz_class five, six;
+  mpz_ui_pow_ui(five.get_mpz_t(), 5, 190);
+  mpz_ui_pow_ui(six.get_mpz_t(), 6, 190);
+  const mpq_class tail(five, six);
+  EXPECT_LE(tail.get_d(), 1e-15);
+  EXPECT_GT(tail.get_d() * 6 / 5, 1e-15);  // one round fewer would not do
+  EXPECT_EQ(s.still_looping.exact(), fraction(tail));
+  EXPECT_EQ(s.loop_rounds, 190);
+  EXPECT_EQ(s.unresolved.exact(), s.still_looping.exact());
+  EXPECT_EQ(s.errors.exact(), "0/1");
+  const auto t = table(s.value);
+  ASSERT_EQ(t.size(), 190u);
+  EXPECT_EQ(t.at("0:0"), "1/6");
+  EXPECT_EQ(t.at("0:3"), "125/1296");
+  // The mean of the runs counted is within the tail's weight of the true mean, 5.
+  EXPECT_NEAR(s.value.mean, 5.0, 1e-12);
+}
+
+// The runs that reach max_loop_iterations end in the evaluator's error, as
+// the enumeration finds: here those whose first four conditions are false.
+TEST(ComposedExact, ALoopPastItsIterationLimitFailsAsTheEvaluatorDoes) {
+  EngineOptions eo;
+  eo.limits.max_loop_iterations = 3;
+  const Engine e(eo);
+  const Compiled c = e.compile("loop n = 0 until d2 == 2 { n + 1 }");
+  StatsOptions o;
+  o.exact_only = true;
+  const Stats s = compute_stats(e, c.program, {}, o);
+  EXPECT_EQ(s.exact_method, "composed");
+  EXPECT_EQ(s.errors.exact(), "1/16");
+  ASSERT_TRUE(s.first_error.has_value());
+  EXPECT_EQ(s.first_error->code, DiagCode::LoopLimitExceeded);
+  EXPECT_EQ(s.still_looping.exact(), "0/1");
+  o.compose = false;
+  const Stats enumerated = compute_stats(e, c.program, {}, o);
+  EXPECT_EQ(enumerated.exact_method, "enumerated");
+  EXPECT_EQ(table(enumerated.value), table(s.value));
+  EXPECT_EQ(enumerated.errors.exact(), s.errors.exact());
+}
+
+// A state that grows every round (a log of the dice) makes every state
+// distinct: composing stops at a budget, never hangs, and the answer is
+// sampled. With no branch limit to speak of, the memory limit stops it.
+TEST(ComposedExact, ALoopWhoseStateGrowsIsSampled) {
+  EngineOptions eo;
+  eo.limits.max_odds_memory = 2'000'000;
+  const Engine small(eo);
+  const char* log = "len(loop s = [] until len(s) > 0 and s[len(s) - 1] == 6 { append(s, d6) })";
+  for (const std::uint64_t branches : {std::uint64_t{2'000}, std::uint64_t{1'000'000'000'000}}) {
+    StatsOptions o;
+    o.samples = 200;
+    o.threads = 1;
+    o.enumerate = false;
+    o.max_branches = branches;
+    const Compiled c = small.compile(log);
+    const Stats s = compute_stats(small, c.program, {}, o);
+    EXPECT_EQ(s.method, StatsMethod::Sampled);
+    EXPECT_NE(s.reason.find(branches == 2'000 ? "(max_branches)" : "(max_odds_memory)"), std::string::npos)
+        << s.reason;
+  }
+}
+
 }  // namespace exact_compose_test
 }  // namespace alea

@@ -87,6 +87,8 @@ inline std::vector<std::string> stats_differences(const Stats& fast, const Stats
     same(field + " mean", fast.fields[i].exact_mean, slow.fields[i].exact_mean);
   }
   same("cut_off", fast.cut_off.exact(), slow.cut_off.exact());
+  // The enumeration runs every loop to its end: it leaves no loop's tail out.
+  same("still_looping", fast.still_looping.value, slow.still_looping.value);
   same("errors", fast.errors.exact(), slow.errors.exact());
   same("unresolved", fast.unresolved.exact(), slow.unresolved.exact());
   same("first_error", fast.first_error.has_value(), slow.first_error.has_value());
