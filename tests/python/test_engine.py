@@ -119,15 +119,20 @@ def test_the_gil_is_released_during_stats():
     assert len(inside) >= 3, (len(ticks), window["end"] - window["start"])
 
 
-def test_ctrl_c_stops_a_sampling():
+def stopped_by_ctrl_c(work):
+    """Whether Ctrl-C 0.3 s into work() stops it with KeyboardInterrupt, within seconds."""
     main = threading.get_ident()
     timer = threading.Timer(0.3, lambda: signal.pthread_kill(main, signal.SIGINT))
     timer.start()
     began = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        alea.Engine().stats(SLOW, seed=1, samples=50_000_000, threads=1)
+        work()
     timer.cancel()
     assert time.monotonic() - began < 5
+
+
+def test_ctrl_c_stops_a_sampling():
+    stopped_by_ctrl_c(lambda: alea.Engine().stats(SLOW, seed=1, samples=50_000_000, threads=1))
 
 
 # Hopeless in any time: composing it passes max_odds_work after seconds.
@@ -148,11 +153,4 @@ def test_a_time_limit_bounds_the_exact_attempt():
 
 
 def test_ctrl_c_stops_an_exact_attempt_with_no_time_limit():
-    main = threading.get_ident()
-    timer = threading.Timer(0.3, lambda: signal.pthread_kill(main, signal.SIGINT))
-    timer.start()
-    began = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        alea.Engine().stats(HOPELESS, exact_only=True)
-    timer.cancel()
-    assert time.monotonic() - began < 5
+    stopped_by_ctrl_c(lambda: alea.Engine().stats(HOPELESS, exact_only=True))
