@@ -1,6 +1,7 @@
 // bench/exact_bench.cpp — time of compute_stats with default options (exact:
 // composed, or enumerated when composing does not apply, within the default
-// max_branches budget; sampling beyond it).
+// time limit, 1.5 s; sampling beyond it, so a case near that border may be
+// exact on one machine and sampled on another: read the "exact" counter).
 //
 // `exact/…` times compute_stats alone: the Stats a library user gets, with
 // every probability's double, the mean, sd and exact mean. An exact

@@ -57,6 +57,7 @@ struct alea_run_options {
   unsigned threads = 0;
   std::uint64_t samples = 0;
   bool exact_only = false;
+  std::optional<double> time_limit;
   const alea_cancel* cancel = nullptr;
 };
 
@@ -324,6 +325,15 @@ void alea_run_options_set_samples(alea_run_options* options, uint64_t samples) {
 void alea_run_options_set_exact_only(alea_run_options* options, int exact_only) {
   if (options) options->exact_only = exact_only != 0;
 }
+alea_status alea_run_options_set_time_limit(alea_run_options* options, double seconds, alea_error** error) {
+  return guarded(error, [&] {
+    alea_run_options& o = need(options, "options");
+    if (!alea::valid_time_limit(seconds)) {
+      throw UsageError{fmt::format("the time limit must be {}, not {}", alea::time_limit_rule(), seconds)};
+    }
+    o.time_limit = seconds;
+  });
+}
 void alea_run_options_set_cancel(alea_run_options* options, const alea_cancel* cancel) {
   if (options) options->cancel = cancel;
 }
@@ -339,6 +349,7 @@ alea_status alea_run(const alea_engine* engine, const alea_program* program, con
     if (o.threads != 0) throw UsageError{"a roll runs on one thread: set threads for alea_stats_run only"};
     if (o.samples != 0) throw UsageError{"a roll draws no samples: set samples for alea_stats_run only"};
     if (o.exact_only) throw UsageError{"exact_only is for alea_stats_run only"};
+    if (o.time_limit) throw UsageError{"time_limit is for alea_stats_run only"};
     if (o.dice && o.seed) throw UsageError{"scripted dice and a seed were both given: a roll uses one or the other"};
     auto r = std::make_unique<alea_result>();
     r->expression = p.source;
@@ -520,6 +531,7 @@ alea_status alea_stats_run(const alea_engine* engine, const alea_program* progra
     so.threads = o.threads;
     if (o.samples != 0) so.samples = o.samples;
     so.exact_only = o.exact_only;
+    so.time_limit = o.time_limit;
     so.cancel = o.cancel ? &o.cancel->flag : nullptr;
     auto s = std::make_unique<alea_stats>();
     s->stats = alea::compute_stats(e.engine, p.compiled.program, {}, so);

@@ -37,7 +37,7 @@ constexpr int max_request_depth = 64;
 const std::map<std::string, std::vector<std::string>, std::less<>>& operations() {
   static const std::map<std::string, std::vector<std::string>, std::less<>> ops = {
       {"roll", {"expr", "seed", "dice", "state", "choices"}},
-      {"stats", {"expr", "exact", "sampled", "samples", "seed", "max_branches", "explosion_depth"}},
+      {"stats", {"expr", "exact", "sampled", "samples", "seed", "max_branches", "time_limit", "explosion_depth"}},
       {"describe", {"ruleset", "mechanic"}},
       {"check", {"expr", "yaml", "file", "name"}},
       {"load", {"ruleset", "yaml", "file", "name"}},
@@ -115,6 +115,16 @@ std::optional<std::uint64_t> seed_field(const json& body) {
   if (!f) return std::nullopt;
   if (!f->is_number_unsigned()) throw BadRequest("\"seed\" must be a whole number from 0 to 18446744073709551615");
   return f->get<std::uint64_t>();
+}
+
+// A time limit in seconds (a number, whole or not), as --time-limit takes it.
+std::optional<double> seconds_field(const json& body, std::string_view name) {
+  const json* f = field(body, name);
+  if (!f) return std::nullopt;
+  if (!f->is_number() || !valid_time_limit(f->get<double>())) {
+    throw BadRequest(fmt::format("\"{}\" must be a number of seconds, {}", name, time_limit_rule()));
+  }
+  return f->get<double>();
 }
 
 bool bool_field(const json& body, std::string_view name) {
@@ -279,14 +289,15 @@ std::string op_stats(ServeContext& ctx, const json& body, ServeJob& job, const L
   if (q.options.exact_only && q.options.sampled_only) throw BadRequest("\"exact\" and \"sampled\" exclude each other");
   q.options.samples = static_cast<std::uint64_t>(int_field(body, "samples", 1, INT64_MAX).value_or(100'000));
   q.options.seed = seed_field(body).value_or(0);
-  q.options.max_branches = static_cast<std::uint64_t>(
-      int_field(body, "max_branches", 1, INT64_MAX).value_or(static_cast<std::int64_t>(q.options.max_branches)));
+  if (const auto cap = int_field(body, "max_branches", 1, INT64_MAX)) q.options.max_branches = static_cast<std::uint64_t>(*cap);
+  q.options.time_limit = seconds_field(body, "time_limit");
   q.options.explosion_depth =
       int_field(body, "explosion_depth", 0, limits.max_explosion_depth).value_or(q.options.explosion_depth);
   q.options.threads = 1;  // requests run side by side (--jobs), each on one thread
   q.options.cancel = &job.cancel;
   q.shown = expr;
   q.max_branches_name = "\"max_branches\"";
+  q.time_limit_name = "\"time_limit\"";
   q.to_sample = "leave out \"exact\" to sample";
   if (Diagnostics d = ctx.load_mentioned(expr); !d.empty()) return error_reply(job, d.front());
   const std::shared_ptr<const Engine> shared = ctx.engine();

@@ -73,9 +73,24 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
   auto* exact = cmd->add_flag("--exact", a.exact, "Give the exact answer or fail; never sample");
   auto* sampled = cmd->add_flag("--sampled", a.sampled, "Sample even when an exact answer is within the budget");
   exact->excludes(sampled);
+  cmd->add_option("--time-limit", a.time_limit,
+                  fmt::format("Seconds an exact answer may take before sampling instead (default {:g}; with "
+                              "--exact, none: it waits as long as it takes, unless this is given)",
+                              default_time_limit))
+      ->option_text("SECONDS")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double t = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size() || !valid_time_limit(t)) {
+              return fmt::format("'{}' is not a time limit: give seconds, {}", text, time_limit_rule());
+            }
+            return "";
+          },
+          "SECONDS"));
   cmd->add_option("--max-branches", a.max_branches,
-                  fmt::format("Runs an exact answer may take before sampling instead (default {})",
-                              StatsOptions{}.max_branches))
+                  "Also cap the branches (or runs) an exact answer may take before sampling instead, whatever "
+                  "the time (default: no cap; the same method on any machine)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
   cmd->add_option("--explosion-depth", a.explosion_depth,
                   fmt::format("Exact: extra dice followed per explosion chain; the rest is reported as "
@@ -96,28 +111,20 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
               "  alea stats '10d10>=8' --svg hits.svg\n"
               "  alea stats '3d6 explode 6' --explosion-depth 5\n"
               "  alea stats RULESET.MECHANIC stat=1 --state hero.json\n"
-              "Exact when the enumeration fits in --max-branches runs and the value does not depend\n"
-              "on the order of the dice within a roll; sampled otherwise. See docs/stats.md.");
+              "  alea stats '20d10 kh 3' --time-limit 5\n"
+              "Exact when it is found within --time-limit seconds (and --max-branches, when given);\n"
+              "sampled otherwise. See docs/stats.md.");
   return cmd;
 }
-
-namespace {
-// The default --max-branches for a mechanic marked `odds: sampled`: a
-// plain duel of 3 STR against 3 composes in about 430,000 branches.
-constexpr std::uint64_t chain_max_branches = 1'000'000;
-}  // namespace
 
 StatsAnswer answer_stats(const Engine& engine, const Compiled& compiled, StatsQuery q) {
   StatsAnswer answer;
   StatsOptions options = std::move(q.options);
   const bool exact = options.exact_only, sampled = options.sampled_only;
   // A mechanic whose ruleset asks for sampling (a loop with no bound) is
-  // composed if it can be (a loop as a Markov chain), never enumerated; the
-  // enumeration's share of the default budget goes to composing the chain.
-  if (!q.sampled_mechanic.empty() && !exact) {
-    options.enumerate = false;
-    if (options.max_branches == StatsOptions{}.max_branches) options.max_branches = chain_max_branches;
-  }
+  // composed if it can be (a loop as a Markov chain) within the time limit,
+  // never enumerated.
+  if (!q.sampled_mechanic.empty() && !exact) options.enumerate = false;
   Stats s = compute_stats(engine, compiled.program, q.variables ? *q.variables : Bindings{}, options);
   if (!q.sampled_mechanic.empty() && !exact && !sampled && s.method != StatsMethod::Exact) {
     s.reason = fmt::format("{} has no bound, and its ruleset asks for sampling (odds: sampled); {}", q.sampled_mechanic,
@@ -137,6 +144,9 @@ StatsAnswer answer_stats(const Engine& engine, const Compiled& compiled, StatsQu
                              limit == "max_odds_memory" ? engine.options().limits.max_odds_memory
                                                         : engine.options().limits.max_odds_work,
                              q.to_sample));
+    } else if (d.message.find("(time_limit)") != std::string::npos) {
+      d.note({}, fmt::format("raise {} (now {}), or leave it out to wait as long as it takes", q.time_limit_name,
+                             seconds_text(time_limit_of(options).value_or(0))));
     } else if (d.message.find("max_branches") != std::string::npos) {
       d.note({}, fmt::format("raise {} (now {}), or {}", q.max_branches_name, options.max_branches, q.to_sample));
     } else {
@@ -230,6 +240,7 @@ StatsQuery query_of(const StatsArgs& a) {
   query.options.exact_only = a.exact;
   query.options.sampled_only = a.sampled;
   query.options.max_branches = a.max_branches;
+  if (a.time_limit > 0) query.options.time_limit = a.time_limit;
   query.options.explosion_depth = a.explosion_depth;
   query.options.cancel = a.cancel;
   return query;
@@ -237,7 +248,8 @@ StatsQuery query_of(const StatsArgs& a) {
 
 StatsCell compute_cell(const StatsSession& session, const StatsArgs& a, const State* state, const StatsPlan& plan,
                        std::size_t variant, std::vector<std::string> values,
-                       const std::function<void(double)>& progress) {
+                       const std::function<void(double)>& progress,
+                       const std::function<void(double)>& exact_progress) {
   StatsCell cell;
   cell.variant = variant;
   const StatsVariant& v = plan.variants[variant];
@@ -277,6 +289,7 @@ StatsCell compute_cell(const StatsSession& session, const StatsArgs& a, const St
   StatsQuery query = query_of(a);
   query.variables = &variables;
   query.options.progress = progress;
+  query.options.exact_progress = exact_progress;
   query.shown = cell.shown;
   query.declared = std::move(p.declared);
   query.sampled_mechanic = p.sampled_mechanic;
@@ -285,6 +298,13 @@ StatsCell compute_cell(const StatsSession& session, const StatsArgs& a, const St
   cell.context = std::move(answer.context);
   cell.diagnostics = std::move(answer.diagnostics);
   return cell;
+}
+
+// The seconds an exact attempt has taken, on `progress`; none when it shows nothing (not a
+// terminal), so that the engine never reads the clock for it.
+std::function<void(double)> exact_progress(ProgressLine& progress, std::string what) {
+  if (!progress.shows()) return {};
+  return [&progress, what = std::move(what)](double seconds) { progress.elapsed(seconds, what); };
 }
 
 // A record's field as a distribution of its own: `--field result` of one call.
@@ -378,7 +398,8 @@ int run_stats(const StatsSession& session, const StatsArgs& a, bool variants) {
       throw UsageError("--chart shapes a comparison's chart; one distribution's chart draws its bars and the "
                        "at-least curve");
     }
-    StatsCell cell = compute_cell(session, a, st, plan, 0, {}, [&progress](double f) { progress.update(f); });
+    StatsCell cell = compute_cell(session, a, st, plan, 0, {}, [&progress](double f) { progress.update(f); },
+                                  exact_progress(progress, "exact odds"));
     progress.finish();
     if (!a.labels.empty()) cell.context.expression = plan.variants.front().label;  // the title
     return single_report(a, cell);
@@ -406,7 +427,8 @@ int run_stats(const StatsSession& session, const StatsArgs& a, bool variants) {
     progress.update(at / total, what);
     StatsCell cell = compute_cell(session, a, st, plan, i % plan.variants.size(),
                                   combination(plan, i / plan.variants.size()),
-                                  [&](double f) { progress.update((at + f) / total, what); });
+                                  [&](double f) { progress.update((at + f) / total, what); },
+                                  exact_progress(progress, what + ": exact odds"));
     const bool stopped = a.cancel && a.cancel->load();
     if (stopped && !cell.stats) break;
     if (!checked && cell.stats) {

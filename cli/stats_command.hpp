@@ -30,7 +30,8 @@ struct StatsArgs {
   std::uint64_t seed = 0;
   unsigned threads = 0;  // 0: every core
   bool exact = false, sampled = false;
-  std::uint64_t max_branches = StatsOptions{}.max_branches;
+  std::uint64_t max_branches = StatsOptions{}.max_branches;  // no_branch_cap unless --max-branches
+  double time_limit = 0;  // --time-limit SECONDS; 0: not given
   std::int64_t explosion_depth = StatsOptions{}.explosion_depth;
   std::string state_file;             // --state FILE: the counters a mechanic starts from (read only)
   std::vector<std::string> choose;    // --choose NAME[=VALUE]
@@ -51,6 +52,7 @@ struct StatsQuery {
   DeclaredOutcomes declared;       // a mechanic's labels, shown even when never met
   std::string sampled_mechanic;    // a mechanic whose ruleset asks for sampling (odds: sampled)
   std::string_view max_branches_name = "--max-branches";
+  std::string_view time_limit_name = "--time-limit";
   std::string_view to_sample = "leave out --exact to sample";
   const Bindings* variables = nullptr;  // the REPL session's, which the expression may read
 };

@@ -455,20 +455,31 @@ ProgressLine::ProgressLine() : terminal_(::isatty(STDERR_FILENO) != 0), start_(s
 void ProgressLine::update(double fraction, std::string_view what) {
   if (!terminal_) return;
   if (!shown_ && std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
-  const int pct = static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100);
-  if (shown_ && pct == last_percent_) return;
+  show(fmt::format("{}… {}%", what, static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100)));
+}
+
+void ProgressLine::elapsed(double seconds, std::string_view what) {
+  if (!terminal_ || seconds < 1) return;
+  show(fmt::format("{}… {:.1f} s", what, std::floor(seconds * 10) / 10));
+}
+
+// The line, written over the one before only when it changes.
+void ProgressLine::show(const std::string& text) {
+  if (shown_ && text == last_) return;
   std::fflush(stdout);
-  std::fprintf(stderr, "\r%.*s… %d%%", static_cast<int>(what.size()), what.data(), pct);
+  // Padded to the width of the line it replaces.
+  std::fprintf(stderr, "\r%s%*s", text.c_str(), static_cast<int>(last_.size() > text.size() ? last_.size() - text.size() : 0), "");
   std::fflush(stderr);
   shown_ = true;
-  last_percent_ = pct;
+  last_ = text;
 }
 
 void ProgressLine::finish() {
   if (!shown_) return;
-  std::fprintf(stderr, "\r%*s\r", 40, "");
+  std::fprintf(stderr, "\r%*s\r", static_cast<int>(last_.size()), "");
   std::fflush(stderr);
   shown_ = false;
+  last_.clear();
 }
 
 }  // namespace alea::cli

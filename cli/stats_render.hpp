@@ -59,12 +59,18 @@ class ProgressLine {
   ~ProgressLine() { finish(); }
 
   void update(double fraction, std::string_view what = "sampling");
+  // An exact attempt `seconds` long so far: shown from its first second on.
+  void elapsed(double seconds, std::string_view what = "exact odds");
+  // Whether anything is ever shown: standard error is a terminal.
+  [[nodiscard]] bool shows() const { return terminal_; }
   void finish();
 
  private:
   bool terminal_ = false;
   bool shown_ = false;
-  int last_percent_ = -1;
+  std::string last_;  // the line shown
+
+  void show(const std::string& text);
   std::chrono::steady_clock::time_point start_;
 };
 

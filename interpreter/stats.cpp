@@ -233,8 +233,18 @@ constexpr std::uint64_t weight_cost = 8;
 // What starting one run of the evaluator costs, beyond its steps.
 constexpr std::uint64_t run_overhead = 50;
 
+using Clock = std::chrono::steady_clock;
+
+// Runs between two readings of the clock: a run takes a microsecond at least.
+constexpr std::uint64_t runs_per_poll = 16;
+
+std::string out_of_time(const StatsOptions& options) {
+  return fmt::format("an exact answer takes more than {} (time_limit)", seconds_text(time_limit_of(options).value_or(0)));
+}
+
+// The attempt started at `start` gives up at `deadline` (max(): never).
 Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& base,
-            const StatsOptions& options) {
+            const StatsOptions& options, Clock::time_point start, Clock::time_point deadline) {
   Limits limits = base;
   limits.max_explosion_depth = std::min<std::int64_t>(limits.max_explosion_depth, options.explosion_depth);
   Tallies<mpq_class> t;
@@ -246,7 +256,12 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   std::vector<mpq_class> prefix{1};  // prefix[i]: the product of the first i weights
   // Expression nodes evaluated, checked after every run: a program whose runs
   // are long (a whole game per run) stops long before max_branches runs.
-  const std::uint64_t max_steps = options.max_branches * exact_steps_per_branch;
+  const std::uint64_t max_steps = options.max_branches > UINT64_MAX / exact_steps_per_branch
+                                      ? UINT64_MAX
+                                      : options.max_branches * exact_steps_per_branch;
+  const bool timed = deadline != Clock::time_point::max() || options.exact_progress;
+  const Clock::time_point enumeration_start = Clock::now();
+  Clock::time_point next_report = enumeration_start;  // the time spent, reported ten times a second
   // Whatever max_branches allows: steps and weights' work against
   // max_odds_work, the outcomes kept against max_odds_memory.
   const auto max_work = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_work));
@@ -262,6 +277,14 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   };
   for (;;) {
     if (cancelled()) throw Cancelled{};
+    if (timed && t.runs % runs_per_poll == 0) {
+      const auto now = Clock::now();
+      if (now > deadline) throw Budget{out_of_time(options)};
+      if (options.exact_progress && now >= next_report) {
+        next_report = now + std::chrono::milliseconds(100);
+        options.exact_progress(std::chrono::duration<double>(now - start).count());
+      }
+    }
     dice.next = 0;
     dice.replaying = false;
     // A choice that cannot fit in the runs left is refused before its first run.
@@ -341,6 +364,18 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
                                options.max_branches, exact_steps_per_branch)};
     }
     if (work > max_work) throw out_of_work();
+    if (more > 0 && deadline != Clock::time_point::max()) {
+      // Within the limits above, but not the time: at the time a run has taken so
+      // far, what cannot end before the deadline is not begun. Checked last, so
+      // that a limit that does not depend on the machine's speed is the one named.
+      const auto now = Clock::now();
+      const double per_run = std::chrono::duration<double>(now - enumeration_start).count() /
+                             static_cast<double>(t.runs);
+      const double left = std::chrono::duration<double>(deadline - now).count();
+      if (static_cast<double>(more) * per_run > left) {
+        throw Budget{fmt::format("{}: {} more runs at {:.3g} ms each", out_of_time(options), more, per_run * 1e3)};
+      }
+    }
     // The next path: advance the deepest choice that has a next multiset.
     while (!dice.path.empty() && !next_multiset(dice.path.back().counts)) dice.path.pop_back();
     if (dice.path.empty()) break;
@@ -548,32 +583,43 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
   const Limits& limits = engine.options().limits;
   std::string reason = "sampling was asked for";
   if (!options.sampled_only) {
+    // One deadline for composing and enumerating together.
+    const Clock::time_point start = Clock::now();
+    const std::optional<double> limit = time_limit_of(options);
+    const Clock::time_point deadline =
+        limit ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*limit))
+              : Clock::time_point::max();
     // First by composing distributions (exact.hpp), then by enumerating runs.
     std::string not_composed;
+    bool out_of_time = false;  // composing used the time up: none is left to enumerate
     if (options.compose) {
       Limits cut = limits;
       cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
-      alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options);
+      alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options, start, deadline);
       if (c.stats) return std::move(*c.stats);
       if (c.interrupted) return interrupted(*program);
       not_composed = std::move(c.why_not);
+      out_of_time = c.limit == "time_limit";
+      if (out_of_time) reason = not_composed;
     }
-    if (!options.enumerate && !options.exact_only) {
+    if (!options.enumerate && !options.exact_only && !out_of_time) {
       // Enumerating is known to be futile (a ruleset's `odds: sampled`).
       return sampled(std::move(program), bindings, limits, options,
                      not_composed.empty() ? reason : fmt::format("composing does not apply: {}", not_composed));
     }
-    try {
-      Stats s = exact(program, bindings, limits, options);
-      s.exact_method = "enumerated";
-      s.not_composed = std::move(not_composed);
-      return s;
-    } catch (const Budget& b) {
-      reason = b.reason;
-    } catch (const OrderMatters&) {
-      reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
-    } catch (const Cancelled&) {
-      return interrupted(*program);
+    if (!out_of_time) {
+      try {
+        Stats s = exact(program, bindings, limits, options, start, deadline);
+        s.exact_method = "enumerated";
+        s.not_composed = std::move(not_composed);
+        return s;
+      } catch (const Budget& b) {
+        reason = b.reason;
+      } catch (const OrderMatters&) {
+        reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
+      } catch (const Cancelled&) {
+        return interrupted(*program);
+      }
     }
     if (options.exact_only) {
       Stats s;
@@ -587,8 +633,27 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
 
 }  // namespace
 
+bool valid_time_limit(double seconds) { return std::isfinite(seconds) && seconds > 0 && seconds <= max_time_limit; }
+
+std::string time_limit_rule() { return fmt::format("more than 0 and at most {:.0f} seconds (a year)", max_time_limit); }
+
+std::optional<double> time_limit_of(const StatsOptions& options) {
+  if (options.time_limit) return *options.time_limit;
+  if (options.exact_only) return std::nullopt;
+  return default_time_limit;
+}
+
+std::string seconds_text(double seconds) { return fmt::format("{:g} s", seconds); }
+
 Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
                     const StatsOptions& options) {
+  if (options.time_limit && !valid_time_limit(*options.time_limit)) {
+    Stats s;
+    s.first_error = Diagnostic(DiagCode::InvalidArgument, program->ast->main ? program->ast->main->span : Span{},
+                               fmt::format("the time limit must be {}, not {}", time_limit_rule(),
+                                           *options.time_limit));
+    return s;
+  }
   Stats s = stats_of(engine, std::move(program), bindings, options);
   if (s.first_error) locate_in_user_code(*s.first_error);  // as Engine::run reports it
   return s;

@@ -11,10 +11,14 @@
 // passes it; in exact mode such a list shows the dice in ascending order.
 // Explosion chains are followed to `explosion_depth` extra dice; the
 // probability of going further is reported as `unresolved`, never dropped or
-// spread over the other outcomes. A program that needs more than
-// `max_branches` runs is sampled instead: `samples` runs on `threads` threads,
-// with 95% confidence intervals; deterministic for a given seed and thread count.
-// Whatever max_branches allows, exact work stops at the engine's
+// spread over the other outcomes. An exact attempt (composing, then
+// enumerating) that takes longer than `time_limit`, or needs more than
+// `max_branches` runs when that cap is given, is sampled instead: `samples`
+// runs on `threads` threads, with 95% confidence intervals; deterministic for
+// a given seed and thread count. The time limit makes the method depend on the
+// machine's speed: whoever needs the same method everywhere (tests) pins it
+// with max_branches, exact_only or sampled_only.
+// Whatever the time allows, exact work stops at the engine's
 // Limits::max_odds_work and max_odds_memory (then it samples, or fails under
 // exact_only), and sampling at max_sample_work, shared equally by the threads
 // (then the answer is of the runs taken, marked cut short).
@@ -135,8 +139,21 @@ inline constexpr std::uint64_t min_partial_samples = 100;
 // Sampling uses at most this many threads, whatever StatsOptions::threads asks.
 inline constexpr unsigned max_stats_threads = 256;
 
+// The seconds an exact attempt takes, by default, before sampling instead.
+inline constexpr double default_time_limit = 1.5;
+// The longest time limit that can be asked for: a year, in seconds.
+inline constexpr double max_time_limit = 365.0 * 24 * 3600;
+// max_branches when no cap is given.
+inline constexpr std::uint64_t no_branch_cap = UINT64_MAX;
+
 struct StatsOptions {
-  std::uint64_t max_branches = 100'000;  // exact runs allowed before sampling instead
+  // A hard cap on the branches (composing) or runs (enumerating) of an exact
+  // answer, past which it is sampled instead; no_branch_cap: the time decides.
+  std::uint64_t max_branches = no_branch_cap;
+  // Seconds (0 < t <= max_time_limit) the exact attempt may take, composing
+  // and enumerating together, before sampling instead (or failing, under
+  // exact_only). Unset: default_time_limit, or no limit under exact_only.
+  std::optional<double> time_limit;
   std::int64_t explosion_depth = 6;      // exact: extra dice followed per explosion chain
   bool exact_only = false;               // fail instead of sampling
   bool sampled_only = false;             // sample even when exact would do
@@ -148,11 +165,22 @@ struct StatsOptions {
   bool lowered = true;   // sample through the lowered program when there is one (false: the evaluator)
   // Called now and then from the calling thread with the fraction done (0..1).
   std::function<void(double)> progress;
+  // Called now and then while the exact attempt runs, with the seconds it has taken.
+  std::function<void(double)> exact_progress;
   // Set by the host (another thread, or a signal handler) to stop early:
   // exact work stops with an Interrupted error, sampling with the runs so far
   // (Stats::interrupted).
   const std::atomic<bool>* cancel = nullptr;
 };
+
+// The time limit `options` give the exact attempt, in seconds; nullopt: none.
+[[nodiscard]] std::optional<double> time_limit_of(const StatsOptions& options);
+// Whether `seconds` may be a time limit: 0 < seconds <= max_time_limit.
+[[nodiscard]] bool valid_time_limit(double seconds);
+// What a time limit may be, for the messages that refuse one: "more than 0 and at most …".
+[[nodiscard]] std::string time_limit_rule();
+// "1.5 s", "0.2 s", "120 s": a time limit as messages write it.
+[[nodiscard]] std::string seconds_text(double seconds);
 
 // The distribution of `program`'s value with `bindings`. A program that cannot
 // be computed either way (exact_only and over budget) comes back with

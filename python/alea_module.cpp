@@ -193,7 +193,8 @@ class PyEngine {
   }
 
   StatsResult stats(const std::string& source, const std::string& name, std::optional<std::uint64_t> seed,
-                    std::uint64_t samples, unsigned threads, bool exact_only, const py::dict& variables) {
+                    std::uint64_t samples, unsigned threads, bool exact_only, std::optional<double> time_limit,
+                    const py::dict& variables) {
     Bindings bindings = to_bindings(variables);
     load_mentioned(source);
     StatsOptions so;
@@ -201,8 +202,10 @@ class PyEngine {
     if (samples != 0) so.samples = samples;
     so.threads = threads;
     so.exact_only = exact_only;
-    // Ctrl-C: the calling thread reports progress every 0.1 s while sampling; there Python's
-    // signal handlers run, and a KeyboardInterrupt stops the sampling and is raised.
+    so.time_limit = time_limit;  // checked by the Python side
+    // Ctrl-C: the calling thread reports progress every 0.1 s while sampling, and the time spent
+    // while it tries for an exact answer; there Python's signal handlers run, and a
+    // KeyboardInterrupt stops the work and is raised.
     std::atomic<bool> cancel{false};
     std::optional<py::error_already_set> interrupt;
     so.cancel = &cancel;
@@ -213,6 +216,7 @@ class PyEngine {
         cancel.store(true);
       }
     };
+    so.exact_progress = so.progress;
     StatsResult s;
     {
       py::gil_scoped_release release;
@@ -363,5 +367,6 @@ PYBIND11_MODULE(_alea, m) {
       .def("roll", &PyEngine::roll, py::arg("source"), py::arg("name"), py::arg("seed"), py::arg("dice"),
            py::arg("state"), py::arg("choices"), py::arg("variables"))
       .def("stats", &PyEngine::stats, py::arg("source"), py::arg("name"), py::arg("seed"), py::arg("samples"),
-           py::arg("threads"), py::arg("exact_only"), py::arg("variables"));
+           py::arg("threads"), py::arg("exact_only"), py::arg("time_limit"),
+           py::arg("variables"));
 }

@@ -162,6 +162,9 @@ ALEA_API void alea_run_options_set_threads(alea_run_options* options, unsigned t
 ALEA_API void alea_run_options_set_samples(alea_run_options* options, uint64_t samples);
 /* 1: fail rather than sample when no exact answer can be had (stats only). */
 ALEA_API void alea_run_options_set_exact_only(alea_run_options* options, int exact_only);
+/* Seconds the exact attempt may take before sampling (stats only): more than 0, at most a year
+ * (31,536,000). Unset: 1.5, or no limit with exact_only (then it fails past the limit). */
+ALEA_API alea_status alea_run_options_set_time_limit(alea_run_options* options, double seconds, alea_error** error);
 ALEA_API void alea_run_options_set_cancel(alea_run_options* options, const alea_cancel* cancel);
 
 /* Runs a compiled program (options may be NULL: the defaults). */

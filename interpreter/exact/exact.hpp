@@ -8,6 +8,7 @@
 // roll's dice, a loop that depends on dice…) and the caller enumerates.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -25,15 +26,18 @@ struct Composed {
   bool interrupted = false;    // the cancel flag stopped it
 };
 
-// Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory), naming it.
-std::string over_budget_reason(const std::string& limit, std::uint64_t max_branches, const Limits& limits);
+// Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory, time_limit), naming it.
+std::string over_budget_reason(const std::string& limit, const StatsOptions& options, const Limits& limits);
 
 // The multisets of n dice over k faces, C(n + k - 1, k - 1), or UINT64_MAX past
 // 2^62: how many outcomes a roll of n such dice has, order aside.
 std::uint64_t multisets(std::uint64_t n, std::uint64_t k);
 
-// `limits` as the enumeration uses them (explosions cut at the depth asked for).
+// `limits` as the enumeration uses them (explosions cut at the depth asked for);
+// the attempt started at `start` and gives up at `deadline` (no deadline: max()).
 Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,
-                       const StatsOptions& options);
+                       const StatsOptions& options,
+                       std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(),
+                       std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 }  // namespace alea::compose

@@ -43,6 +43,11 @@ class Composer {
     budget_.max_memory = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_memory));
     budget_.cancel = cancel;
   }
+  // The attempt's clock: started at `start`, given up at `deadline` (time_limit).
+  void set_clock(Budget::Clock::time_point start, Budget::Clock::time_point deadline,
+                 const std::function<void(double)>* progress) {
+    budget_.set_clock(start, deadline, progress);
+  }
 
   // The distribution of the program's value, pools counted as their totals.
   Dist run_program(const ast::Program& program);

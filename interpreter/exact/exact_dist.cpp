@@ -7,6 +7,26 @@ namespace alea::compose {
 
 void not_composable(std::string why) { throw NotComposable{std::move(why)}; }
 
+void Budget::poll_clock() {
+  const auto now = Clock::now();
+  next_poll = work + poll_every;
+  if (now > deadline) throw OverBudget{"time_limit"};
+  if (progress && now >= next_report) {
+    next_report = now + report_every;
+    (*progress)(std::chrono::duration<double>(now - start).count());
+  }
+}
+
+bool Budget::past_deadline_after(std::uint64_t n) const {
+  // No machine does a unit of work in less than a nanosecond; once enough
+  // work is done to time it, the rate measured so far.
+  constexpr std::uint64_t timed_from = 1 << 16;
+  const auto now = Clock::now();
+  const double spent = std::chrono::duration<double>(now - start).count();
+  const double per_unit = work >= timed_from && spent > 0 ? std::max(1e-9, spent / static_cast<double>(work)) : 1e-9;
+  return static_cast<double>(n) * per_unit > std::chrono::duration<double>(deadline - now).count();
+}
+
 namespace {
 
 bool same_diagnostic(const Diagnostic& a, const Diagnostic& b) {

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -102,8 +103,14 @@ class Accumulator {
 // the same plus the work that is not a branch (DP cells, weights wider than
 // 128 bits), against max_odds_work whatever max_branches allows; `memory` the
 // bytes of every outcome created, never given back (max_odds_memory). Every
-// charge polls the cancel flag.
+// charge polls the cancel flag; every `poll_every` units of work, the clock,
+// against `deadline` (time_limit), and reports the time spent to `progress`.
 struct Budget {
+  using Clock = std::chrono::steady_clock;
+  // Reading the clock costs tens of nanoseconds; a unit of work a few: once per
+  // this many units, the deadline is checked within about a millisecond.
+  static constexpr std::uint64_t poll_every = 4096;
+
   std::uint64_t branches = 0;
   std::uint64_t max = 0;
   std::uint64_t work = 0;
@@ -111,6 +118,15 @@ struct Budget {
   std::uint64_t memory = 0;
   std::uint64_t max_memory = UINT64_MAX;
   const std::atomic<bool>* cancel = nullptr;
+
+  // No deadline and no progress: the clock is never read.
+  void set_clock(Clock::time_point start_at, Clock::time_point deadline_at,
+                 const std::function<void(double)>* progress_to) {
+    start = start_at;
+    deadline = deadline_at;
+    progress = progress_to && *progress_to ? progress_to : nullptr;
+    next_poll = deadline == Clock::time_point::max() && !progress ? UINT64_MAX : work + poll_every;
+  }
 
   void charge(std::uint64_t n) {
     branches += n;
@@ -127,18 +143,33 @@ struct Budget {
     check();
   }
   // Before a step known to take `n` branches holding `bytes`: fails now
-  // rather than after spending the budget.
+  // rather than after spending the budget (the time too, at the rate so far).
   void expect(std::uint64_t n, std::uint64_t bytes) const {
     if (n > max - std::min(max, branches)) throw OverBudget{"max_branches"};
     if (n > max_work - std::min(max_work, work)) throw OverBudget{"max_odds_work"};
     if (bytes > max_memory - std::min(max_memory, memory)) throw OverBudget{"max_odds_memory"};
+    if (deadline != Clock::time_point::max() && past_deadline_after(n)) throw OverBudget{"time_limit"};
   }
-  void check() const {
+  void check() {
     if (branches > max) throw OverBudget{"max_branches"};
     if (work > max_work) throw OverBudget{"max_odds_work"};
     if (memory > max_memory) throw OverBudget{"max_odds_memory"};
     if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled{};
+    if (work >= next_poll) poll_clock();
   }
+
+ private:
+  Clock::time_point start{};
+  Clock::time_point deadline = Clock::time_point::max();
+  const std::function<void(double)>* progress = nullptr;
+  std::uint64_t next_poll = UINT64_MAX;
+  // The time spent is reported ten times a second.
+  static constexpr std::chrono::milliseconds report_every{100};
+  Clock::time_point next_report{};
+
+  void poll_clock();  // throws OverBudget{"time_limit"} past the deadline
+  // Whether `n` more units of work, at the rate so far, end past the deadline.
+  [[nodiscard]] bool past_deadline_after(std::uint64_t n) const;
 };
 
 // The bytes a value holds, roughly: what an outcome costs to keep.

@@ -113,24 +113,28 @@ Stats to_stats(Dist&& dist, std::uint64_t branches, std::int64_t loop_rounds) {
 
 }  // namespace
 
-std::string over_budget_reason(const std::string& limit, std::uint64_t max_branches, const Limits& limits) {
+std::string over_budget_reason(const std::string& limit, const StatsOptions& options, const Limits& limits) {
   if (limit == "max_odds_work")
     return fmt::format("composing needs more than {} units of work (max_odds_work)", limits.max_odds_work);
   if (limit == "max_odds_memory")
     return fmt::format("composing needs more than {} bytes of outcomes (max_odds_memory)", limits.max_odds_memory);
-  return fmt::format("composing needs more than {} branches (max_branches)", max_branches);
+  if (limit == "time_limit")
+    return fmt::format("an exact answer takes more than {} (time_limit)", seconds_text(time_limit_of(options).value_or(0)));
+  return fmt::format("composing needs more than {} branches (max_branches)", options.max_branches);
 }
 
-Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
-                       const Limits& limits, const StatsOptions& options) {
+Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,
+                       const StatsOptions& options, std::chrono::steady_clock::time_point start,
+                       std::chrono::steady_clock::time_point deadline) {
   Composer c(bindings, limits, options.max_branches, options.cancel);
+  c.set_clock(start, deadline, &options.exact_progress);
   try {
     Dist d = c.run_program(*program.ast);
     return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.loop_rounds()), "", "", false};
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why, "", false};
   } catch (const OverBudget& o) {
-    return {std::nullopt, over_budget_reason(o.limit, options.max_branches, limits), o.limit, false};
+    return {std::nullopt, over_budget_reason(o.limit, options, limits), o.limit, false};
   } catch (const Cancelled&) {
     return {std::nullopt, "interrupted", "", true};
   }

@@ -233,6 +233,19 @@ def _count(x, what, least, below):
     return x
 
 
+_MAX_TIME_LIMIT = 365 * 24 * 3600  # a year, as alea stats --time-limit allows
+
+
+def _seconds(x, what):
+    if x is None:
+        return None
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"{what} must be a number of seconds, not {type(x).__name__}")
+    if not 0 < x <= _MAX_TIME_LIMIT:  # NaN fails this too
+        raise ValueError(f"{what} must be more than 0 and at most {_MAX_TIME_LIMIT} seconds (a year), got {x}")
+    return float(x)
+
+
 class Engine:
     """An engine: the limits every run keeps to, and the rulesets loaded.
 
@@ -299,18 +312,19 @@ class Engine:
         source, variables = self._call(mechanic, args)
         return self._roll(source, "<call>", seed, faces, state, choices, variables)
 
-    def stats(self, expression, seed=None, samples=None, threads=None, exact_only=False):
-        """How the value of `expression` is distributed: exactly when it can be, else by
-        sampling (`samples` runs, 100,000 by default, on `threads` threads, every core by
-        default, from `seed`). exact_only: raise alea.Error rather than sample."""
-        return self._stats(expression, "<input>", seed, samples, threads, exact_only, {})
+    def stats(self, expression, seed=None, samples=None, threads=None, exact_only=False, time_limit=None):
+        """How the value of `expression` is distributed: exactly when it can be found within
+        `time_limit` seconds (1.5 by default), else by sampling (`samples` runs, 100,000 by
+        default, on `threads` threads, every core by default, from `seed`). exact_only: raise
+        alea.Error rather than sample; it waits as long as it takes unless time_limit is given."""
+        return self._stats(expression, "<input>", seed, samples, threads, exact_only, time_limit, {})
 
     def call_stats(self, mechanic, arguments=None, *, seed=None, samples=None, threads=None, exact_only=False,
-                   **more):
+                   time_limit=None, **more):
         """The distribution of a mechanic's result, called as call() calls it."""
         args = self._arguments(arguments, more)
         source, variables = self._call(mechanic, args)
-        return self._stats(source, "<call>", seed, samples, threads, exact_only, variables)
+        return self._stats(source, "<call>", seed, samples, threads, exact_only, time_limit, variables)
 
     # ---- what the methods share
 
@@ -325,13 +339,14 @@ class Engine:
                                 _values_json(choices, "choices"), variables)
         return Result(raw)
 
-    def _stats(self, source, name, seed, samples, threads, exact_only, variables):
+    def _stats(self, source, name, seed, samples, threads, exact_only, time_limit, variables):
         if not isinstance(source, str):
             raise TypeError(f"the expression must be a str, not {type(source).__name__}")
         if not isinstance(exact_only, bool):
             raise TypeError(f"exact_only must be a bool, not {type(exact_only).__name__}")
         raw = self._engine.stats(source, name, _seed(seed), _count(samples, "samples", 1, _UINT64),
-                                 _count(threads, "threads", 0, 1 << 32), exact_only, variables)
+                                 _count(threads, "threads", 0, 1 << 32), exact_only, _seconds(time_limit, "time_limit"),
+                                 variables)
         return _stats_result(raw)
 
     @staticmethod
@@ -376,9 +391,10 @@ def roll(expression, seed=None, dice=None, state=None, choices=None):
     return _engine().roll(expression, seed=seed, dice=dice, state=state, choices=choices)
 
 
-def stats(expression, seed=None, samples=None, threads=None, exact_only=False):
+def stats(expression, seed=None, samples=None, threads=None, exact_only=False, time_limit=None):
     """Engine.stats on the default engine."""
-    return _engine().stats(expression, seed=seed, samples=samples, threads=threads, exact_only=exact_only)
+    return _engine().stats(expression, seed=seed, samples=samples, threads=threads, exact_only=exact_only,
+                           time_limit=time_limit)
 
 
 def call(mechanic, arguments=None, **kwargs):

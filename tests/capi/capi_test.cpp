@@ -155,8 +155,24 @@ TEST(CApi, AWrongCallIsAUsageErrorNotACrash) {
   alea_stats* s = nullptr;
   EXPECT_EQ(alea_stats_run(h.engine, p, both, &s, &h.error), ALEA_ERROR_USAGE);
   EXPECT_STREQ(alea_error_message(h.error), "scripted dice are for a roll: odds consider every face");
-  alea_program_free(p);
   alea_run_options_free(both);
+  // A time limit: for odds only, more than 0 and at most a year.
+  alea_run_options* timed = alea_run_options_new();
+  EXPECT_EQ(alea_run_options_set_time_limit(timed, -1, &h.error), ALEA_ERROR_USAGE);
+  EXPECT_STREQ(alea_error_message(h.error),
+               "the time limit must be more than 0 and at most 31536000 seconds (a year), not -1");
+  h.take_error();
+  EXPECT_EQ(alea_run_options_set_time_limit(timed, NAN, &h.error), ALEA_ERROR_USAGE);
+  h.take_error();
+  ASSERT_EQ(alea_run_options_set_time_limit(timed, 30, &h.error), ALEA_OK);
+  EXPECT_EQ(alea_roll(h.engine, "1d6", timed, &h.result, &h.error), ALEA_ERROR_USAGE);
+  EXPECT_STREQ(alea_error_message(h.error), "time_limit is for alea_stats_run only");
+  h.take_error();
+  ASSERT_EQ(alea_stats_run(h.engine, p, timed, &s, &h.error), ALEA_OK) << alea_error_text(h.error);
+  EXPECT_EQ(alea_stats_exact(s), 1);
+  alea_stats_free(s);
+  alea_run_options_free(timed);
+  alea_program_free(p);
   // Every free accepts NULL.
   alea_engine_free(nullptr);
   alea_result_free(nullptr);

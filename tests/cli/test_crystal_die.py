@@ -263,7 +263,8 @@ counts = {"p1": 0, "p2": 0, "draw": 0}
 for faces in itertools.product(range(1, 7), repeat=len(a1) + len(a2)):
     counts[winner(faces[:len(a1)], a1, faces[len(a1):], a2)] += 1
 n = 6 ** (len(a1) + len(a2))
-code, out, err = run(["stats", "--json", "crystal-die.skirmish",
+# --exact pins the method: the runs are whole games, and a slow machine would pass the time limit.
+code, out, err = run(["stats", "--json", "--exact", "crystal-die.skirmish",
                       "p1=" + dice(*[die(k, "red") for k in a1]), "p2=" + dice(*[die(k, "blue") for k in a2])])
 st = json.loads(out) if code == 0 else {}
 check("stats exact", st.get("method") == "exact" and st.get("runs") == n, out[:300] + err)
@@ -271,7 +272,7 @@ got = {e["value"]: Fraction(e["exact"]) for e in st.get("fields", {}).get("winne
 for w, c in counts.items():
     check(f"stats winner {w}", got.get(w, Fraction(0)) == Fraction(c, n), f"{got.get(w)} != {Fraction(c, n)}")
 # The text names the method and the probability of each winner.
-code, out, err = run(["stats", "crystal-die.skirmish", "p1=" + dice(*[die(k, "red") for k in a1]),
+code, out, err = run(["stats", "--exact", "crystal-die.skirmish", "p1=" + dice(*[die(k, "red") for k in a1]),
                       "p2=" + dice(*[die(k, "blue") for k in a2])])
 check("stats text", code == 0 and f": exact ({n} outcomes)" in out and "winner:\n" in out
       and str(Fraction(counts["p1"], n)) in out, out[:800] + err)

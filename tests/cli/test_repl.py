@@ -531,7 +531,10 @@ def test_stats_options(tmp):
               ":stats heroes-mythos.check dice=1..2 --outcome success --csv\n"
               ":stats 3d6 --samples 0\n"
               ":compare\n"
-              ":stats d20 + bonus\n")
+              ":stats d20 + bonus\n"
+              ":stats 3d6 --time-limit abc\n"
+              ":stats let a = 10d10kh3 in let b = 10d10kh3 in let c = 10d10kh3 in let d = 10d10kh3 in "
+              "let e = 10d10kh3 in let f = 10d10kh3 in a + b + c + d + e + f --time-limit 0.2 --samples 100\n")
     p = run_script(script, os.path.join(tmp, "stats_history"), "the stats script")
     if p is None:
         return
@@ -542,6 +545,9 @@ def test_stats_options(tmp):
     check(":stats: --samples: Value 0 not in range" in err, "a bad option is the line's error", err)
     check("error: ':compare' needs the variants" in err, ":compare alone says what it needs", err)
     check("d20 + bonus: exact (composed)\nmean 15.5" in out, "without options :stats is as before", out)
+    check(":stats: --time-limit: 'abc' is not a time limit" in err, ":stats refuses a bad --time-limit", err)
+    check("sampled (100 runs" in out and "— an exact answer takes more than 0.2 s (time_limit)" in out,
+          ":stats takes --time-limit, and past it samples", out)
     check(p.returncode == 0, "the stats script ends with exit code 0", err)
 
 

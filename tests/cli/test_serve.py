@@ -90,6 +90,15 @@ rc, out, err = run(["stats", "3d6", "--json"])
 check("stats: the reply holds alea stats --json's document", r.get("result") == json.loads(out), f"{r}\n{out}")
 check("stats: P(10) is 27/216 = 1/8", any(e.get("value") == 10 and e.get("exact") == "1/8"
                                          for e in r["result"].get("distribution", [])), str(r)[:400])
+# time_limit as --time-limit: past it, sampled with the reason, or with "exact" an error naming it.
+HOPELESS = ("let a = 10d10kh3 in let b = 10d10kh3 in let c = 10d10kh3 in let d = 10d10kh3 in "
+            "let e = 10d10kh3 in let f = 10d10kh3 in [a, b, c, d, e, f]")
+r = ask(s, {"id": "t", "op": "stats", "expr": HOPELESS, "time_limit": 0.2, "samples": 100})
+check("stats: past time_limit, sampled and says why", r.get("ok") and r["result"]["method"] == "sampled"
+      and r["result"]["reason"] == "an exact answer takes more than 0.2 s (time_limit)", str(r)[:400])
+r = ask(s, {"id": "u", "op": "stats", "expr": HOPELESS, "time_limit": 0.2, "exact": True})
+check("stats: exact past time_limit, an error naming it", not r.get("ok") and "(time_limit)" in str(r)
+      and 'raise "time_limit" (now 0.2 s)' in str(r), str(r)[:600])
 r = ask(s, {"id": 3, "op": "roll", "expr": "3d6 explode 6", "dice": [6, 4, 1, 3]})
 check("roll with scripted dice", r["ok"] and r["result"]["value"] == 14, str(r))
 r = ask(s, {"id": 4, "op": "roll", "expr": "3d6", "dice": [1, 2]})
@@ -162,6 +171,9 @@ hostile = [
     (b'{"id": 1, "op": "roll", "expr": "d6", "limits": {"max_steps": 99999999999}}\n', "a limit raised"),
     (b'{"id": 1, "op": "roll", "expr": "d6", "limits": {"max_stepz": 5}}\n', "an unknown limit"),
     (b'{"id": 1, "op": "roll", "expr": "d6", "timeout_ms": 0}\n', "a zero time limit"),
+    (b'{"id": 1, "op": "stats", "expr": "d6", "time_limit": -1}\n', "a negative time_limit"),
+    (b'{"id": 1, "op": "stats", "expr": "d6", "time_limit": "abc"}\n', "time_limit not a number"),
+    (b'{"id": 1, "op": "stats", "expr": "d6", "time_limit": 1e99}\n', "a time_limit past a year"),
     (b'{"id": 1, "op": "check", "file": "/etc/passwd"}\n', "a file without --allow-files"),
     (b'{"id": 1, "op": "load", "ruleset": "../../etc/passwd"}\n', "a path as a ruleset name"),
     (b'{"id": 1, "op": "describe", "ruleset": "rulesets/dozen-die.yaml"}\n', "describe a file without --allow-files"),

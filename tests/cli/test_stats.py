@@ -222,6 +222,26 @@ _, err = expect(["stats", "faces(2d6)[0]", "--exact"], 1)
 check("--exact and the order of the dice", "depends on the order of the dice" in err, err)
 expect(["stats", "3d6", "--exact"], 0)
 
+# ---- --time-limit ----------------------------------------------------------------------
+# Hopeless in any time (composing it passes max_odds_work after seconds): a small limit is fast
+# and gives the same verdict on every machine.
+HOPELESS = ("let a = 10d10kh3 in let b = 10d10kh3 in let c = 10d10kh3 in let d = 10d10kh3 in "
+            "let e = 10d10kh3 in let f = 10d10kh3 in [a, b, c, d, e, f]")
+out, _ = expect(["stats", HOPELESS, "--time-limit", "0.2", "--samples", "100", "--threads", "1"], 0)
+check("past --time-limit it samples and says why",
+      "sampled (100 runs on 1 thread, seed 0) — an exact answer takes more than 0.2 s (time_limit)"
+      in out.partition("\n")[0], out[:300])
+_, err = expect(["stats", HOPELESS, "--exact", "--time-limit", "0.2"], 1)
+check("--exact --time-limit: an error naming the limit, nothing sampled",
+      "no exact answer: an exact answer takes more than 0.2 s (time_limit)" in err
+      and "raise --time-limit (now 0.2 s), or leave it out to wait as long as it takes" in err, err)
+doc = json_of(["stats", "3d6", "--time-limit", "30"], "a time limit that is plenty")
+check("--time-limit within reach: exact", doc and doc["method"] == "exact", doc)
+for bad in ["-1", "abc", "0", "1e99", "nan", "inf", "1.5s"]:
+    _, err = expect(["stats", "3d6", "--time-limit", bad], 2)
+    check(f"--time-limit {bad} refused", "--time-limit" in err and f"'{bad}' is not a time limit: give seconds, "
+          "more than 0 and at most 31536000 seconds (a year)" in err, err)
+
 # ---- errors in the expression ------------------------------------------------------------
 _, err = expect(["stats", "3d6 +"], 1)
 check("syntax error", "<input>:1:" in err and "^" in err, err)

@@ -44,13 +44,15 @@ std::string army(const char* colour) {
 const std::string skirmish =
     fmt::format("crystal_die.skirmish({}, {})", army("red"), army("blue"));
 
-// The budget is the work of max_branches runs (100 expression steps each); a smaller budget
-// than the default gives up the same way in a twentieth of the time.
+// The budget is the work of max_branches runs (100 expression steps each); a small budget
+// gives up quickly. The time limit is out of reach, so that the budget decides on any machine.
 constexpr std::size_t budget = 5000;
+constexpr double no_time_limit = max_time_limit;
 
 TEST(ExactBudget, AGameOfTwoFullArmiesFallsBackToSampling) {
   StatsOptions o;
   o.max_branches = budget;
+  o.time_limit = no_time_limit;
   o.samples = 200;
   o.threads = 1;
   const Stats s = stats_of(skirmish, o);
@@ -88,6 +90,7 @@ TEST(ExactBudget, ManyShortRunsAreLimitedByTheirNumber) {
 // Long runs that fit in the budget are enumerated: one die each, 36 games.
 TEST(ExactBudget, AShortGameIsStillExact) {
   StatsOptions o;
+  o.time_limit = no_time_limit;
   const Stats s = stats_of(
       "crystal_die.skirmish([{type: \"attack\", colour: \"red\"}], [{type: \"life\", colour: \"blue\"}])",
       o);

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <thread>
 
@@ -40,8 +41,12 @@ StatsOptions exact_only(std::uint64_t max_branches = StatsOptions{}.max_branches
   return o;
 }
 
+// A cap on the branches pins the method: with the time alone, a million outcomes are exact
+// on a fast machine.
+constexpr std::uint64_t old_default_cap = 100'000;
+
 TEST(OddsLimits, AHugeDieIsRefusedBeforeItsFirstRun) {
-  const Stats s = stats_of("d1000000+1", exact_only());
+  const Stats s = stats_of("d1000000+1", exact_only(old_default_cap));
   ASSERT_TRUE(s.first_error);
   EXPECT_TRUE(has(s.first_error->message, "(max_branches)")) << s.first_error->message;
   EXPECT_TRUE(s.value.entries.empty());
@@ -49,6 +54,7 @@ TEST(OddsLimits, AHugeDieIsRefusedBeforeItsFirstRun) {
 
 TEST(OddsLimits, AHugeDieFallsBackToSampling) {
   StatsOptions o;
+  o.max_branches = old_default_cap;
   o.samples = 2000;
   o.threads = 2;
   const Stats s = stats_of("d1000000+1", o);
@@ -254,6 +260,91 @@ TEST(OddsLimits, AFlagRaisedWhileSamplingReturnsTheSamplesSoFar) {
     EXPECT_FALSE(s.value.entries.empty());
     EXPECT_NEAR(s.value.mean, 35, 2);
   } else {
+    ASSERT_TRUE(s.first_error);
+    EXPECT_EQ(s.first_error->code, DiagCode::Interrupted);
+  }
+}
+
+// ---- the time limit ------------------------------------------------------------------------------
+
+// Hopeless in any time: composing it passes max_odds_work after seconds.
+const std::string_view hopeless =
+    "let a = 10d10kh3 in let b = 10d10kh3 in let c = 10d10kh3 in let d = 10d10kh3 in let e = 10d10kh3 in "
+    "let f = 10d10kh3 in [a, b, c, d, e, f]";
+
+TEST(OddsLimits, PastTheTimeLimitItSamplesAndSaysWhy) {
+  StatsOptions o;
+  o.time_limit = 0.2;
+  o.samples = 200;
+  o.threads = 1;
+  const auto start = std::chrono::steady_clock::now();
+  const Stats s = stats_of(hopeless, o);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));  // not the seconds to max_odds_work
+  EXPECT_EQ(s.method, StatsMethod::Sampled);
+  EXPECT_EQ(s.runs, 200u);
+  EXPECT_TRUE(has(s.reason, "an exact answer takes more than 0.2 s (time_limit)")) << s.reason;
+}
+
+TEST(OddsLimits, ExactOnlyWithATimeLimitFailsPastItWithoutSampling) {
+  StatsOptions o;
+  o.exact_only = true;
+  o.time_limit = 0.2;
+  const Stats s = stats_of(hopeless, o);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "no exact answer: an exact answer takes more than 0.2 s (time_limit)"))
+      << s.first_error->message;
+  EXPECT_EQ(s.runs, 0u);
+  EXPECT_TRUE(s.value.entries.empty());
+}
+
+TEST(OddsLimits, ExactOnlyWaitsUnlessATimeLimitIsGiven) {
+  StatsOptions o;
+  EXPECT_EQ(time_limit_of(o), default_time_limit);
+  o.exact_only = true;
+  EXPECT_EQ(time_limit_of(o), std::nullopt);
+  o.time_limit = 30;
+  EXPECT_EQ(time_limit_of(o), 30);
+}
+
+// The runs an enumeration needs, at the time its first run took, cannot end in time: it is
+// not begun (10 dice have 92,378 multisets, each run at least microseconds).
+TEST(OddsLimits, AnEnumerationThatCannotEndInTimeIsNotBegun) {
+  StatsOptions o;
+  o.compose = false;
+  o.exact_only = true;
+  o.time_limit = 0.2;
+  const Stats s = stats_of("for x in 10d10 { x }", o);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "takes more than 0.2 s (time_limit): 92377 more runs at"))
+      << s.first_error->message;
+}
+
+TEST(OddsLimits, ABadTimeLimitIsRefused) {
+  for (const double t : {-1.0, 0.0, std::nan(""), 1e99, HUGE_VAL}) {
+    StatsOptions o;
+    o.time_limit = t;
+    const Stats s = stats_of("3d6", o);
+    ASSERT_TRUE(s.first_error) << t;
+    EXPECT_EQ(s.first_error->code, DiagCode::InvalidArgument);
+    EXPECT_TRUE(has(s.first_error->message, "the time limit must be more than 0")) << s.first_error->message;
+  }
+}
+
+// With no time limit the cancel flag is what stops a long attempt, composing or enumerating.
+TEST(OddsLimits, AFlagRaisedDuringAnExactAttemptWithNoTimeLimitStopsIt) {
+  for (const bool compose : {true, false}) {
+    std::atomic<bool> stop{false};
+    StatsOptions o;
+    o.exact_only = true;
+    o.compose = compose;
+    o.cancel = &stop;
+    std::thread raiser([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      stop = true;
+    });
+    const Stats s = stats_of(compose ? hopeless : "for x in 10d10 { x }", o);
+    raiser.join();
+    EXPECT_TRUE(s.interrupted) << compose;
     ASSERT_TRUE(s.first_error);
     EXPECT_EQ(s.first_error->code, DiagCode::Interrupted);
   }

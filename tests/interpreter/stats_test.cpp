@@ -9,6 +9,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
+#include "tests/support/pinned_stats.hpp"
 
 namespace alea {
 namespace stats_test {
@@ -214,7 +215,7 @@ TEST(ExactStats, AgreesWithSamplingOnShippedMechanics) {
                            "dozen_die.armour_save(2, 3, 1)", "dozen_die.check(9)"}) {
     const Compiled c = engine.compile(call);
     ASSERT_TRUE(c.ok()) << render_text(c.diagnostics);
-    const Stats exact = compute_stats(engine, c.program, {}, {});
+    const Stats exact = compute_stats(engine, c.program, {}, testing::exact_pinned());
     ASSERT_EQ(exact.method, StatsMethod::Exact) << call;
     StatsOptions o;
     o.sampled_only = true;

@@ -119,12 +119,38 @@ def test_the_gil_is_released_during_stats():
     assert len(inside) >= 3, (len(ticks), window["end"] - window["start"])
 
 
-def test_ctrl_c_stops_a_sampling():
+def stopped_by_ctrl_c(work):
+    """Whether Ctrl-C 0.3 s into work() stops it with KeyboardInterrupt, within seconds."""
     main = threading.get_ident()
     timer = threading.Timer(0.3, lambda: signal.pthread_kill(main, signal.SIGINT))
     timer.start()
     began = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        alea.Engine().stats(SLOW, seed=1, samples=50_000_000, threads=1)
+        work()
     timer.cancel()
     assert time.monotonic() - began < 5
+
+
+def test_ctrl_c_stops_a_sampling():
+    stopped_by_ctrl_c(lambda: alea.Engine().stats(SLOW, seed=1, samples=50_000_000, threads=1))
+
+
+# Hopeless in any time: composing it passes max_odds_work after seconds.
+HOPELESS = ("let a = 10d10kh3 in let b = 10d10kh3 in let c = 10d10kh3 in let d = 10d10kh3 in "
+            "let e = 10d10kh3 in let f = 10d10kh3 in [a, b, c, d, e, f]")
+
+
+def test_a_time_limit_bounds_the_exact_attempt():
+    engine = alea.Engine()
+    d = engine.stats(HOPELESS, seed=1, samples=100, threads=1, time_limit=0.2)
+    assert not d.exact
+    with pytest.raises(alea.Error, match=r"takes more than 0\.2 s \(time_limit\)"):
+        engine.stats(HOPELESS, exact_only=True, time_limit=0.2)
+    with pytest.raises(ValueError, match="time_limit must be more than 0"):
+        engine.stats("3d6", time_limit=-1)
+    with pytest.raises(TypeError, match="time_limit must be a number of seconds"):
+        engine.stats("3d6", time_limit="1")
+
+
+def test_ctrl_c_stops_an_exact_attempt_with_no_time_limit():
+    stopped_by_ctrl_c(lambda: alea.Engine().stats(HOPELESS, exact_only=True))

@@ -19,6 +19,7 @@
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
 #include "tests/support/shipped.hpp"
+#include "tests/support/pinned_stats.hpp"
 
 namespace alea {
 namespace crystal_die_rules_test {
@@ -330,8 +331,8 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
   const Compiled prog = engine().compile(
       fmt::format("crystal_die.skirmish({}, {})", army_text(c.a1, "red"), army_text(c.a2, "blue")));
   ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
-  const Stats s = compute_stats(engine(), prog.program, {}, {});
-  ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
+  const Stats s = compute_stats(engine(), prog.program, {}, testing::exact_pinned());
+  ASSERT_EQ(s.method, StatsMethod::Exact) << (s.first_error ? s.first_error->message : s.reason);
   EXPECT_EQ(s.runs, c.outcomes);
   EXPECT_EQ(s.unresolved.exact(), "0/1");
 

@@ -20,6 +20,7 @@
 #include "tests/support/shipped.hpp"
 #include "tests/support/vectors.hpp"
 #include "interpreter/stats.hpp"
+#include "tests/support/pinned_stats.hpp"
 
 namespace alea {
 namespace dozen_die_test {
@@ -339,7 +340,7 @@ TEST_P(DozenDieDistributionX, ComeOutOfTheStatisticsEngineExactly) {
   const Compiled prog = engine().compile(fmt::format("dozen_die.melee({{pool: {}, ST: {}}}, {{pool: {}, ST: {}}})",
                                                      c.an, c.as, c.dn, c.ds));
   ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
-  const Stats s = compute_stats(engine(), prog.program, {}, {});
+  const Stats s = compute_stats(engine(), prog.program, {}, testing::exact_pinned());
   ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
   EXPECT_EQ(s.unresolved.exact(), "0/1");
   auto p = [&](std::string_view field, std::int64_t hits) {

@@ -17,6 +17,7 @@
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
 #include "tests/support/shipped.hpp"
+#include "tests/support/pinned_stats.hpp"
 
 namespace alea {
 namespace pbta_superiority_test {
@@ -274,7 +275,7 @@ TEST_P(PbtaDistribution, ComesOutOfTheStatisticsEngineExactly) {
   EXPECT_EQ(brute_force(d.stat, d.s), d.p) << d.id << ": the spec and the enumeration disagree";
   const Compiled c = engine().compile(fmt::format("pbta_superiority.move({}, superiority: {})", d.stat, d.s));
   ASSERT_TRUE(c.ok());
-  const Stats st = compute_stats(engine(), c.program, {}, {});
+  const Stats st = compute_stats(engine(), c.program, {}, testing::exact_pinned());
   ASSERT_EQ(st.method, StatsMethod::Exact) << st.reason;
   const std::array<std::string, 4> got = {canonical(exact_of(st, "tier", Value(std::string("miss")))),
                                           canonical(exact_of(st, "tier", Value(std::string("partial")))),
@@ -304,7 +305,7 @@ TEST(PbtaDistribution, WithoutSuperiorityIsPlainTwoDiceAndOne) {
   // The player never spends it: 2d6 + 1 as it is, whatever S is.
   const Compiled c = engine().compile("pbta_superiority.move(1, superiority: 6, use_superiority: false)");
   ASSERT_TRUE(c.ok());
-  const Stats st = compute_stats(engine(), c.program, {}, {});
+  const Stats st = compute_stats(engine(), c.program, {}, testing::exact_pinned());
   ASSERT_EQ(st.method, StatsMethod::Exact);
   EXPECT_EQ(exact_of(st, "tier", Value(std::string("miss"))), "5/18");
   EXPECT_EQ(exact_of(st, "tier", Value(std::string("partial"))), "4/9");
