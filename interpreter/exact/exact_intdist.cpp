@@ -18,6 +18,8 @@ namespace alea::compose {
 namespace {
 
 constexpr std::int64_t max_dense_width = 1 << 22;
+// Work units of one pair of a sparse convolution (a tree insertion, about 100 ns) beyond its branch.
+constexpr std::uint64_t sparse_pair_work = 32;
 
 // The convolution of dense weights, whose every sum stays within `bits` bits.
 // Its cells are work; only the result's weights are outcomes (branches).
@@ -177,7 +179,10 @@ std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
 
 IntDist sparse_convolve(Budget& budget, const IntDist& a, const IntDist& b) {
   std::map<std::int64_t, Weight> m;
-  budget.charge(a.entries.size() * b.entries.size());
+  // A pair is a branch, and an insertion into a tree: many times a cell's work.
+  const std::uint64_t pairs = a.entries.size() * b.entries.size();
+  budget.charge(pairs);
+  budget.charge_work(sparse_pair_work * pairs);
   for (const auto& [x, wx] : a.entries) {
     for (const auto& [y, wy] : b.entries) {
       std::int64_t s;
@@ -239,17 +244,20 @@ IntDist power(Budget& budget, const IntDist& a, std::uint64_t n) {
                          std::all_of(a.entries.begin(), a.entries.end(), [&](const auto& e) {
                            return e.second == a.entries[0].second;
                          });
-    if (uniform && checked_mul(width - 1, nn) + 1 <= max_dense_width) {
+    // However many totals: the budget refuses a sum too big before it starts.
+    if (uniform) {
       // Counts of ways, times the weight each way has.
       const auto faces = static_cast<std::size_t>(width);
-      const Weight each = a.entries[0].second.pow(n);
-      const std::size_t bits = Weight(static_cast<std::uint64_t>(width)).pow(n).bits();
-      if (bits <= 64)
+      // F^n has about n·log2(F) bits (not computed: n may be far too big);
+      // the margin covers the logarithm's rounding.
+      const double bits = static_cast<double>(n) * std::log2(static_cast<double>(faces));
+      if (bits < 63.5)
         out = dense_result(uniform_power<std::uint64_t>(budget, faces, n), out_lo);
-      else if (bits <= 128)
+      else if (bits < 127.5)
         out = dense_result(uniform_power<u128>(budget, faces, n), out_lo);
       else
         out = uniform_power_wide(budget, faces, n, out_lo);
+      const Weight each = a.entries[0].second.pow(n);
       if (!(each == Weight(1))) {
         for (auto& e : out.entries) e.second *= each;
       }
