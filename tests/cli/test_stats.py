@@ -220,7 +220,7 @@ check("over budget samples", out.startswith("3d6: sampled (2000 runs on 1 thread
                                             "needs more than 10 runs (max_branches)"), out[:200])
 
 # ---- --exact --------------------------------------------------------------------------
-_, err = expect(["stats", "20d6", "--exact", "--max-branches", "1000"], 1)
+_, err = expect(["stats", "faces(20d6)", "--exact", "--max-branches", "1000"], 1)
 check("--exact over budget", "no exact answer: an exact answer needs more than 1000 runs (max_branches)" in err
       and "raise --max-branches" in err, err)
 _, err = expect(["stats", "faces(2d6)[0]", "--exact"], 1)
