@@ -103,6 +103,9 @@ ALEA_EXACT(3d6x5, "3d6 explode 6 limit 5");
 ALEA_EXACT(12d12le7, "12d12<=7");
 ALEA_EXACT(5d6, "5d6");
 ALEA_EXACT(40d6, "40d6");
+ALEA_EXACT(100d6, "100d6");
+ALEA_EXACT(200d6, "200d6");
+ALEA_EXACT(500d6, "500d6");
 ALEA_EXACT(10d6kh5, "10d6kh5");
 ALEA_EXACT(opposed, "3d12 under 7 vs 2d12 under 6");
 

@@ -144,9 +144,12 @@ struct Budget {
   }
   // Before a step known to take `n` branches holding `bytes`: fails now
   // rather than after spending the budget (the time too, at the rate so far).
-  void expect(std::uint64_t n, std::uint64_t bytes) const {
+  void expect(std::uint64_t n, std::uint64_t bytes) const { expect(n, n, bytes); }
+  // The same, for a step that also does `work` units that are not branches
+  // (the cells of a dynamic program).
+  void expect(std::uint64_t n, std::uint64_t work_units, std::uint64_t bytes) const {
     if (n > max - std::min(max, branches)) throw OverBudget{"max_branches"};
-    if (n > max_work - std::min(max_work, work)) throw OverBudget{"max_odds_work"};
+    if (work_units > max_work - std::min(max_work, work)) throw OverBudget{"max_odds_work"};
     if (bytes > max_memory - std::min(max_memory, memory)) throw OverBudget{"max_odds_memory"};
     if (deadline != Clock::time_point::max() && past_deadline_after(n)) throw OverBudget{"time_limit"};
   }

@@ -37,16 +37,62 @@ u128 gcd128(u128 a, u128 b) {
   return a << shift;
 }
 
-Weight Weight::from_mpz(const mpz_class& z) {
+Weight Weight::from_mpz(const mpz_class& z) { return from_mpz(mpz_class(z)); }
+
+Weight Weight::from_mpz(mpz_class&& z) {
   Weight w;
-  if (mpz_sizeinbase(z.get_mpz_t(), 2) <= 128) {
-    const mpz_class hi = z >> 64;
-    const mpz_class lo = z - (hi << 64);
-    w.small_ = (static_cast<u128>(hi.get_ui()) << 64) | lo.get_ui();
-  } else {
-    w.big_ = std::make_shared<const mpz_class>(z);
-  }
+  w.big_ = std::make_shared<mpz_class>(std::move(z));
+  w.shrink();
   return w;
+}
+
+Weight Weight::from_limbs(const mp_limb_t* limbs, std::size_t n) {
+  while (n > 0 && limbs[n - 1] == 0) --n;
+  if (n <= 2) return from_u128(n == 0 ? 0 : n == 1 ? limbs[0] : (static_cast<u128>(limbs[1]) << 64) | limbs[0]);
+  mpz_t view;
+  return from_mpz(mpz_class(mpz_roinit_n(view, limbs, static_cast<mp_size_t>(n))));
+}
+
+void Weight::shrink() {
+  const mpz_srcptr z = big_->get_mpz_t();
+  if (mpz_size(z) > 2) return;
+  small_ = mpz_size(z) == 0 ? 0 : mpz_getlimbn(z, 0);
+  if (mpz_size(z) == 2) small_ |= static_cast<u128>(mpz_getlimbn(z, 1)) << 64;
+  big_.reset();
+}
+
+mpz_ptr Weight::own() {
+  if (!big_)
+    big_ = std::make_shared<mpz_class>(mpz_of(small_));
+  else if (big_.use_count() > 1)
+    big_ = std::make_shared<mpz_class>(*big_);
+  return big_->get_mpz_t();
+}
+
+mpz_srcptr Weight::view(mpz_ptr tmp, mp_limb_t* buf) const {
+  if (big_) return big_->get_mpz_t();
+  buf[0] = static_cast<mp_limb_t>(small_);
+  buf[1] = static_cast<mp_limb_t>(small_ >> 64);
+  return mpz_roinit_n(tmp, buf, buf[1] ? 2 : buf[0] ? 1 : 0);
+}
+
+std::size_t Weight::bits() const {
+  if (big_) return mpz_sizeinbase(big_->get_mpz_t(), 2);
+  const auto hi = static_cast<std::uint64_t>(small_ >> 64), lo = static_cast<std::uint64_t>(small_);
+  if (hi) return 128 - static_cast<std::size_t>(__builtin_clzll(hi));
+  return lo ? 64 - static_cast<std::size_t>(__builtin_clzll(lo)) : 0;
+}
+
+void Weight::limbs(mp_limb_t* out, std::size_t n) const {
+  std::fill(out, out + n, mp_limb_t{0});
+  if (!big_) {
+    out[0] = static_cast<mp_limb_t>(small_);
+    if (n > 1) out[1] = static_cast<mp_limb_t>(small_ >> 64);
+    return;
+  }
+  const mpz_srcptr z = big_->get_mpz_t();
+  const std::size_t used = std::min(n, mpz_size(z));
+  std::copy(mpz_limbs_read(z), mpz_limbs_read(z) + used, out);
 }
 
 mpz_class Weight::to_mpz() const { return big_ ? *big_ : mpz_of(small_); }
@@ -102,6 +148,8 @@ double Weight::to_double() const {
   return static_cast<double>(small_);
 }
 
+// Past 128 bits, each operation changes this Weight's own GMP integer in
+// place (o is read where it lies): no temporary integer per operation.
 Weight& Weight::operator+=(const Weight& o) {
   if (!big_ && !o.big_) {
     u128 r;
@@ -110,7 +158,11 @@ Weight& Weight::operator+=(const Weight& o) {
       return *this;
     }
   }
-  *this = from_mpz(to_mpz() + o.to_mpz());
+  mpz_t tmp;
+  mp_limb_t buf[2];
+  const mpz_srcptr b = o.view(tmp, buf);
+  const mpz_ptr a = own();
+  mpz_add(a, a, b);
   return *this;
 }
 
@@ -119,7 +171,12 @@ Weight& Weight::operator-=(const Weight& o) {
     small_ -= o.small_;
     return *this;
   }
-  *this = from_mpz(to_mpz() - o.to_mpz());
+  mpz_t tmp;
+  mp_limb_t buf[2];
+  const mpz_srcptr b = o.view(tmp, buf);
+  const mpz_ptr a = own();
+  mpz_sub(a, a, b);
+  shrink();
   return *this;
 }
 
@@ -131,7 +188,12 @@ Weight& Weight::operator*=(const Weight& o) {
       return *this;
     }
   }
-  *this = from_mpz(to_mpz() * o.to_mpz());
+  mpz_t tmp;
+  mp_limb_t buf[2];
+  const mpz_srcptr b = o.view(tmp, buf);
+  const mpz_ptr a = own();
+  mpz_mul(a, a, b);
+  shrink();  // a product with 0
   return *this;
 }
 
@@ -150,11 +212,11 @@ bool operator<(const Weight& a, const Weight& b) {
 
 Weight Weight::divexact(const Weight& b) const {
   if (!big_ && !b.big_) return from_u128(small_ / b.small_);
+  mpz_t ta, tb;
+  mp_limb_t ba[2], bb[2];
   mpz_class q;
-  mpz_class num = to_mpz();
-  mpz_class den = b.to_mpz();
-  mpz_divexact(q.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
-  return from_mpz(q);
+  mpz_divexact(q.get_mpz_t(), view(ta, ba), b.view(tb, bb));
+  return from_mpz(std::move(q));
 }
 
 Weight Weight::pow(std::uint64_t e) const {
@@ -170,11 +232,11 @@ Weight Weight::pow(std::uint64_t e) const {
 
 Weight gcd(const Weight& a, const Weight& b) {
   if (!a.big_ && !b.big_) return Weight::from_u128(gcd128(a.small_, b.small_));
+  mpz_t ta, tb;
+  mp_limb_t ba[2], bb[2];
   mpz_class g;
-  mpz_class x = a.to_mpz();
-  mpz_class y = b.to_mpz();
-  mpz_gcd(g.get_mpz_t(), x.get_mpz_t(), y.get_mpz_t());
-  return Weight::from_mpz(g);
+  mpz_gcd(g.get_mpz_t(), a.view(ta, ba), b.view(tb, bb));
+  return Weight::from_mpz(std::move(g));
 }
 
 Weight lcm(const Weight& a, const Weight& b) {

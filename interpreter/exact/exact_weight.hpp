@@ -4,11 +4,15 @@
 // A probability is a weight over the total weight of its distribution, both
 // integers. Most weights fit in 128 bits (6^40 does); a Weight holds those
 // inline and moves to a GMP integer only when a sum or a product would not fit,
-// so the common cases never allocate.
+// so the common cases never allocate. A GMP integer is shared between copies
+// and changed in place by +=, -= and *= when no other copy holds it: a sum
+// accumulated in a Weight reuses one buffer. (Dynamic programs whose bound is
+// known use inline fixed-width limbs instead: exact_limbs.hpp.)
 #pragma once
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -28,11 +32,18 @@ class Weight {
     return w;
   }
   static Weight from_mpz(const mpz_class& z);
+  static Weight from_mpz(mpz_class&& z);
+  // The value of n 64-bit limbs, lowest first (high zero limbs allowed).
+  static Weight from_limbs(const mp_limb_t* limbs, std::size_t n);
 
   [[nodiscard]] bool is_zero() const { return !big_ && small_ == 0; }
   [[nodiscard]] bool is_small() const { return !big_; }
   [[nodiscard]] u128 small() const { return small_; }  // only when is_small()
   [[nodiscard]] mpz_class to_mpz() const;
+  // The number of bits of the value (0 for 0).
+  [[nodiscard]] std::size_t bits() const;
+  // Writes the value as n limbs, lowest first; it must fit.
+  void limbs(mp_limb_t* out, std::size_t n) const;
   [[nodiscard]] std::string str() const;
   [[nodiscard]] double to_double() const;
 
@@ -53,7 +64,16 @@ class Weight {
 
  private:
   u128 small_ = 0;
-  std::shared_ptr<const mpz_class> big_;  // set when the value needs more than 128 bits
+  // Set when the value needs more than 128 bits; changed only when use_count() is 1.
+  std::shared_ptr<mpz_class> big_;
+
+  // A GMP integer this Weight alone holds, with its value, to change in place.
+  mpz_ptr own();
+  // Back to 128 bits when the value fits again.
+  void shrink();
+  // The value as a read-only GMP integer, without allocating: a small one's
+  // limbs go in buf[2], its integer in tmp.
+  mpz_srcptr view(mpz_ptr tmp, mp_limb_t* buf) const;
 };
 
 // The greatest common divisor (gcd(0, b) = b).

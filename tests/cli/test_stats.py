@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
 import xml.etree.ElementTree as ET
 
 ALEA = sys.argv[1]
@@ -83,12 +84,16 @@ if doc:
           (doc["exact_method"], doc["runs"]))
 
 # ---- big pools are composed, exactly ------------------------------------------------------
-for expr, mean in [("40d6", "140/1"), ("10d10kh3", "2596209171/100000000"), ("12d12<=7", "7/1")]:
+# 200d6 and 500d6: the cells of a sum are work (max_odds_work), not branches (max_branches).
+for expr, mean in [("40d6", "140/1"), ("10d10kh3", "2596209171/100000000"), ("12d12<=7", "7/1"),
+                   ("200d6", "700/1"), ("500d6", "1750/1")]:
     doc = json_of(["stats", expr], expr)
     if doc:
         check(f"{expr} composed", doc["method"] == "exact" and doc["exact_method"] == "composed",
               (doc["method"], doc["exact_method"], doc["reason"]))
         check(f"{expr} mean", doc["exact_mean"] == mean, doc["exact_mean"])
+        check(f"{expr} mean as a number", abs(doc["mean"] - float(Fraction(mean))) <= 1e-12 * float(Fraction(mean)),
+              doc["mean"])
         check(f"{expr} adds up", sum(e["probability"] for e in doc["distribution"]) > 1 - 1e-12)
 
 # ---- 4d6kh3: the known mean and sd ---------------------------------------------------
@@ -215,7 +220,7 @@ check("over budget samples", out.startswith("3d6: sampled (2000 runs on 1 thread
                                             "needs more than 10 runs (max_branches)"), out[:200])
 
 # ---- --exact --------------------------------------------------------------------------
-_, err = expect(["stats", "20d6", "--exact", "--max-branches", "1000"], 1)
+_, err = expect(["stats", "faces(20d6)", "--exact", "--max-branches", "1000"], 1)
 check("--exact over budget", "no exact answer: an exact answer needs more than 1000 runs (max_branches)" in err
       and "raise --max-branches" in err, err)
 _, err = expect(["stats", "faces(2d6)[0]", "--exact"], 1)

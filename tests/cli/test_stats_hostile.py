@@ -12,6 +12,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 
 ALEA = sys.argv[1]
 failures = []
@@ -72,6 +73,13 @@ check("raised --max-branches: memory or work bound it", "(max_odds_memory)" in h
 _, err = expect(["stats", "--exact", "--max-branches", "1000000000000", "1000d1000kh500"], 1)
 check("--exact names the limit", "no exact answer" in err and "(max_odds_" in err, err)
 check("--exact says how to raise it", "note: raise the limit max_odds_" in err, err)
+
+# A sum of dice too big for its work is refused before it starts: with the dice allowed and
+# branches unbounded, 100000d1000 (10^8 totals) stops at once, not after seconds of convolving.
+started = time.monotonic()
+_, err = expect(["stats", "--exact", "--max-branches", "1000000000000", "--limit", "max_dice=1000000", "100000d1000"], 1)
+check("100000d1000: refused at once", time.monotonic() - started < 10, time.monotonic() - started)
+check("100000d1000: names the limit", "no exact answer" in err and "(max_odds_" in err, err)
 
 # ---- total sampling work: the answer of the runs taken, marked ------------------------------------
 out, _ = expect(["stats", "sum(repeat 1000 { d6 })", "--sampled"], 0)
