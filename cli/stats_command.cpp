@@ -76,7 +76,7 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
   cmd->add_option("--time-limit", a.time_limit,
                   fmt::format("Seconds an exact answer may take before sampling instead (default {:g}; with "
                               "--exact, none: it waits as long as it takes, unless this is given)",
-                              default_time_limit))
+                              default_time_limit()))
       ->option_text("SECONDS")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {

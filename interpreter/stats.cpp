@@ -637,10 +637,18 @@ bool valid_time_limit(double seconds) { return std::isfinite(seconds) && seconds
 
 std::string time_limit_rule() { return fmt::format("more than 0 and at most {:.0f} seconds (a year)", max_time_limit); }
 
+double default_time_limit() {
+#ifdef ALEA_SLOW_BUILD
+  return 15;
+#else
+  return 1.5;
+#endif
+}
+
 std::optional<double> time_limit_of(const StatsOptions& options) {
   if (options.time_limit) return *options.time_limit;
   if (options.exact_only) return std::nullopt;
-  return default_time_limit;
+  return default_time_limit();
 }
 
 std::string seconds_text(double seconds) { return fmt::format("{:g} s", seconds); }

@@ -139,8 +139,11 @@ inline constexpr std::uint64_t min_partial_samples = 100;
 // Sampling uses at most this many threads, whatever StatsOptions::threads asks.
 inline constexpr unsigned max_stats_threads = 256;
 
-// The seconds an exact attempt takes, by default, before sampling instead.
-inline constexpr double default_time_limit = 1.5;
+// The seconds an exact attempt takes, by default, before sampling instead:
+// 1.5. A sanitizer build runs programs about ten times slower than the plain
+// one, so there it is ten times longer, and a program is exact or sampled
+// alike in both.
+[[nodiscard]] double default_time_limit();
 // The longest time limit that can be asked for: a year, in seconds.
 inline constexpr double max_time_limit = 365.0 * 24 * 3600;
 // max_branches when no cap is given.

@@ -155,6 +155,7 @@ TEST(CApi, AWrongCallIsAUsageErrorNotACrash) {
   alea_stats* s = nullptr;
   EXPECT_EQ(alea_stats_run(h.engine, p, both, &s, &h.error), ALEA_ERROR_USAGE);
   EXPECT_STREQ(alea_error_message(h.error), "scripted dice are for a roll: odds consider every face");
+  h.take_error();
   alea_run_options_free(both);
   // A time limit: for odds only, more than 0 and at most a year.
   alea_run_options* timed = alea_run_options_new();

@@ -299,7 +299,7 @@ TEST(OddsLimits, ExactOnlyWithATimeLimitFailsPastItWithoutSampling) {
 
 TEST(OddsLimits, ExactOnlyWaitsUnlessATimeLimitIsGiven) {
   StatsOptions o;
-  EXPECT_EQ(time_limit_of(o), default_time_limit);
+  EXPECT_EQ(time_limit_of(o), default_time_limit());
   o.exact_only = true;
   EXPECT_EQ(time_limit_of(o), std::nullopt);
   o.time_limit = 30;
