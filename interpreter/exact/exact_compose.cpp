@@ -276,6 +276,13 @@ Dist Composer::node(const ast::Let& k, const ast::Expr&, Demand d) {
     const auto& r = demands_.free_slots(x);
     return std::all_of(names.begin(), names.end(), [&](std::int32_t s) { return std::binary_search(r.begin(), r.end(), s); });
   };
+  auto finish = [&](Dist r) {
+    r.steps += static_cast<std::int64_t>(spine.size()) - 1;  // the spine's inner lets, as eval counts each node
+    // (A composition that throws is given up whole: nothing to restore then.)
+    for (std::size_t i = 0; i < spine.size(); ++i) slot(spine[i]->slot) = std::move(saved[i]);
+    sharing_ = saved_sharing;
+    return r;
+  };
   Dist env = Dist::point(make_list({}));
   for (const ast::Let* l : spine) {
     const Demand value_demand = demands_.slot(l->slot, *l->body, d);
@@ -304,6 +311,20 @@ Dist Composer::node(const ast::Let& k, const ast::Expr&, Demand d) {
       for (const std::ptrdiff_t f : from) kept.push_back(f < 0 ? x : values[static_cast<std::size_t>(f)]);
       return make_list(std::move(kept));
     };
+    auto rest_value = [&] { return inside ? memo_eval(*rest, d) : eval(*rest, d); };
+    const auto kept_live = static_cast<std::size_t>(std::count_if(from.begin(), from.end(), [](std::ptrdiff_t f) { return f >= 0; }));
+    if (l == spine.back() && kept_live == live.size()) {
+      // The last let sums nothing out: the rest follows each of its values
+      // straight away, without a list of names for each.
+      if (inside || env.entries.size() > 1) sharing_ = frame_;
+      Dist r = bind(budget_, env, [&](const Value& names) {
+        enter(names);
+        const Dist v = once ? *once : memo ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
+        if (v.entries.size() > 1) sharing_ = frame_;
+        return bind(budget_, v, [&](const Value& x) { return with_slot(l->slot, x, rest_value); });
+      });
+      return finish(std::move(r));
+    }
     if (fixed) {
       // One value for every one of theirs: no weights change.
       env = map(budget_, env, [&](const Value& names) { return extend(*names.as_list(), *fixed); });
@@ -320,15 +341,10 @@ Dist Composer::node(const ast::Let& k, const ast::Expr&, Demand d) {
     live = std::move(next);
   }
   if (inside || env.entries.size() > 1) sharing_ = frame_;
-  Dist r = bind(budget_, env, [&](const Value& names) {
+  return finish(bind(budget_, env, [&](const Value& names) {
     enter(names);
     return inside ? memo_eval(*rest, d) : eval(*rest, d);
-  });
-  r.steps += static_cast<std::int64_t>(spine.size()) - 1;  // the spine's inner lets, as eval counts each node
-  // (A composition that throws is given up whole: nothing to restore then.)
-  for (std::size_t i = 0; i < spine.size(); ++i) slot(spine[i]->slot) = std::move(saved[i]);
-  sharing_ = saved_sharing;
-  return r;
+  }));
 }
 
 Dist Composer::joint(const std::vector<const ast::Expr*>& exprs,
