@@ -480,14 +480,19 @@ Dist Composer::node(const ast::Opposed& k, const ast::Expr&, Demand d) {
   return opposed(k, d);
 }
 
+std::int64_t Composer::repeat_count(const Value& count) {
+  const std::int64_t n = to_int(count);
+  if (n < 0 || n > limits_.max_loop_iterations) not_composable("a repeat count out of range");
+  check_size(static_cast<std::size_t>(n), limits_);
+  return n;
+}
+
 template <>
 Dist Composer::node(const ast::Repeat& k, const ast::Expr&, Demand d) {
   const Dist count = eval(k.count, Demand::Counted);
   std::optional<Dist> body;
   return bind(budget_, count, [&](const Value& c) {
-    const std::int64_t n = to_int(c);
-    if (n < 0 || n > limits_.max_loop_iterations) not_composable("a repeat count out of range");
-    check_size(static_cast<std::size_t>(n), limits_);
+    const std::int64_t n = repeat_count(c);
     if (!body) body = eval(k.body, d);
     // A certain body: its one value n times, without appending n times.
     if (body->is_point()) {

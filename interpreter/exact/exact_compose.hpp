@@ -143,6 +143,8 @@ class Composer {
   // The builtin of `c` on these arguments' values; not composable where it fails.
   Value apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args);
   Dist fold_repeat(const ast::Call& c, const ast::Expr& e, const ast::Repeat& k);
+  // A `repeat`'s count, refused where the evaluator would fail.
+  std::int64_t repeat_count(const Value& count);
   Dist opposed(const ast::Opposed& k, Demand d);
   // `loop` as a Markov chain over its merged states: exact_compose_loop.cpp.
   Dist loop(const ast::Loop& k, const ast::Expr& e);

@@ -239,9 +239,7 @@ Dist Composer::fold_repeat(const ast::Call& c, const ast::Expr& e, const ast::Re
   const Dist count = eval(k.count, Demand::Counted);
   std::optional<Dist> body;
   Dist r = bind(budget_, count, [&](const Value& n_value) {
-    const std::int64_t n = to_int(n_value);
-    if (n < 0 || n > limits_.max_loop_iterations) not_composable("a repeat count out of range");
-    if (n > limits_.max_collection_size) not_composable("a collection too large");
+    const std::int64_t n = repeat_count(n_value);
     if (n == 0) return Dist::point(apply_builtin(c, e, {make_list({})}));
     if (!body) body = eval(k.body, Demand::Counted);
     Dist acc = map(budget_, *body, [&](const Value& x) { return apply_builtin(c, e, {make_list({x})}); });
