@@ -195,8 +195,9 @@ std::string panel_svg(const Stats& s, const Distribution& raw, const std::string
     }
   }
 
-  // The at-least curve, on its own axis at the right (0–100%).
-  if (numeric) {
+  // The at-least curve, on its own axis at the right (0–100%); not for a single value, which
+  // has no curve to draw.
+  if (numeric && d.entries.size() > 1) {
     std::string points;
     auto y_least = [&](double p) { return y1 - (y1 - y0) * p; };
     for (std::size_t i = 0; i < d.entries.size(); ++i) {

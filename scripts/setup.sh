@@ -11,16 +11,27 @@ ALEA_PACKAGES=(cmake ninja-build g++ clang libclang-rt-14-dev tao-pegtl-dev libf
 
 alea_log() { printf 'alea-setup: %s\n' "$*" >&2; }
 
+# The packages of the browser test of the charts (tests/cli/test_charts_browser.py): Debian's
+# Chromium, Pillow to read its screenshots, and the font the charts are drawn in. Only scripts/test
+# installs them, in the background while it builds (about 40-120 s, mostly the download).
+ALEA_BROWSER_PACKAGES=(chromium python3-pil fonts-dejavu-core)
+
+# alea_install_packages [PACKAGE...]: installs those missing of the given packages (default: the
+# build's, ALEA_PACKAGES). The package lists are updated once per shell and its children.
 alea_install_packages() {
-  local missing=()
-  for p in "${ALEA_PACKAGES[@]}"; do
+  local missing=() wanted=("$@")
+  [ ${#wanted[@]} -eq 0 ] && wanted=("${ALEA_PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   alea_log "installing ${missing[*]}"
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq >&2 || return 1
+  if [ -z "${ALEA_APT_UPDATED:-}" ]; then
+    $sudo apt-get update -qq >&2 || return 1
+    export ALEA_APT_UPDATED=1
+  fi
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2 || return 1
 }
 
