@@ -67,8 +67,8 @@ std::string share(double p) {
 
 // The exact fraction when it is short enough to read at a glance: "1/216".
 std::string short_fraction(const Probability& p, std::size_t longest) {
-  std::string exact = p.exact();
-  if (exact.empty() || exact.size() > longest) return "";
+  std::string exact = p.exact_within(longest);
+  if (exact.empty()) return "";
   if (exact == "0/1") return "0";
   if (exact == "1/1") return "1";
   return exact;

@@ -52,31 +52,48 @@ enum class SamplerPath { None, Lowered, Evaluator };
 // interval [low, high] (exact() = "").
 //
 // An exact probability holds its fraction as two integers, not necessarily in
-// lowest terms, and writes the text only when exact() is called: a composed
-// distribution has hundreds of entries, and a caller that reads their values
-// (or prints a few) should not pay for reducing and writing every fraction.
+// lowest terms (in 128 bits, or wider in GMP: BigFraction), and writes the
+// text only when exact() is called: a composed distribution has hundreds of
+// entries, and a caller that reads their values (or prints a few) should not
+// pay for reducing and writing every fraction.
+struct BigFraction;  // interpreter/big_fraction.hpp
+
 struct Probability {
   double value = 0;
   double low = 0, high = 0;
 
   // "a/b" in lowest terms ("0/1", "1/1"), or "" for an estimate.
   [[nodiscard]] std::string exact() const;
-  [[nodiscard]] bool is_exact() const { return !text_.empty() || den_ != 0; }
+  // exact(), or "" when that is longer than `longest` characters; a wide
+  // fraction is then not written out.
+  [[nodiscard]] std::string exact_within(std::size_t longest) const;
+  [[nodiscard]] bool is_exact() const { return !text_.empty() || den_ != 0 || big_; }
   // Makes the fraction `text` ("a/b" in lowest terms) the exact probability.
   void set_exact(std::string text) {
     text_ = std::move(text);
     den_ = 0;
+    big_.reset();
   }
   // Makes num/den (den > 0, any terms) the exact probability; value is left as it is.
   __extension__ void set_exact(unsigned __int128 num, unsigned __int128 den) {
     text_.clear();
     num_ = num;
     den_ = den;
+    big_.reset();
   }
+  // Makes the GMP fraction (den > 0, any terms) the exact probability; value is left as it is.
+  void set_exact(std::shared_ptr<const BigFraction> fraction) {
+    text_.clear();
+    den_ = 0;
+    big_ = std::move(fraction);
+  }
+  // The fraction when it is held in GMP integers (any terms), else nullptr.
+  [[nodiscard]] const BigFraction* big_fraction() const { return big_.get(); }
 
  private:
   std::string text_;
-  __extension__ unsigned __int128 num_ = 0, den_ = 0;  // den_ == 0: text_ holds it
+  __extension__ unsigned __int128 num_ = 0, den_ = 0;  // den_ == 0: text_ or big_ holds it
+  std::shared_ptr<const BigFraction> big_;
 };
 
 struct DistributionEntry {

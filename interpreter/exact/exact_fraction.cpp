@@ -9,6 +9,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "interpreter/big_fraction.hpp"
+
 namespace alea::compose {
 namespace {
 
@@ -62,16 +64,6 @@ int ctz(u128 x) {
 }
 
 
-Probability from_mpq(mpq_class q) {
-  q.canonicalize();
-  Probability p;
-  p.value = q.get_d();
-  std::string text = q.get_str();
-  if (text.find('/') == std::string::npos) text += "/1";
-  p.set_exact(std::move(text));
-  p.low = p.high = p.value;
-  return p;
-}
 
 }  // namespace
 
@@ -94,8 +86,40 @@ double truncated(u128 num, u128 den) {
 
 }  // namespace
 
+// num/den (both > 0, any size) rounded toward zero to a double, as mpq_get_d gives it: the
+// quotient to 64 bits or more, then truncated to 53 (truncating the floor of x truncates x).
+double truncated(const mpz_class& num, const mpz_class& den) {
+  if (num == 0) return 0;
+  const long shift = 64 + static_cast<long>(mpz_sizeinbase(den.get_mpz_t(), 2)) -
+                     static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2));
+  mpz_class q;
+  if (shift >= 0) {
+    mpz_mul_2exp(q.get_mpz_t(), num.get_mpz_t(), static_cast<mp_bitcnt_t>(shift));
+  } else {
+    mpz_fdiv_q_2exp(q.get_mpz_t(), num.get_mpz_t(), static_cast<mp_bitcnt_t>(-shift));
+  }
+  mpz_tdiv_q(q.get_mpz_t(), q.get_mpz_t(), den.get_mpz_t());
+  if (static_cast<long>(mpz_sizeinbase(q.get_mpz_t(), 2)) - 1 - shift < -1022) {
+    // Below the normal doubles: a multiple of 2^-1074, floor(x·2^1074), which ldexp keeps exactly.
+    mpz_mul_2exp(q.get_mpz_t(), num.get_mpz_t(), 1074);
+    mpz_tdiv_q(q.get_mpz_t(), q.get_mpz_t(), den.get_mpz_t());
+    return std::ldexp(q.get_d(), -1074);
+  }
+  return std::ldexp(q.get_d(), static_cast<int>(-shift));
+}
+
 Probability Fractions::operator()(const Weight& w) const {
-  if (!w.is_small() || !total_.is_small()) return from_mpq(mpq_class(w.to_mpz(), total_.to_mpz()));
+  if (!w.is_small() || !total_.is_small()) {
+    // Wide: kept in GMP, unreduced, until its text is asked for.
+    auto f = std::make_shared<BigFraction>();
+    f->num = w.to_mpz();
+    f->den = total_.to_mpz();
+    Probability p;
+    p.value = truncated(f->num, f->den);
+    p.low = p.high = p.value;
+    p.set_exact(std::move(f));
+    return p;
+  }
   Probability p;
   p.value = truncated(w.small(), total_.small());  // the same double in any terms
   p.low = p.high = p.value;
@@ -221,9 +245,70 @@ void factor(compose::u128 den, Factored& f) {
   f.rest = rest > 1;
 }
 
+// A wide fraction in lowest terms. Its denominator is nearly always a product of dice's numbers
+// of faces, shared by every entry of a distribution: its prime factors below 1000 are found once
+// (per thread), and each is divided out of both as often as it divides the numerator, which costs
+// far less than a general gcd of numbers of a thousand bits. A factor beyond them is left to
+// mpz_gcd.
+void reduce(mpz_class& num, mpz_class& den) {
+  if (num == 0) {
+    den = 1;
+    return;
+  }
+  thread_local mpz_class known;
+  thread_local std::vector<std::pair<unsigned long, mp_bitcnt_t>> primes;
+  thread_local bool rest = false;
+  if (known != den) {
+    known = den;
+    primes.clear();
+    mpz_class r = den;
+    mpz_fdiv_q_2exp(r.get_mpz_t(), r.get_mpz_t(), mpz_scan1(r.get_mpz_t(), 0));
+    for (unsigned long p = 3; p <= 1000 && r > 1; p += 2) {
+      if (!mpz_divisible_ui_p(r.get_mpz_t(), p)) continue;
+      const mpz_class prime = p;
+      primes.emplace_back(p, mpz_remove(r.get_mpz_t(), r.get_mpz_t(), prime.get_mpz_t()));
+    }
+    rest = r > 1;
+  }
+  const mp_bitcnt_t twos = std::min(mpz_scan1(num.get_mpz_t(), 0), mpz_scan1(den.get_mpz_t(), 0));
+  mpz_fdiv_q_2exp(num.get_mpz_t(), num.get_mpz_t(), twos);
+  mpz_fdiv_q_2exp(den.get_mpz_t(), den.get_mpz_t(), twos);
+  for (const auto& [p, k] : primes) {
+    for (mp_bitcnt_t j = 0; j < k && mpz_divisible_ui_p(num.get_mpz_t(), p); ++j) {
+      mpz_divexact_ui(num.get_mpz_t(), num.get_mpz_t(), p);
+      mpz_divexact_ui(den.get_mpz_t(), den.get_mpz_t(), p);
+    }
+  }
+  if (rest) {
+    mpz_class g;
+    mpz_gcd(g.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
+    if (g != 1) {
+      mpz_divexact(num.get_mpz_t(), num.get_mpz_t(), g.get_mpz_t());
+      mpz_divexact(den.get_mpz_t(), den.get_mpz_t(), g.get_mpz_t());
+    }
+  }
+}
+
+// The text of a wide fraction, or "" when it would be longer than `longest`.
+std::string big_text(const BigFraction& f, std::size_t longest) {
+  mpz_class num = f.num, den = f.den;
+  reduce(num, den);
+  // mpz_sizeinbase counts a digit too many at most: over by two or more is over.
+  if (mpz_sizeinbase(num.get_mpz_t(), 10) + mpz_sizeinbase(den.get_mpz_t(), 10) > longest + 1) return "";
+  std::string text = num.get_str() + "/" + den.get_str();
+  return text.size() <= longest ? text : "";
+}
+
 }  // namespace
 
+std::string Probability::exact_within(std::size_t longest) const {
+  if (big_) return big_text(*big_, longest);
+  std::string text = exact();
+  return text.size() <= longest ? text : "";
+}
+
 std::string Probability::exact() const {
+  if (big_) return big_text(*big_, std::string::npos - 1);
   if (den_ == 0) return text_;
   using compose::u128;
   u128 num = num_, den = den_;

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <string>
 
+#include "interpreter/big_fraction.hpp"
+
 namespace alea {
 
 namespace {
@@ -23,10 +25,15 @@ bool common_denominator(const Distribution& d, std::vector<mpz_class>& num, mpz_
   for (std::size_t i = 0; i < d.entries.size(); ++i) {
     const Probability& p = d.entries[i].probability;
     if (!p.is_exact()) return false;
-    const std::string text = p.exact();  // "a/b" in lowest terms
-    const std::size_t slash = text.find('/');
-    num[i].set_str(text.substr(0, slash), 10);
-    dens[i].set_str(text.substr(slash + 1), 10);
+    if (const BigFraction* f = p.big_fraction()) {  // wide: as it is held, unreduced
+      num[i] = f->num;
+      dens[i] = f->den;
+    } else {
+      const std::string text = p.exact();  // "a/b" in lowest terms
+      const std::size_t slash = text.find('/');
+      num[i].set_str(text.substr(0, slash), 10);
+      dens[i].set_str(text.substr(slash + 1), 10);
+    }
     if (dens[i] > den) den = dens[i];
   }
   for (const auto& b : dens) {

@@ -55,16 +55,23 @@ TEST(ComposedExact, CompoundingDiceAreIndependent) {
 
 // Each probability's double is its fraction rounded toward zero, as GMP's
 // mpq_get_d gives it for the enumeration (the composed engine computes it
-// without GMP when the numbers fit in 128 bits).
+// without GMP when the numbers fit in 128 bits, and from the unreduced
+// fraction when they do not), and its text is in lowest terms. 60d6 and 500d6
+// are wider than 128 bits (500d6's tails are below the normal doubles); the
+// denominator of 14d1013 has a prime factor that is reduced by a gcd.
 TEST(ComposedExact, ProbabilitiesAsDoublesAreTheFractionsTruncated) {
-  for (const char* e : {"3d6", "40d6", "10d10kh3", "3d6 explode 6 limit 5", "20d6>=5", "4dF",
-                        "60d6", "d7 + d11 + d13 * 3", "3d6 - 20"}) {
+  for (const char* e : {"3d6", "40d6", "10d10kh3", "3d6 explode 6 limit 5", "20d6>=5", "4dF", "60d6",
+                        "d7 + d11 + d13 * 3", "3d6 - 20", "500d6", "14d1013 > 7000", "14d1013 % 1013"}) {
     const Stats s = stats_of(e, true);
     ASSERT_EQ(s.exact_method, "composed") << e;
     for (const auto& entry : s.value.entries) {
       mpq_class q(entry.probability.exact());
       EXPECT_EQ(entry.probability.value, q.get_d()) << e << " " << entry.probability.exact();
+      mpq_class reduced = q;
+      reduced.canonicalize();
+      EXPECT_EQ(q.get_str(), reduced.get_str()) << e;
     }
+    if (!s.value.numeric) continue;
     mpq_class mean(s.value.exact_mean);
     EXPECT_EQ(s.value.mean, mean.get_d()) << e;
   }
