@@ -161,7 +161,7 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   std::vector<std::string> words;
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
-  alea::Engine engine(alea::cli::engine_options(a.limits));
+  alea::Engine engine(alea::cli::engine_options(a.limits, path));
   // `my-game.check dice=3` calls a mechanic. `r.a` alone is still an
   // expression unless a ruleset `r` exists; a '-' in the name or a setting
   // after it cannot be an expression, so those get the ruleset's error.
@@ -208,7 +208,7 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
     return exit_bad_input;
   }
   std::string source = std::move(*read.text);
-  alea::Engine engine(alea::cli::engine_options(a.limits));
+  alea::Engine engine(alea::cli::engine_options(a.limits, path));
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
   // `alea run game.alea bonus=5`: the words after the file that are not options bind variables.
   RollArgs options = a;

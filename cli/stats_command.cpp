@@ -361,7 +361,7 @@ int single_report(const StatsArgs& a, const StatsCell& cell) {
 }  // namespace
 
 int stats_command(const StatsArgs& a, const RulesetPath& path) {
-  Engine engine(engine_options(a.limits));
+  Engine engine(engine_options(a.limits, path));
   return run_stats({engine, path}, a);
 }
 

@@ -780,6 +780,39 @@ expect(["check", f"{VARIANTS}/on-syntax.yaml"], 1, err_contains=[
 expect(["check", f"{VARIANTS}/cycle-a.yaml"], 1, err_contains=[
     f"{VARIANTS}/cycle-b.yaml:3:10: error: the rulesets extend each other in a circle: cycle-a extends cycle-b extends cycle-a",
     f"{VARIANTS}/cycle-a.yaml:3:10: error: the ruleset 'cycle-b' that cycle-a extends has errors"])
+# `extends:` finds its base on --rulesets too, after the variant's own directory: far.yaml is in
+# elsewhere/, its base in tests/cli/variants/, for every command.
+FAR = f"{VARIANTS}/elsewhere/far.yaml"
+expect(["check", FAR], 1, err_contains="far.yaml:5:10: error: there is no ruleset 'base-examples' to extend")
+expect(["check", FAR, "--rulesets", VARIANTS], 0, out=f"{FAR}: ok\n")
+FAR_PATH = ["--rulesets", f"{VARIANTS}/elsewhere", "--rulesets", VARIANTS]
+expect(["roll", "far.hit", "--dice", "4"] + FAR_PATH, 0, out_contains="far.hit() = 5\n")
+expect(["describe", "far"] + FAR_PATH, 0, out_contains="extends base-examples; overrides: parameter bonus (default 1)")
+expect(["test", "far"] + FAR_PATH, 0, out_contains="2 passed, 0 failed")
+so, _ = expect(["stats", "far.hit", "--json"] + FAR_PATH, 0)
+check("stats of a variant whose base is on --rulesets", json.loads(so).get("exact_mean") == "9/2", so[:300])
+so, _ = expect(["serve"] + FAR_PATH, 0, stdin='{"id": 1, "op": "roll", "expr": "far.hit()", "dice": [4]}\n')
+check("serve: a variant whose base is on --rulesets", '"value":5' in so.replace(" ", ""), so[:300])
+# A variant keeps the examples of the mechanics it inherits, calling it; it runs them but does
+# not check their `expect`, written for the base (shifted.hit gives 6, not the 4 it states). A
+# mechanic it overrides has its own examples only.
+expect(["test", f"{VARIANTS}/shifted.yaml"], 0, out=(
+    "PASS shifted.hit (1 example, inherited from base-examples: ran, result not checked)\n"
+    "PASS shifted.pool (1 example)\n"
+    "2 passed, 0 failed, 0 without examples (2 examples run)\n"))
+expect(["check", f"{VARIANTS}/shifted.yaml"], 0)
+expect(["describe", f"{VARIANTS}/shifted.yaml"], 0, out_contains=[
+    "alea roll shifted.hit --dice 4   # inherited from base-examples\n", "alea roll shifted.pool --dice 3\n"])
+so, _ = expect(["test", f"{VARIANTS}/shifted.yaml", "--json"], 0)
+check("test --json: inherited examples counted", [(m["mechanic"], m["examples"], m.get("inherited")) for m in
+      json.loads(so)["rulesets"][0]["mechanics"]] == [("shifted.hit", 1, 1), ("shifted.pool", 1, 0)], so[:600])
+expect(["test", CAPPED], 0, out_contains=
+       "PASS heroes-mythos-capped.check (4 examples, inherited from heroes-mythos: ran, results not checked)\n")
+# An inherited example that fails to run is an error at its line in the base's file.
+expect(["test", f"{VARIANTS}/more-dice.yaml"], 1, out_contains=
+       "FAIL more-dice.pool: example at tests/cli/variants/base-examples.yaml:22: ran out of scripted dice")
+expect(["check", f"{VARIANTS}/more-dice.yaml"], 1, err_contains=
+       "tests/cli/variants/base-examples.yaml:22:9: error: example 'more-dice.pool --dice 5': ran out of scripted dice")
 
 if failures:
     print("\n".join(failures))
