@@ -41,17 +41,18 @@ bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& wor
 
 std::string plural_variants(std::size_t n) { return n == 1 ? "1 variant" : fmt::format("{} variants", n); }
 
-// Whether `source` is an expression of its own: it compiles in the session, and one roll (every
-// die at its least) finds no name unknown, as a word that is only a name (`oops`) would; with
-// `variables` given on the command line, it only has to compile.
+// Whether `source` is an expression of its own: it compiles in the session and every name it
+// reads from the host is one of the session's variables, which a word that is only a name
+// (`oops`) is not. With `variables` given on the command line it only has to compile: a name
+// none of them sets is then a misspelt variable, which the line reports as such.
 bool is_expression(const StatsSession& session, const std::string& source, bool variables = false) {
   if (!load_mentioned(session.engine, session.path, source).empty()) return false;
   const Compiled c = session.engine.compile(source, "<input>", session.imports);
   if (!c.ok()) return false;
   if (variables) return true;
-  ExtremeDice least(ExtremeDice::End::Min);
-  const Outcome o = session.engine.run(c.program, session.variables ? *session.variables : Bindings{}, least);
-  return !o.error || o.error->code != DiagCode::UnknownName;
+  const std::vector<std::string> read = host_names_read(c);
+  return std::all_of(read.begin(), read.end(),
+                     [&](const std::string& n) { return session.variables && session.variables->find(n); });
 }
 
 }  // namespace

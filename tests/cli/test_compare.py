@@ -65,6 +65,11 @@ so, _ = expect(["stats", "3d6", "+", "2"], 0)
 check("'3d6 + 2' is one expression", so.startswith("3d6 + 2: exact"), so[:80])
 so, se = expect(["stats", "3d6", "oops"], 1)
 check("a word that is no expression is the line's error", "unexpected text" in se, se)
+# A word is an expression only if every name it reads is given, even one its least roll skips.
+_, se = expect(["stats", HM, "dice=2", "if d6 > 1 then oops else 1"], 2)
+check("a name read on some rolls only", "'if d6 > 1 then oops else 1' is not a parameter setting" in se, se)
+so, _ = expect(["stats", "d20 + bonus", "2d10 + bonus", "bonus=1"], 0)
+check("variables read by each expression", "A  d20 + bonus" in so and "B  2d10 + bonus" in so, so[:300])
 
 doc = json_of(["stats", "3d6", "4d6kh3"])
 check("alea.compare/1", doc.get("schema") == "alea.compare/1", str(doc)[:200])
