@@ -21,13 +21,13 @@ namespace alea::cli {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 std::vector<std::string> mechanic_names(const Ruleset& r) {
   std::vector<std::string> out;
   for (const auto& m : r.mechanics) out.push_back(m.name);
   return out;
 }
+
+namespace {
 
 using detail::is_identifier;
 
