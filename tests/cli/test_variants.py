@@ -10,20 +10,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from clitest import check, environment, finish, run
-
-
-def expect(args, code, out=None, out_contains=(), err_contains=(), **kw):
-    rc, so, se = run(args, **kw)
-    label = " ".join(args)[:80]
-    check(label, rc == code, f"exit {rc}, expected {code}; stdout: {so.strip()[:300]!r} stderr: {se.strip()[:500]!r}")
-    if out is not None:
-        check(label, so == out, f"stdout {so!r}, expected {out!r}")
-    for s in [out_contains] if isinstance(out_contains, str) else out_contains:
-        check(label, s in so, f"stdout {so[:1500]!r} lacks {s!r}")
-    for s in [err_contains] if isinstance(err_contains, str) else err_contains:
-        check(label, s in se, f"stderr {se[:1500]!r} lacks {s!r}")
-    return so, se
+from clitest import check, environment, expect, finish
 
 
 # ---- variants: extends ----------------------------------------------------------------
