@@ -313,7 +313,10 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
   if (m.sampled_odds) out += pad + "odds: it has no bound: alea stats composes its loops as chains when it can, else samples it\n";
   if (!m.examples.empty()) {
     out += pad + "examples:\n";
-    for (const auto& e : m.examples) out += fmt::format("{}  alea roll {}\n", pad, e.call);
+    for (const auto& e : m.examples) {
+      out += fmt::format("{}  alea roll {}{}\n", pad, e.call,
+                         e.inherited_from.empty() ? "" : fmt::format("   # inherited from {}", e.inherited_from));
+    }
   }
 }
 
@@ -581,7 +584,7 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
     else view.group = std::string(rest);
     what = what.substr(0, space);
   }
-  Engine scratch;
+  Engine scratch(engine_options({}, path));
   std::string name(what), mech;
   const Ruleset* r = nullptr;
   if (is_ruleset_file(what)) {

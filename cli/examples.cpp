@@ -133,7 +133,8 @@ Diagnostics run_example(Engine& engine, const RulesetPath& path, const ExampleIn
                           nullptr, &choices, a.words.front(), &cancel_flag()};
     const RollRun run = roll_once(engine, input);
     for (const auto& d : run.diagnostics()) out.push_back(at_example(ex, d));
-    if (!out.empty() || !ex.expect) return out;
+    // An inherited example's `expect` was written for the base: it runs, unchecked.
+    if (!out.empty() || !ex.expect || !ex.inherited_from.empty()) return out;
     const Outcome& o = run.outcome;
     if (!dice.scripted && !a.min && !a.max && !o.trace.dice.empty()) {
       out.emplace_back(DiagCode::ExampleFailed, ex.expect_span,
@@ -226,22 +227,32 @@ TestJson test_ruleset(Engine& engine, const RulesetPath& path, const std::string
   bool all_ok = true;
   for (const auto& m : r->mechanics) {
     Diagnostics failures;
-    int count = 0;
+    int count = 0, inherited = 0;
+    std::string base;  // the ruleset the inherited examples were written for
     for (const auto& run : runs) {
       if (run.mechanic != &m) continue;
       ++count;
+      if (!run.example->inherited_from.empty()) {
+        ++inherited;
+        base = run.example->inherited_from;
+      }
       failures.insert(failures.end(), run.problems.begin(), run.problems.end());
     }
     t.examples += count;
     const std::string name = fmt::format("{}.{}", r->name, m.name);
     entry["mechanics"].push_back({{"mechanic", name}, {"examples", count}, {"ok", failures.empty()},
-                                  {"diagnostics", diagnostics_json(failures)}});
+                                  {"diagnostics", diagnostics_json(failures)}, {"inherited", inherited}});
+    // "(2 examples, inherited from my-game: ran, results not checked)"
+    const std::string unchecked =
+        inherited == 0 ? ""
+        : fmt::format(", {}inherited from {}: ran, result{} not checked", inherited == count ? "" : fmt::format("{} ", inherited),
+                      base, inherited == 1 ? "" : "s");
     if (count == 0) {
       ++t.skipped;
       if (!quiet) fmt::print("SKIP {} (no examples)\n", name);
     } else if (failures.empty()) {
       ++t.passed;
-      if (!quiet) fmt::print("PASS {} ({} example{})\n", name, count, count == 1 ? "" : "s");
+      if (!quiet) fmt::print("PASS {} ({} example{}{})\n", name, count, count == 1 ? "" : "s", unchecked);
     } else {
       ++t.failed;
       all_ok = false;
@@ -265,7 +276,7 @@ TestJson test_ruleset(Engine& engine, const RulesetPath& path, const std::string
 }  // namespace
 
 int test_command(const std::vector<std::string>& rulesets, const RulesetPath& path, const Limits& limits, bool json_out) {
-  Engine engine(engine_options(limits));
+  Engine engine(engine_options(limits, path));
   Tally t;
   TestJson entries = TestJson::array();
   for (const auto& what : rulesets) entries.push_back(test_ruleset(engine, path, what, t, json_out));

@@ -22,6 +22,7 @@
 #include "cli/args.hpp"
 #include "cli/examples.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/file_mechanic.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
 #include "cli/repl.hpp"
@@ -161,22 +162,30 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   std::vector<std::string> words;
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
-  alea::Engine engine(alea::cli::engine_options(a.limits));
+  alea::Engine engine(alea::cli::engine_options(a.limits, path));
   // `my-game.check dice=3` calls a mechanic. `r.a` alone is still an
   // expression unless a ruleset `r` exists; a '-' in the name or a setting
   // after it cannot be an expression, so those get the ruleset's error.
-  if (alea::cli::is_mechanic_word(words[0])) {
-    const std::string name = words[0].substr(0, words[0].find('.'));
-    if (path.find(name) || name.find('-') != std::string::npos ||
+  // `mine/my-game.yaml#check` calls a mechanic of that file, loaded first.
+  std::string target = words[0];
+  const bool from_file = alea::cli::file_mechanic_word(target).has_value();
+  if (from_file) {
+    alea::cli::FileMechanic fm = alea::cli::load_file_mechanic(engine, words[0], "roll");
+    if (!fm.problems.empty()) return fail(a, fm.problems, words[0]);
+    target = fm.target;
+  }
+  if (alea::cli::is_mechanic_word(target)) {
+    const std::string name = target.substr(0, target.find('.'));
+    if (from_file || path.find(name) || name.find('-') != std::string::npos ||
         (words.size() > 1 && alea::cli::is_setting(words[1]))) {
       const std::vector<std::string> settings(words.begin() + 1, words.end());
-      alea::cli::MechanicCall call = alea::cli::mechanic_call(engine, path, words[0], settings, "roll", {a.with, a.state_file});
+      alea::cli::MechanicCall call = alea::cli::mechanic_call(engine, path, target, settings, "roll", {a.with, a.state_file});
       if (call.diagnostics.empty()) call.diagnostics = alea::cli::load_mentioned(engine, path, call.source);
       if (!call.diagnostics.empty()) {
         return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
       }
       const alea::Ruleset* r = engine.find_ruleset(name);
-      const alea::MechanicInfo* m = r ? r->mechanic(words[0].substr(words[0].find('.') + 1)) : nullptr;
+      const alea::MechanicInfo* m = r ? r->mechanic(target.substr(target.find('.') + 1)) : nullptr;
       return run_roll(engine, a, call.source, "<command line>", path, m);
     }
   }
@@ -208,7 +217,7 @@ int run_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
     return exit_bad_input;
   }
   std::string source = std::move(*read.text);
-  alea::Engine engine(alea::cli::engine_options(a.limits));
+  alea::Engine engine(alea::cli::engine_options(a.limits, path));
   if (const auto d = alea::cli::load_mentioned(engine, path, source); !d.empty()) return fail(a, d, source);
   // `alea run game.alea bonus=5`: the words after the file that are not options bind variables.
   RollArgs options = a;

@@ -124,7 +124,7 @@ struct Step {
 class Repl {
  public:
   Repl(std::uint64_t seed, RulesetPath path, std::string state_file, const Limits& limits)
-      : engine_(engine_options(limits)), session_(engine_), dice_(seed), path_(std::move(path)), state_(engine_, session_, path_, std::move(state_file)) {
+      : engine_(engine_options(limits, path)), session_(engine_), dice_(seed), path_(std::move(path)), state_(engine_, session_, path_, std::move(state_file)) {
     session_.set_cancel(&cancel_flag());
   }
 

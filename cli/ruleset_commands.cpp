@@ -21,13 +21,13 @@ namespace alea::cli {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 std::vector<std::string> mechanic_names(const Ruleset& r) {
   std::vector<std::string> out;
   for (const auto& m : r.mechanics) out.push_back(m.name);
   return out;
 }
+
+namespace {
 
 using detail::is_identifier;
 
@@ -98,7 +98,7 @@ std::string rulesets_text(const RulesetPath& path, const Engine* loaded) {
   std::vector<std::string> listed;
   for (const auto& e : path.all()) {
     const std::string shown = display_path(e.file);
-    Engine engine;
+    Engine engine(engine_options({}, path));
     const Ruleset* r = nullptr;
     if (load_ruleset(engine, e.file, path.origin_of(e.file)).empty()) r = engine.find_ruleset(e.name);
     const bool is_loaded = loaded && loaded->find_ruleset(e.name);
@@ -134,7 +134,9 @@ int rulesets_command(const RulesetPath& path, bool json) {
   }
   // One engine per ruleset: each is listed as it loads on its own.
   const auto found = path.all();
-  std::vector<Engine> engines(found.size());
+  std::vector<Engine> engines;
+  engines.reserve(found.size());
+  for (std::size_t i = 0; i < found.size(); ++i) engines.emplace_back(engine_options({}, path));
   std::vector<ListedRuleset> list;
   for (std::size_t i = 0; i < found.size(); ++i) {
     const auto& e = found[i];
@@ -173,7 +175,7 @@ Diagnostics load_mentioned(Engine& engine, const RulesetPath& path, std::string_
 int check_command(const std::vector<std::string>& files, const RulesetPath& path, const Limits& limits, bool json) {
   // The ruleset files are loaded first, so that a program checked with them
   // may call their mechanics whatever the order of the arguments.
-  Engine engine(engine_options(limits));
+  Engine engine(engine_options(limits, path));
   std::vector<std::optional<Diagnostics>> results(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!is_yaml(files[i])) continue;

@@ -51,6 +51,9 @@ struct DescribeView {
                                  const Engine* loaded = nullptr, const DescribeView& view = {});
 int describe_command(std::string_view what, const RulesetPath& path, bool json, const DescribeView& view = {});
 
+// The names of a ruleset's mechanics, in its order.
+[[nodiscard]] std::vector<std::string> mechanic_names(const Ruleset& r);
+
 // The name of a ruleset near `name`, or "".
 [[nodiscard]] std::string closest_ruleset(std::string_view name, const RulesetPath& path,
                                           const Engine* loaded = nullptr);

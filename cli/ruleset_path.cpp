@@ -23,7 +23,8 @@ std::optional<std::string> relative_if_under(const fs::path& file, const fs::pat
 
 }  // namespace
 
-RulesetPath::RulesetPath(const std::vector<std::string>& extra) : dirs_(detail::ruleset_search_dirs(extra)) {
+RulesetPath::RulesetPath(const std::vector<std::string>& extra)
+    : dirs_(detail::ruleset_search_dirs(extra)), extra_(extra.begin(), extra.end()) {
   if (const auto shipped = detail::shipped_rulesets_dir(); shipped && !dirs_.empty() && dirs_.back() == *shipped) {
     shipped_ = (dirs_.back() / "x").parent_path();  // without a trailing '/', as find() builds its files
   }
@@ -88,9 +89,10 @@ Diagnostics load_ruleset(Engine& engine, const fs::path& file, SourceOrigin orig
   return engine.load_ruleset_file(file, display_path(file), origin);
 }
 
-EngineOptions engine_options(const Limits& limits) {
+EngineOptions engine_options(const Limits& limits, const RulesetPath& path) {
   EngineOptions options;
   options.limits = limits;
+  options.ruleset_dirs = path.extra();
   return options;
 }
 

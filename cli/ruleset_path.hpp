@@ -22,6 +22,8 @@ class RulesetPath {
   explicit RulesetPath(const std::vector<std::string>& extra);
 
   [[nodiscard]] const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
+  // The --rulesets directories alone, which come first.
+  [[nodiscard]] const std::vector<std::filesystem::path>& extra() const { return extra_; }
 
   // The file of ruleset `name` ("my-game" or "my_game"), or nothing.
   [[nodiscard]] std::optional<std::filesystem::path> find(std::string_view name) const;
@@ -40,11 +42,13 @@ class RulesetPath {
 
  private:
   std::vector<std::filesystem::path> dirs_;
+  std::vector<std::filesystem::path> extra_;
   std::optional<std::filesystem::path> shipped_;  // as the parent_path() of its files
 };
 
-// A command's Engine options: the limits it was given (--limit), the rest as by default.
-[[nodiscard]] EngineOptions engine_options(const Limits& limits);
+// A command's Engine options: the limits it was given (--limit), and the --rulesets directories
+// of `path` for the bases that `extends:` names; the rest as by default.
+[[nodiscard]] EngineOptions engine_options(const Limits& limits, const RulesetPath& path);
 
 // Whether `arg` names a file rather than a ruleset: it ends in .yaml or .yml,
 // or has a '/' in it.

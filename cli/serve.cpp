@@ -30,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 // ---- the shared Engine ---------------------------------------------------------------------
 
 ServeContext::ServeContext(ServeArgs args, const Limits& limits, std::vector<std::string> ruleset_dirs)
-    : args_(args), limits_(limits), path_(ruleset_dirs), engine_(std::make_shared<const Engine>(engine_options(limits))) {}
+    : args_(args), limits_(limits), path_(ruleset_dirs), engine_(std::make_shared<const Engine>(engine_options(limits, path_))) {}
 
 std::shared_ptr<const Engine> ServeContext::engine() const {
   const std::lock_guard lock(engine_mutex_);

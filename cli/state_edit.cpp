@@ -89,7 +89,7 @@ void set_character(const StateArgs& a, State& state) {
 }  // namespace
 
 int state_command(const StateArgs& a, const RulesetPath& path) {
-  Engine engine;
+  Engine engine(engine_options({}, path));
   try {
     std::optional<StateLock> lock;
     if (a.action != "show") lock.emplace(a.file);

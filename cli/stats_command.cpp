@@ -246,13 +246,21 @@ StatsQuery query_of(const StatsArgs& a) {
   return query;
 }
 
-StatsCell compute_cell(const StatsSession& session, const StatsArgs& a, const State* state, const StatsPlan& plan,
+StatsCell compute_cell(const StatsSession& shared, const StatsArgs& a, const State* state, const StatsPlan& plan,
                        std::size_t variant, std::vector<std::string> values,
                        const std::function<void(double)>& progress,
                        const std::function<void(double)>& exact_progress) {
   StatsCell cell;
   cell.variant = variant;
   const StatsVariant& v = plan.variants[variant];
+  // A mechanic of a ruleset file (PATH#MECHANIC) compiles and runs in that file's engine.
+  const StatsSession session = v.engine ? StatsSession{*v.engine, shared.path} : shared;
+  if (!v.load_problems.empty()) {
+    cell.values = std::move(values);
+    cell.shown = v.label;
+    cell.diagnostics = v.load_problems;
+    return cell;
+  }
   Prepared p = prepare(session, a, state, v, cell_settings(plan, v, values));
   cell.values = std::move(values);
   cell.shown = p.source.empty() ? v.label : p.source;
@@ -361,7 +369,7 @@ int single_report(const StatsArgs& a, const StatsCell& cell) {
 }  // namespace
 
 int stats_command(const StatsArgs& a, const RulesetPath& path) {
-  Engine engine(engine_options(a.limits));
+  Engine engine(engine_options(a.limits, path));
   return run_stats({engine, path}, a);
 }
 

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <map>
 
+#include "cli/file_mechanic.hpp"
 #include "cli/ruleset_commands.hpp"
 #include "cli/ruleset_path.hpp"
 #include "dsl/resolver.hpp"
@@ -33,6 +36,7 @@ std::optional<std::int64_t> whole_number(std::string_view s) {
 // As in `alea roll`: `my-game.check` calls a mechanic when its ruleset is on the path, when
 // the name has a hyphen (which no expression's name has), or when settings follow it.
 bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& words, std::size_t i) {
+  if (file_mechanic_word(words[i])) return true;
   if (!is_mechanic_word(words[i])) return false;
   const std::string rname = words[i].substr(0, words[i].find('.'));
   return path.find(rname) || rname.find('-') != std::string::npos ||
@@ -41,17 +45,18 @@ bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& wor
 
 std::string plural_variants(std::size_t n) { return n == 1 ? "1 variant" : fmt::format("{} variants", n); }
 
-// Whether `source` is an expression of its own: it compiles in the session, and one roll (every
-// die at its least) finds no name unknown, as a word that is only a name (`oops`) would; with
-// `variables` given on the command line, it only has to compile.
+// Whether `source` is an expression of its own: it compiles in the session and every name it
+// reads from the host is one of the session's variables, which a word that is only a name
+// (`oops`) is not. With `variables` given on the command line it only has to compile: a name
+// none of them sets is then a misspelt variable, which the line reports as such.
 bool is_expression(const StatsSession& session, const std::string& source, bool variables = false) {
   if (!load_mentioned(session.engine, session.path, source).empty()) return false;
   const Compiled c = session.engine.compile(source, "<input>", session.imports);
   if (!c.ok()) return false;
   if (variables) return true;
-  ExtremeDice least(ExtremeDice::End::Min);
-  const Outcome o = session.engine.run(c.program, session.variables ? *session.variables : Bindings{}, least);
-  return !o.error || o.error->code != DiagCode::UnknownName;
+  const std::vector<std::string> read = host_names_read(c);
+  return std::all_of(read.begin(), read.end(),
+                     [&](const std::string& n) { return session.variables && session.variables->find(n); });
 }
 
 }  // namespace
@@ -111,6 +116,21 @@ StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>
                      const std::vector<std::string>& labels, bool variants) {
   const RulesetPath& path = session.path;
   StatsPlan plan;
+  std::map<std::filesystem::path, std::shared_ptr<Engine>> file_engines;  // one per file named
+  // `PATH#MECHANIC`: the file in an engine of its own (with the session's options, so that
+  // `extends:` searches as the session does), the call's target in it.
+  const auto file_variant = [&](const std::string& word) {
+    const std::filesystem::path file = std::filesystem::path(file_mechanic_word(word)->file).lexically_normal();
+    auto& engine = file_engines[file];
+    StatsVariant v{word, {}, true, {}, nullptr, {}};
+    if (!engine) engine = std::make_shared<Engine>(session.engine.options());
+    v.engine = engine;
+    FileMechanic m = load_file_mechanic(*engine, word, "stats");
+    v.target = m.target.empty() ? word : m.target;
+    v.load_problems = std::move(m.problems);
+    if (!v.load_problems.empty()) v.load_problems.front().note({}, fmt::format("'{}' names this file", word));
+    return v;
+  };
   bool any_mechanic = false;
   for (std::size_t i = 0; i < words.size(); ++i) any_mechanic = any_mechanic || calls_mechanic(path, words, i);
   const bool any_setting = std::any_of(words.begin(), words.end(), [](const auto& w) { return is_setting(w); });
@@ -127,12 +147,14 @@ StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>
     one_expression = alone < 2;  // then the error is the whole line's
   }
   if (one_expression) {
-    plan.variants.push_back({joined, joined, false, {}});
+    plan.variants.push_back({joined, joined, false, {}, nullptr, {}});
     plan.shared.assign(words.begin() + static_cast<std::ptrdiff_t>(end), words.end());
   } else {
     for (std::size_t i = 0; i < words.size(); ++i) {
-      if (calls_mechanic(path, words, i)) {
-        plan.variants.push_back({words[i], words[i], true, {}});
+      if (file_mechanic_word(words[i])) {
+        plan.variants.push_back(file_variant(words[i]));
+      } else if (calls_mechanic(path, words, i)) {
+        plan.variants.push_back({words[i], words[i], true, {}, nullptr, {}});
       } else if (is_setting(words[i])) {
         if (plan.variants.empty()) {
           throw UsageError(fmt::format("stats: '{}' comes before the mechanic it would set; write RULESET.MECHANIC "
@@ -144,9 +166,9 @@ StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>
         // Neither a setting nor an expression: a mistyped setting, as `alea roll` says.
         throw UsageError(fmt::format("stats: '{}' is not a parameter setting; after {} write name=value words, as "
                                      "in dice=3",
-                                     words[i], plan.variants.back().target));
+                                     words[i], plan.variants.back().label));
       } else {
-        plan.variants.push_back({words[i], words[i], false, {}});
+        plan.variants.push_back({words[i], words[i], false, {}, nullptr, {}});
       }
     }
     // The settings after the last variant are everyone's.
@@ -178,7 +200,7 @@ StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>
   // A label names each variant: its words, and the shared settings another variant sets itself
   // (`A dice=3 A dice=4`: "A dice=3", "A dice=4").
   for (auto& v : plan.variants) {
-    std::vector<std::string> shown{v.target};
+    std::vector<std::string> shown{v.label};
     for (const auto& s : v.settings) shown.push_back(s);
     for (const auto& s : plan.shared) {
       const std::string key = key_of(s);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,11 @@ struct StatsVariant {
   std::string target;                 // the expression, or RULESET.MECHANIC
   bool mechanic = false;
   std::vector<std::string> settings;  // its own name=value words (a mechanic's only)
+  // A mechanic of a ruleset file, `PATH#MECHANIC`: the engine that file was loaded into (one per
+  // file, shared by its variants), where the cell compiles and runs; and what loading it
+  // reported, which its cells report. Null for a ruleset on the path.
+  std::shared_ptr<Engine> engine;
+  Diagnostics load_problems;
 };
 
 // A setting whose value is a range (`dice=1..8`) or a list (`difficulty=8,10,12`).
@@ -49,9 +55,10 @@ struct StatsPlan {
 struct StatsSession;  // stats_command.hpp
 
 // Reads the words of `alea stats`. Words that together compile as one expression are that
-// expression (`3d6 + 2`), unless `variants`; otherwise each RULESET.MECHANIC word starts a
-// variant, with the name=value words after it, and every other word is an expression of its
-// own. `labels` name the variants in order. Loads the rulesets the words mention into the
+// expression (`3d6 + 2`), unless `variants`; otherwise each RULESET.MECHANIC or PATH#MECHANIC
+// word starts a variant, with the name=value words after it, and every other word is an
+// expression of its own. Each ruleset file a PATH#MECHANIC names is loaded into an engine of
+// its own, so that two rulesets of one name can be compared. `labels` name the variants in order. Loads the rulesets the words mention into the
 // session's engine. A word that is neither (or a label too many) throws UsageError; what does
 // not compile is left for the cell to report.
 [[nodiscard]] StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>& words,

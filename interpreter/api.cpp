@@ -75,9 +75,13 @@ Diagnostics Engine::load_ruleset_text(std::string_view yaml, std::string shown_a
   RulesetLoadOptions opts;
   const std::optional<std::filesystem::path> shipped =
       options_.shipped_rulesets.empty() ? detail::shipped_rulesets_dir() : options_.shipped_rulesets;
-  opts.search_dirs = detail::ruleset_search_dirs(extends_dir.empty() ? std::vector<std::string>{}
-                                                                     : std::vector<std::string>{extends_dir.string()},
-                                                 shipped);
+  // The variant's own directory, then the host's (--rulesets), then $ALEA_PATH and the shipped.
+  std::vector<std::string> first;
+  if (!extends_dir.empty()) first.push_back(extends_dir.string());
+  for (const auto& d : options_.ruleset_dirs) {
+    if (std::find(first.begin(), first.end(), d.string()) == first.end()) first.push_back(d.string());
+  }
+  opts.search_dirs = detail::ruleset_search_dirs(first, shipped);
   opts.parse = options_.parse;
   for (const auto& p : shared_stdlib().programs) add_functions(*p, opts.imports);
   opts.import_programs = shared_stdlib().programs;

@@ -63,6 +63,10 @@ struct EngineOptions {
   // installed library or program, else the source tree's. A host that carries its own copy
   // (the Python package, in alea/rulesets/) names it here.
   std::filesystem::path shipped_rulesets{};
+  // Where a variant's `extends: NAME` looks for its base after the variant's own directory and
+  // before $ALEA_PATH and the shipped rulesets: the directories the host's own lookups search
+  // first (the command line's --rulesets), in order.
+  std::vector<std::filesystem::path> ruleset_dirs{};
 };
 
 // A compiled program, or the diagnostics that stopped it.

@@ -84,6 +84,10 @@ struct ExampleInfo {
   std::optional<Value> expect;   // a value; a record names only the fields compared
   Span call_span;                // where the call is written, in the ruleset file
   Span expect_span;              // where `expect` is written; empty without one
+  // An example a variant inherits with a mechanic it does not override: the ruleset it was
+  // written for ("my-game"), its call renamed to the variant's. It is run, but its `expect`,
+  // written for the base, is not checked: the variant may change the result on purpose.
+  std::string inherited_from;
 };
 
 struct MechanicInfo {

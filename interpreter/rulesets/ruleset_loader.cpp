@@ -100,6 +100,8 @@ class Loader final : public detail::RulesetReader {
     compiled->source = file_;
     compiled->ast = std::move(program_);
     compiled->imports = options_.import_programs;
+    // The bases' files too: an inherited example's place is in one (MechanicInfo::examples).
+    for (std::size_t i = 1; i < files_.size(); ++i) sources_.push_back(files_[i].file);
     compiled->sources = std::move(sources_);
     ruleset_->program = std::move(compiled);
     out.ruleset = std::move(ruleset_);

@@ -1,13 +1,15 @@
 // interpreter/rulesets/ruleset_loader_examples.cpp — a mechanic's `examples:`: each a
 // command-line call, or a mapping {call: …, expect: …} that states what the call gives.
 // The loader checks what it can without running anything: the keys, and that an
-// expected value fits the result the mechanic declares. `alea check` and `alea test`
+// expected value fits the result the mechanic declares. A variant keeps the examples of the
+// mechanics it inherits, renamed to call it. `alea check` and `alea test`
 // run the calls (cli/examples.cpp).
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "dsl/resolver.hpp"
+#include "interpreter/rulesets/ruleset_files.hpp"
 #include "interpreter/rulesets/ruleset_loader_parts.hpp"
 #include "interpreter/values/conform.hpp"
 
@@ -51,6 +53,19 @@ std::optional<std::pair<Span, std::string>> expect_problem(RulesetReader& r, con
   return std::nullopt;
 }
 
+// An example written in a base ruleset (its call in another file than the variant's): the
+// call renamed to call the variant (`my-game.check dice=3` → `my-variant.check dice=3`), and the
+// name it had recorded as where it comes from.
+void inherit(RulesetReader& r, ExampleInfo& ex) {
+  if (ex.call_span.empty() || ex.call_span.file == &r.file() || r.ruleset().name.empty()) return;
+  const auto space = ex.call.find_first_of(" \t");
+  const std::string first = ex.call.substr(0, space);
+  if (!is_mechanic_word(first)) return;  // not a call: run as written, and reported as such
+  const auto dot = first.find('.');
+  ex.inherited_from = first.substr(0, dot);
+  ex.call = r.ruleset().name + ex.call.substr(dot);
+}
+
 }  // namespace
 
 void read_examples(RulesetReader& r, const YAML::Node& n, MechanicInfo& m) {
@@ -82,6 +97,7 @@ void read_examples(RulesetReader& r, const YAML::Node& n, MechanicInfo& m) {
       ex.call = *text;
       ex.call_span = r.span_of(e);
     }
+    inherit(r, ex);
     m.examples.push_back(std::move(ex));
   }
 }

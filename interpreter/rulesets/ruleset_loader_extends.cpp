@@ -176,17 +176,6 @@ class Merge {
     return {};
   }
 
-  // An inherited mechanic: its examples call the base and test it there (alea check BASE), so
-  // the variant, which may change what they give, does not repeat them.
-  static YAML::Node without_examples(const YAML::Node& spec) {
-    if (!spec.IsMap() || !spec["examples"]) return spec;
-    YAML::Node out(YAML::NodeType::Map);
-    for (auto it = spec.begin(); it != spec.end(); ++it) {
-      if (it->first.Scalar() != "examples") out[it->first] = it->second;
-    }
-    return out;
-  }
-
   // What describe says of an override: "parameter difficulty (default 8)", "mechanic check".
   static std::string shown(const std::string& what, const std::string& name, const YAML::Node& over) {
     if (what == "parameter" && over.IsMap() && over.size() == 1 && over["default"] && over["default"].IsScalar()) {
@@ -222,7 +211,7 @@ class Merge {
             merged[over_key(over, k)] = merged_entry(key, it->second, over[k]);
             if (top) r_.ruleset().overrides.push_back(shown(what, k, over[k]));
           } else {
-            merged[it->first] = key == "mechanics" ? without_examples(it->second) : it->second;
+            merged[it->first] = it->second;  // an inherited mechanic's examples too (read_examples)
           }
         }
       }

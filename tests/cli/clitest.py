@@ -129,6 +129,21 @@ def check(name, cond, detail=""):
         failures.append(f"{name}: {detail}")
 
 
+def expect(args, code, out=None, out_contains=(), err_contains=(), **kw):
+    """Runs alea with args (as run() does) and checks its exit code, its whole standard output
+    (`out`) or texts in it, and texts in its standard error; returns (stdout, stderr)."""
+    rc, so, se = run(args, **kw)
+    label = " ".join(args)[:80]
+    check(label, rc == code, f"exit {rc}, expected {code}; stdout: {so.strip()[:300]!r} stderr: {se.strip()[:500]!r}")
+    if out is not None:
+        check(label, so == out, f"stdout {so!r}, expected {out!r}")
+    for s in [out_contains] if isinstance(out_contains, str) else out_contains:
+        check(label, s in so, f"stdout {so[:1500]!r} lacks {s!r}")
+    for s in [err_contains] if isinstance(err_contains, str) else err_contains:
+        check(label, s in se, f"stderr {se[:1500]!r} lacks {s!r}")
+    return so, se
+
+
 def finish(name, summary=""):
     """Prints every failure, or how many checks passed; exits 1 if any failed."""
     if failures:

@@ -65,6 +65,11 @@ so, _ = expect(["stats", "3d6", "+", "2"], 0)
 check("'3d6 + 2' is one expression", so.startswith("3d6 + 2: exact"), so[:80])
 so, se = expect(["stats", "3d6", "oops"], 1)
 check("a word that is no expression is the line's error", "unexpected text" in se, se)
+# A word is an expression only if every name it reads is given, even one its least roll skips.
+_, se = expect(["stats", HM, "dice=2", "if d6 > 1 then oops else 1"], 2)
+check("a name read on some rolls only", "'if d6 > 1 then oops else 1' is not a parameter setting" in se, se)
+so, _ = expect(["stats", "d20 + bonus", "2d10 + bonus", "bonus=1"], 0)
+check("variables read by each expression", "A  d20 + bonus" in so and "B  2d10 + bonus" in so, so[:300])
 
 doc = json_of(["stats", "3d6", "4d6kh3"])
 check("alea.compare/1", doc.get("schema") == "alea.compare/1", str(doc)[:200])
@@ -162,6 +167,42 @@ check("a variable no expression reads", "the variable 'bonsu' is given but the e
       "mean 'bonus'?)" in se, se)
 _, se = expect(["stats", "d20 + bonus", "bonus=d6"], 2)
 check("a variable's value rolls no dice", "rolls no dice" in se, se)
+
+# ---- PATH#MECHANIC: a ruleset file beside the one of the same name on the path ----------------
+# examples/rulesets/house/my-game.yaml is my-game with difficulty 8 instead of 10; each file gets an
+# engine of its own, so the two my-game rulesets are compared.
+HOUSE = "examples/rulesets/house/my-game.yaml"
+EX = ["--rulesets", "examples/rulesets"]
+orig = field_p_true(alone(["stats", "my-game.check"] + EX), "success")
+house = field_p_true(alone(["stats", f"{HOUSE}#check"]), "success")
+check("a file's mechanic alone", house["exact"] == "181/216" and orig["exact"] != house["exact"], f"{orig} {house}")
+doc = json_of(["stats", "my-game.check", f"{HOUSE}#check", "--outcome", "success"] + EX)
+vs = doc.get("variants", [])
+check("file variant: labels as typed", [v["label"] for v in vs] == ["my-game.check", f"{HOUSE}#check"], str(vs)[:300])
+check("file variant: each its own ruleset", [v["exact"]["P(success)"] for v in vs] == [orig["exact"], house["exact"]],
+      str(vs)[:300])
+# Two files of one name, by path; a sweep of both, as CSV.
+so, _ = expect(["stats", "examples/rulesets/my-game.yaml#check", f"{HOUSE}#check", "dice=2..3", "--outcome",
+                "success", "--csv"], 0)
+rows = list(csv.reader(io.StringIO(so)))
+check("two files of one name swept", [r[:3] for r in rows[1:]] ==
+      [["2", "examples/rulesets/my-game.yaml#check", "exact"], ["2", f"{HOUSE}#check", "exact"],
+       ["3", "examples/rulesets/my-game.yaml#check", "exact"], ["3", f"{HOUSE}#check", "exact"]]
+      and float(rows[3][3]) == 0.625 and abs(float(rows[4][3]) - 181 / 216) < 1e-9, so)
+# `alea roll` takes it too.
+so, _ = expect(["roll", f"{HOUSE}#check", "dice=2", "--dice", "4,4"], 0)
+check("roll PATH#MECHANIC: the file's default", "success: true" in so and "grade: pass" in so, so)
+# Mistakes name the word: a file not there (with the nearest), a mechanic it lacks, a file with errors.
+_, se = expect(["stats", "my-game.check", "examples/rulesets/house/my-gmae.yaml#check"] + EX, 2)
+check("a file not there", "'examples/rulesets/house/my-gmae.yaml#check': examples/rulesets/house/my-gmae.yaml is "
+      "not there (did you mean examples/rulesets/house/my-game.yaml?)" in se, se)
+_, se = expect(["stats", "my-game.check", f"{HOUSE}#chek"] + EX, 2)
+check("a mechanic the file lacks", f"'{HOUSE}#chek': {HOUSE} has no mechanic 'chek' (did you mean 'check'?)" in se, se)
+_, se = expect(["roll", f"{HOUSE}#"], 2)
+check("no mechanic after '#'", "name a mechanic of the file after '#'" in se, se)
+so, se = expect(["stats", "my-game.check", "tests/cli/variants/base-bad.yaml#roll", "--outcome", "success"] + EX, 1)
+check("a file with errors: its place, and the word", "tests/cli/variants/base-bad.yaml:10:16: error: unknown name "
+      "'bonsu'" in se and "note: 'tests/cli/variants/base-bad.yaml#roll' names this file" in se, se)
 
 # ---- bad usage ---------------------------------------------------------------------------------
 for args, says in [

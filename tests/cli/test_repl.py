@@ -18,7 +18,7 @@ import tempfile
 import termios
 import time
 
-from clitest import wait_busy
+from clitest import ROOT, wait_busy
 
 ALEA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "alea"
 TIMEOUT = 60.0  # seconds for one expected output: a hang guard, far beyond what any step takes
@@ -533,6 +533,8 @@ def test_stats_options(tmp):
               ":compare\n"
               ":stats d20 + bonus\n"
               ":stats 3d6 --time-limit abc\n"
+              f":compare {ROOT}/examples/rulesets/my-game.yaml#check {ROOT}/examples/rulesets/house/my-game.yaml#check "
+              "dice=3 --outcome success\n"
               ":stats let a = 10d10kh3 in let b = 10d10kh3 in let c = 10d10kh3 in let d = 10d10kh3 in "
               "let e = 10d10kh3 in let f = 10d10kh3 in a + b + c + d + e + f --time-limit 0.2 --samples 100\n")
     p = run_script(script, os.path.join(tmp, "stats_history"), "the stats script")
@@ -546,6 +548,7 @@ def test_stats_options(tmp):
     check("error: ':compare' needs the variants" in err, ":compare alone says what it needs", err)
     check("d20 + bonus: exact (composed)\nmean 15.5" in out, "without options :stats is as before", out)
     check(":stats: --time-limit: 'abc' is not a time limit" in err, ":stats refuses a bad --time-limit", err)
+    check("\nP(success)  62.50%  83.80%  +21.30 pp\n" in out, ":compare: two ruleset files of one name", out)
     check("sampled (100 runs" in out and "— an exact answer takes more than 0.2 s (time_limit)" in out,
           ":stats takes --time-limit, and past it samples", out)
     check(p.returncode == 0, "the stats script ends with exit code 0", err)

@@ -18,22 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from clitest import ALEA, ROOT, check, environment, failures, run
+from clitest import ALEA, ROOT, check, environment, expect, failures, run
 
 SHIPPED = ROOT / "rulesets" / "heroes-mythos.yaml"
-
-
-def expect(args, code, out=None, out_contains=(), err_contains=(), **kw):
-    rc, so, se = run(args, **kw)
-    label = " ".join(args)[:80]
-    check(label, rc == code, f"exit {rc}, expected {code}; stdout: {so.strip()[:300]!r} stderr: {se.strip()[:500]!r}")
-    if out is not None:
-        check(label, so == out, f"stdout {so!r}, expected {out!r}")
-    for s in [out_contains] if isinstance(out_contains, str) else out_contains:
-        check(label, s in so, f"stdout {so[:1500]!r} lacks {s!r}")
-    for s in [err_contains] if isinstance(err_contains, str) else err_contains:
-        check(label, s in se, f"stderr {se[:1500]!r} lacks {s!r}")
-    return so, se
 
 
 # ---- alea rulesets ------------------------------------------------------------------
@@ -725,61 +712,6 @@ with tempfile.TemporaryDirectory() as tmp:
     hit("attacker=@deep.yaml#ivan", code=1, err_contains="deep.yaml:1:")
     (tmp / "wide.yaml").write_text("ivan: [" + ", ".join(["1"] * 10_001) + "]\n")
     hit("attacker=@wide.yaml#ivan", code=1, err_contains="this list has 10001 items")
-
-# ---- variants: extends ----------------------------------------------------------------
-# A variant is a small file that names its base and overrides entries by name (rulesets/README.md
-# §2.9); the data files are in tests/cli/variants/ and examples/rulesets/.
-VARIANTS = "tests/cli/variants"
-CAPPED = "examples/rulesets/heroes-mythos-capped.yaml"
-expect(["check", CAPPED], 0, out=f"{CAPPED}: ok\n")
-expect(["describe", CAPPED], 0, out_contains=(
-    "file: examples/rulesets/heroes-mythos-capped.yaml\n"
-    "extends heroes-mythos; overrides: parameter explode_limit (default 1); adds: mechanic push\n"))
-so, _ = expect(["describe", "fixed", "--rulesets", VARIANTS, "--json"], 0)
-d = json.loads(so)
-check("describe --json of a variant", (d.get("extends"), d.get("overrides")) ==
-      ("base-ok", ["parameter bonus (default 2)", "mechanic plain", "adds function twice"]), so[:400])
-# The base's mechanic, with the variant's default: each 6 adds one die, so four dice are enough.
-expect(["roll", "heroes-mythos-capped.check", "dice=2", "--dice", "6,6,6,6", "--rulesets", "examples/rulesets"], 0,
-       out_contains=["dice d6: 6! 6! +6 +6\n", "result: 24\n"])
-# An overridden mechanic that calls a function the variant adds, with its overridden default.
-expect(["roll", "fixed.plain", "--dice", "3", "--rulesets", VARIANTS], 0, out_contains="fixed.plain() = 8\n")
-expect(["roll", "fixed.plain", "--dice", "3", "bonus=0", "--rulesets", VARIANTS], 0, out_contains="= 6\n")
-# `alea stats BASE.M VARIANT.M` compares the two: the cap lowers the mean, not P(success) much.
-so, _ = expect(["stats", "heroes-mythos.check", "heroes-mythos-capped.check", "dice=3", "--rulesets",
-                "examples/rulesets", "--json", "--exact"], 0)
-d = json.loads(so)
-means = [v["exact"]["result mean"] for v in d["variants"]]
-check("stats base vs variant", [v["label"] for v in d["variants"]] == ["heroes-mythos.check", "heroes-mythos-capped.check"]
-      and means[0] != means[1] and means[1] == "49/4", so[:600])
-# The variant's state is its own, under its own name.
-with tempfile.TemporaryDirectory() as tmp:
-    (Path(tmp) / "pbta-never.yaml").write_text(
-        "schema: 1\nname: pbta-never\nextends: pbta-superiority\nparameters:\n  policy: {default: never}\n")
-    state = Path(tmp) / "s.json"
-    state.write_text("{}")
-    expect(["roll", "pbta-never.increase", "--state", str(state), "--rulesets", tmp], 0)
-    check("a variant's state", json.loads(state.read_text()) == {"pbta-never": {"superiority": 2}}, state.read_text())
-# Mistakes, each at its file and line: an override of a name the base lacks, in the variant...
-expect(["check", f"{VARIANTS}/typo.yaml"], 1, err_contains=[
-    f"{VARIANTS}/typo.yaml:5:3: error: typo overrides the parameter 'explode_limt', which heroes-mythos does not have",
-    "note: did you mean 'explode_limit'?", "write it under 'add:' (add: {parameters: {explode_limt: …}})"])
-expect(["check", f"{VARIANTS}/readd.yaml"], 1, err_contains=
-       f"{VARIANTS}/readd.yaml:6:5: error: base-ok already has the mechanic 'plain'; to change it, write it under 'mechanics:'")
-expect(["check", f"{VARIANTS}/deeper.yaml"], 1, env=environment(ALEA_PATH="examples/rulesets"), err_contains=
-       f"{VARIANTS}/deeper.yaml:6:3: error: deeper overrides the function 'wild', which heroes-mythos-capped does not have")
-# ...the variant's own code at its lines, the inherited code at the base's.
-expect(["check", f"{VARIANTS}/on-bad.yaml"], 1, err_contains=[
-    f"{VARIANTS}/on-bad.yaml:7:16: error: unknown name 'nope'", f"{VARIANTS}/base-bad.yaml:10:16: error: unknown name 'bonsu'"])
-# A base that is not there, not YAML, or extends its variant: an error at the `extends:` line.
-expect(["check", f"{VARIANTS}/orphan.yaml"], 1, err_contains=
-       f"{VARIANTS}/orphan.yaml:3:10: error: there is no ruleset 'no-such-game' to extend in {VARIANTS}")
-expect(["check", f"{VARIANTS}/on-syntax.yaml"], 1, err_contains=[
-    f"{VARIANTS}/on-syntax.yaml:3:10: error: the ruleset 'base-syntax' cannot be extended: it is not valid YAML",
-    f"{VARIANTS}/base-syntax.yaml:5:16: note: here"])
-expect(["check", f"{VARIANTS}/cycle-a.yaml"], 1, err_contains=[
-    f"{VARIANTS}/cycle-b.yaml:3:10: error: the rulesets extend each other in a circle: cycle-a extends cycle-b extends cycle-a",
-    f"{VARIANTS}/cycle-a.yaml:3:10: error: the ruleset 'cycle-b' that cycle-a extends has errors"])
 
 if failures:
     print("\n".join(failures))
