@@ -101,6 +101,15 @@ check("describe mechanic --json", doc["name"] == "check" and doc["ruleset"] == "
                                "max_length": None, "name": "dice", "required": True, "default": None,
                                "doc": "N, the white dice of the roll (Nd6)"}
       and doc["ruleset_parameters"][0]["name"] == "explode_limit", out[:500])
+# A mechanic's refusal (`refusal: {allowed, why}`) names its two fields; one without has no such key.
+check("describe --json: no refusal declared, no key", "refusal" not in doc, out[:500])
+out, _ = expect(["describe", "dozen-die.jump", "--json"], 0)
+check("describe --json: the refusal", json.loads(out).get("refusal") == {"allowed": "allowed", "why": "outcome"},
+      out[-800:])
+out, _ = expect(["describe", "strategiya", "--json"], 0)
+refusals = {m["name"]: m["refusal"] for m in json.loads(out)["mechanics"] if "refusal" in m}
+check("describe RULESET --json: each mechanic's refusal", refusals == {"equipment_check": {"allowed": "ok", "why": "problems"}},
+      str(refusals))
 # Unknown names: exit 1, with a suggestion.
 expect(["describe", "heroes-mythos.chek"], 1,
        err_contains="the ruleset heroes-mythos has no mechanic 'chek' (did you mean 'check'?); its mechanics: check")
