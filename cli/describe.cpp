@@ -1,4 +1,4 @@
-// cli/describe.cpp — `alea describe NAME[.MECHANIC]` and the REPL's :describe:
+// cli/describe.cpp — `alea describe NAME[.MECHANIC]` (or NAME.TYPE, a record type) and the REPL's :describe:
 // a ruleset's documentation, from what its file declares, as text; with --json, the library's
 // alea.describe/1 document (interpreter/render/describe_json.cpp).
 #include <fmt/format.h>
