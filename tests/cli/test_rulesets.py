@@ -512,6 +512,9 @@ for cmd, example in [("rulesets", "alea rulesets --rulesets"), ("describe", "ale
                      ("check", "alea check my-game.yaml"), ("test", "alea test my-game.yaml")]:
     out, _ = expect([cmd, "--help"], 0)
     check(f"{cmd} help", example in out and "--rulesets" in out, out)
+out, _ = expect(["describe", "--help"], 0)
+check("describe help: a mechanic --full, a record type", "alea describe RULESET.MECHANIC --full\n" in out
+      and "alea describe RULESET.TYPE\n" in out, out)
 out, _ = expect(["--help"], 0)
 check("help", all(w in out for w in ("rulesets", "describe", "check", "test", "ALEA_PATH")), out)
 
