@@ -148,17 +148,20 @@ void add_rulesets(CLI::App& app, Setup& s) {
 
 void add_describe(CLI::App& app, Setup& s) {
   CLI::App* cmd = s.describe_cmd =
-      app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, or one mechanic in full");
-  cmd->add_option("name", s.out.describe_what, "NAME, NAME.MECHANIC, or a ruleset file")->required();
+      app.add_subcommand("describe", "Show a ruleset's parameters and mechanics, one mechanic, or a record type");
+  cmd->add_option("name", s.out.describe_what, "NAME, NAME.MECHANIC, NAME.TYPE (a record type), or a ruleset file")->required();
   cmd->add_option("group", s.out.describe_group,
                   "Show only this group of the ruleset's mechanics (its name, or its first word)");
-  cmd->add_flag("--full", s.out.describe_full, "Describe every mechanic in full, whatever the ruleset's size");
+  cmd->add_flag("--full", s.out.describe_full, "Describe every mechanic in full, whatever the ruleset's size; for one mechanic, "
+                "the fields of the record types it takes too");
   cmd->add_flag("--json", s.out.describe_json, "Print the description as JSON (always in full)");
   add_rulesets_option(cmd, s.out.ruleset_dirs);
   cmd->footer("A ruleset whose mechanics come in several groups is shown short, a line per mechanic;\n"
-              "name a group, or give --full, for the details.\n"
+              "name a group, or give --full, for the details. One mechanic names the fields of the record\n"
+              "types it takes; RULESET.TYPE, or --full, shows them in full.\n"
               "Examples:\n  alea describe RULESET\n  alea describe RULESET GROUP\n  alea describe RULESET --full\n"
-              "  alea describe RULESET.MECHANIC\n  alea describe rulesets/my-game.yaml\n"
+              "  alea describe RULESET.MECHANIC\n  alea describe RULESET.MECHANIC --full\n  alea describe RULESET.TYPE\n"
+              "  alea describe rulesets/my-game.yaml\n"
               "`alea rulesets` lists the names.");
 }
 

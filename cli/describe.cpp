@@ -1,4 +1,4 @@
-// cli/describe.cpp — `alea describe NAME[.MECHANIC]` and the REPL's :describe:
+// cli/describe.cpp — `alea describe NAME[.MECHANIC]` (or NAME.TYPE, a record type) and the REPL's :describe:
 // a ruleset's documentation, from what its file declares, as text; with --json, the library's
 // alea.describe/1 document (interpreter/render/describe_json.cpp).
 #include <fmt/format.h>
@@ -251,18 +251,49 @@ void types_named(const ast::TypeSpec& t, std::vector<std::string>& out) {
   if (t.items) types_named(*t.items, out);
 }
 
-void types_text(std::string& out, std::size_t indent, const Ruleset& r, const std::vector<std::string>& only) {
+// The declared record types the mechanic's parameters take, in the ruleset's order.
+std::vector<const TypeInfo*> types_taken(const Ruleset& r, const MechanicInfo& m) {
+  std::vector<std::string> names;
+  for (const auto& p : m.params) types_named(p.type, names);
+  std::vector<const TypeInfo*> out;
   for (const auto& t : r.types) {
-    if (std::find(only.begin(), only.end(), t.name) == only.end()) continue;
-    item(out, indent, fmt::format("a {} is a record of:", t.name), "");
-    params_text(out, indent + 2, t.fields);
+    if (std::find(names.begin(), names.end(), t.name) != names.end()) out.push_back(&t);
+  }
+  return out;
+}
+
+void types_text(std::string& out, std::size_t indent, const std::vector<const TypeInfo*>& types) {
+  for (const auto* t : types) {
+    item(out, indent, fmt::format("a {} is a record of:", t->name), "");
+    params_text(out, indent + 2, t->fields);
   }
 }
 
+// The short form of the same: a line per type naming its fields (wrapped under a hanging indent),
+// then where to read them in full: `alea describe RULESET.TYPE` (unless a mechanic has the type's
+// name), or --full.
+void types_names_text(std::string& out, const Ruleset& r, const std::vector<const TypeInfo*>& types) {
+  if (types.empty()) return;
+  std::vector<std::string> reachable;  // the types `alea describe RULESET.TYPE` shows
+  for (const auto* t : types) {
+    std::vector<std::string> fields;
+    for (const auto& f : t->fields) fields.push_back(f.name);
+    out += wrap(fmt::format("a {} is a record of {} field{}: {}", t->name, fields.size(), fields.size() == 1 ? "" : "s",
+                            fmt::join(fields, ", ")),
+                2)
+               .substr(2);
+    if (!r.mechanic(t->name)) reachable.push_back(t->name);
+  }
+  if (reachable.empty()) out += "each field in full: add --full\n";
+  else if (reachable.size() == 1) out += fmt::format("each field in full: alea describe {}.{} (or add --full)\n", r.name, reachable.front());
+  else out += fmt::format("each field in full: alea describe {}.TYPE, as {}.{} (or add --full)\n", r.name, r.name, reachable.front());
+}
+
 // `with_ruleset_parameters`: for one mechanic shown alone, the ruleset's
-// parameters too, since a call may set them.
+// parameters too, since a call may set them, and the record types its parameters take: their
+// fields in full with `types_in_full`, else only their names.
 void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, std::size_t indent,
-                   bool with_ruleset_parameters) {
+                   bool with_ruleset_parameters, bool types_in_full = false) {
   const std::string pad(indent, ' ');
   if (!m.params.empty()) {
     out += pad + "parameters, in call order:\n";
@@ -272,11 +303,8 @@ void mechanic_text(std::string& out, const Ruleset& r, const MechanicInfo& m, st
     out += fmt::format("{}each side ({}) is a record of:\n", pad, fmt::join(m.sides, ", "));
     params_text(out, indent + 2, m.side_fields);
   }
-  if (with_ruleset_parameters) {
-    std::vector<std::string> used;
-    for (const auto& p : m.params) types_named(p.type, used);
-    types_text(out, indent, r, used);
-  }
+  if (with_ruleset_parameters && types_in_full) types_text(out, indent, types_taken(r, m));
+  else if (with_ruleset_parameters) types_names_text(out, r, types_taken(r, m));
   const auto parameters = read_by(m, r.parameters);
   const auto state = read_by(m, r.state);
   const auto choices = read_by(m, r.choices);
@@ -506,17 +534,32 @@ std::string usage(const Ruleset& r, const MechanicInfo& m) {
   return s;
 }
 
-std::string single_mechanic_text(const Ruleset& r, const MechanicInfo& m) {
+// `alea describe NAME.MECHANIC`; with `full`, the fields of the record types it takes too.
+std::string single_mechanic_text(const Ruleset& r, const MechanicInfo& m, bool full) {
   std::string out = fmt::format("{}.{} — {}\n", r.name, m.name, m.doc);
   if (!m.group.empty()) out += fmt::format("group: {}\n", m.group);
   out += fmt::format("ruleset: {} ({})\n\n", r.title, r.file);
-  mechanic_text(out, r, m, 0, true);
+  mechanic_text(out, r, m, 0, true, full);
   out += fmt::format("\nusage: alea roll {}\n", usage(r, m));
   const std::string call = example_call(r, m);
   if (!call.empty()) {
     out += fmt::format("call it as: alea roll {}\nin the language: {}\n", call,
                        language_form(r, m, call));
   }
+  return out;
+}
+
+// `alea describe NAME.TYPE`: a record type's fields in full, and the mechanics that take it.
+std::string type_text(const Ruleset& r, const TypeInfo& t) {
+  std::string out = fmt::format("{}.{} — a record type{}\n", r.name, t.name, t.doc.empty() ? "" : ": " + t.doc);
+  out += fmt::format("ruleset: {} ({})\n\n", r.title, r.file);
+  types_text(out, 0, {&t});
+  std::vector<std::string> takers;
+  for (const auto& m : r.mechanics) {
+    const auto taken = types_taken(r, m);
+    if (std::find(taken.begin(), taken.end(), &t) != taken.end()) takers.push_back(r.name + "." + m.name);
+  }
+  if (!takers.empty()) out += "\n" + wrap(fmt::format("taken by: {}", fmt::join(takers, ", ")), 0);
   return out;
 }
 
@@ -622,27 +665,43 @@ Described describe(std::string_view what, const RulesetPath& path, bool json_out
     d.text = json_out ? describe_ruleset_document(*r) + "\n" : short_form ? ruleset_contents(*r) : ruleset_text(*r);
     return d;
   }
-  if (!view.group.empty() || view.full) {
+  if (!view.group.empty()) {
     d.error_code = DiagCode::BadUsage;
-    d.error = fmt::format("{} is one mechanic: it has no {}", what,
-                          view.full ? "--full (that is for a ruleset)" : fmt::format("group '{}' to show", view.group));
+    d.error = fmt::format("{} is one mechanic: it has no group '{}' to show", what, view.group);
     return d;
   }
   const MechanicInfo* m = r->mechanic(mech);
-  if (!m) {
-    const auto names = [&] {
-      std::vector<std::string> v;
-      for (const auto& x : r->mechanics) v.push_back(x.name);
-      return v;
-    }();
-    const std::string near = closest_name(mech, names);
-    d.error_code = DiagCode::UnknownFunction;
-    d.error = fmt::format("the ruleset {} has no mechanic '{}'{}; its mechanics: {}", r->name, mech,
-                          near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
-                          fmt::join(names, ", "));
+  const TypeInfo* type = nullptr;
+  for (const auto& t : r->types) {
+    if (t.name == mech) type = &t;
+  }
+  if (!m && type) {
+    // A record type, which a mechanic's short form names: its fields, in full already.
+    if (json_out || view.full) d.error_code = DiagCode::BadUsage;
+    if (json_out) {
+      d.error = fmt::format("{} is a record type: alea describe {} --json has its fields, under \"types\"", what,
+                            r->name);
+    } else if (view.full) {
+      d.error = fmt::format("{} is a record type, shown in full already: leave out --full", what);
+    } else {
+      d.text = type_text(*r, *type);
+    }
     return d;
   }
-  d.text = json_out ? describe_mechanic_document(*r, *m) + "\n" : single_mechanic_text(*r, *m);
+  if (!m) {
+    std::vector<std::string> names, types;
+    for (const auto& x : r->mechanics) names.push_back(x.name);
+    for (const auto& t : r->types) types.push_back(t.name);
+    std::vector<std::string> all = names;
+    all.insert(all.end(), types.begin(), types.end());
+    const std::string near = closest_name(mech, all);
+    d.error_code = DiagCode::UnknownFunction;
+    d.error = fmt::format("the ruleset {} has no mechanic '{}'{}; its mechanics: {}{}", r->name, mech,
+                          near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), fmt::join(names, ", "),
+                          types.empty() ? "" : fmt::format("; its record types: {}", fmt::join(types, ", ")));
+    return d;
+  }
+  d.text = json_out ? describe_mechanic_document(*r, *m) + "\n" : single_mechanic_text(*r, *m, view.full);
   return d;
 }
 

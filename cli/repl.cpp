@@ -74,7 +74,7 @@ constexpr CommandDoc commands[] = {
     {":load", ":load NAME|FILE", "load a ruleset; its mechanics become functions (my_game.check)"},
     {":reload", ":reload [NAME]", "load the rulesets loaded (or one) again from their files, after an edit"},
     {":rulesets", ":rulesets", "the rulesets alea can find, and those loaded"},
-    {":describe", ":describe NAME[.M]", "a ruleset's parameters and mechanics, or one mechanic in full"},
+    {":describe", ":describe NAME[.M]", "a ruleset's mechanics, or one mechanic (or record type); --full: every detail"},
     {":stats", ":stats EXPR [OPTS]", "how EXPR is distributed: exact odds (or sampled), mean, table; alea stats's options"},
     {":compare", ":compare A B …", "variants side by side (each a word; quote with '…'), as alea stats A B"},
     {":state", ":state [reset]", "the rulesets' state kept between rolls (a character's counters), or back to the start"},

@@ -43,7 +43,8 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
       "stats", "Show how an expression or a ruleset's mechanic is distributed: exactly, or by sampling");
   cmd->add_option("expression", a.words,
                   "The expression, e.g. \"4d6kh3\" (words that make one expression together are joined "
-                  "with spaces); or RULESET.MECHANIC followed by name=value words. Several expressions or "
+                  "with spaces), then NAME=VALUE words for its variables; or RULESET.MECHANIC followed by "
+                  "name=value words. Several expressions or "
                   "mechanics are compared side by side; a value written LOW..HIGH or A,B,C is swept");
   auto* json = cmd->add_flag("--json", a.json, "Print the distribution (the comparison, the sweep) as one JSON document");
   auto* csv = cmd->add_flag("--csv", a.csv, "Print a comparison or a sweep as CSV: a row per cell, a column per measure");
@@ -106,12 +107,16 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
   cmd->allow_extras();  // the flags rulesets declare for their choices (--use-edge)
   cmd->footer("Examples:\n  alea stats 3d6\n  alea stats 4d6kh3 --json\n"
               "  alea stats RULESET.MECHANIC dice=3\n"
+              "  alea stats 'd20 + bonus >= 15' bonus=3         a variable of the expression\n"
+              "  alea stats 'd20 + bonus >= 15' bonus=3..7      the variable swept, a row per value\n"
               "  alea stats 3d6 4d6kh3 --label plain --label 'best 3 of 4'\n"
               "  alea stats RULESET.MECHANIC dice=1..8 difficulty=8,10,12 --outcome success --csv\n"
               "  alea stats '10d10>=8' --svg hits.svg\n"
               "  alea stats '3d6 explode 6' --explosion-depth 5\n"
               "  alea stats RULESET.MECHANIC stat=1 --state hero.json\n"
               "  alea stats '20d10 kh 3' --time-limit 5\n"
+              "NAME=VALUE words after an expression set its variables, as for alea roll: each value\n"
+              "is an expression that rolls no dice; a variable no expression reads is an error.\n"
               "Exact when it is found within --time-limit seconds (and --max-branches, when given);\n"
               "sampled otherwise. See docs/stats.md.");
   return cmd;

@@ -119,7 +119,7 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
     returns = {{"type", ast::type_name(*m.returns)},
                {"outcomes", m.returns->choices},
                {"doc", m.returns_doc}};
-  return {{"name", m.name},
+  json out = {{"name", m.name},
           {"call", r.ident + "." + m.name},
           {"doc", m.doc},
           {"group", m.group.empty() ? json(nullptr) : json(m.group)},
@@ -133,6 +133,10 @@ json mechanic_json(const Ruleset& r, const MechanicInfo& m) {
           {"changes", changes_json(m.changes)},
           {"odds", m.sampled_odds ? "sampled" : "auto"},
           {"examples", example_calls(m)}};
+  // A mechanic the rules may forbid: the bool field of its record that allows it, and the one that
+  // says why not (absent when it declares no refusal).
+  if (!m.refusal_allowed.empty()) out["refusal"] = {{"allowed", m.refusal_allowed}, {"why", m.refusal_why}};
+  return out;
 }
 
 json ruleset_json(const Ruleset& r) {

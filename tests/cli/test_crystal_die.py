@@ -220,7 +220,12 @@ check("describe", code == 0 and all(s in out for s in [
     "  duel_effect (label, default abyss, one of abyss, imprison, per_shape)\n",
 ]), out[:3000] + err)
 code, out, err = run(["describe", "crystal-die.duel"])
-check("describe duel", code == 0 and "die (die, required)\n" in out and "a die is a record of:\n" in out, out + err)
+check("describe duel", code == 0 and "die (die, required)\n" in out
+      and "a die is a record of 5 fields: type, colour, shape, special, face\n" in out
+      and "a field_die is a record of 5 fields: type, colour, shape, special, face\n" in out
+      and "each field in full: alea describe crystal-die.TYPE, as crystal-die.die (or add --full)\n" in out, out + err)
+code, out, err = run(["describe", "crystal-die.duel", "--full"])
+check("describe duel --full", code == 0 and "die (die, required)\n" in out and "a die is a record of:\n" in out, out + err)
 code, out, err = run(["describe", "crystal-die", "--json"])
 doc = json.loads(out) if code == 0 else {}
 check("describe json types", [t["name"] for t in doc.get("types", [])] == ["die", "field_die", "shape_abilities", "player", "zones", "move"],

@@ -109,6 +109,12 @@ out, _ = expect(["--help"], 0)
 check("help", "roll" in out and "Exit codes" in out, out)
 out, _ = expect(["roll", "--help"], 0)
 check("roll help", "--seed" in out and "--dice" in out and "--json" in out, out)
+# Both name an expression's NAME=VALUE variables, with an example (docs/stats.md §7 for stats).
+check("roll help: variables", "alea roll 'd20 + bonus' bonus=5" in out, out)
+out, _ = expect(["stats", "--help"], 0)
+check("stats help: variables", "alea stats 'd20 + bonus >= 15' bonus=3 " in out
+      and "alea stats 'd20 + bonus >= 15' bonus=3..7 " in out
+      and "NAME=VALUE words after an expression set its variables" in out, out)
 
 # `alea help` is `alea --help`; a misspelt command gets the nearest one, as git's do (exit 2).
 out, _ = expect(["help"], 0)

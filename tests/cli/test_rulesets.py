@@ -74,9 +74,37 @@ check("describe --json", doc["name"] == "heroes-mythos" and doc["parameters"][0]
       and doc["mechanics"][0]["call"] == "heroes_mythos.check"
       and [p["name"] for p in doc["mechanics"][0]["params"]] == ["dice", "red", "difficulty"]
       and doc["mechanics"][0]["result"][4]["outcomes"] == ["catastrophe", "failure", "success"], out[:500])
-# A record field bounded by another field says so.
-out, _ = expect(["describe", "strategiya.combat_roll"], 0)
-check("describe shows a bound by another field", "at least 0, at most its max_lives)" in out, out[:800])
+# A record field bounded by another field says so (RULESET.TYPE shows a record type's fields).
+out, _ = expect(["describe", "strategiya.hero"], 0)
+check("describe shows a bound by another field", "lives (int?, default none, at least 0, at most its max_lives)" in out,
+      out[:800])
+# One mechanic is short: a record type it takes is a line naming its fields; --full (or the type's own
+# description) has each field in full. A mechanic that takes no record is the same either way.
+short, _ = expect(["describe", "strategiya.combat_duel"], 0, out_contains=[
+    "parameters, in call order:\n  a (hero, required)\n",
+    "a hero is a record of 15 fields: str, spd, int, lives, max_lives, total,\n"
+    "  swords, shield, two_handed, armour, bow, staff, mount, back, surrounded\n"
+    "each field in full: alea describe strategiya.hero (or add --full)\n",
+    "\nexamples:\n  alea roll strategiya.combat_duel a.str=4 b.str=6 log=true"])
+full, _ = expect(["describe", "strategiya.combat_duel", "--full"], 0, out_contains=[
+    "a hero is a record of:\n  str (int, default 0, at least 0)\n"])
+check("describe one mechanic: short", "str (int, default 0" not in short and "record of 15 fields" not in full
+      and len(short.splitlines()) + 30 < len(full.splitlines()), short)
+a, _ = expect(["describe", "heroes-mythos.check"], 0)
+b, _ = expect(["describe", "heroes-mythos.check", "--full"], 0)
+check("describe a mechanic that takes no record: --full changes nothing", a == b, b)
+expect(["describe", "strategiya.hero"], 0, out_contains=[
+    "strategiya.hero — a record type: a hero (герой) as a battle sees him",
+    "ruleset: «Стратегия» (Strategiya) (rulesets/strategiya.yaml)\n\na hero is a record of:\n"
+    "  str (int, default 0, at least 0)\n",
+    "\ntaken by: strategiya.combat_roll, strategiya.combat_damage,"])
+expect(["describe", "strategiya.hero", "--full"], 2, "",
+       err_contains="alea: strategiya.hero is a record type, shown in full already: leave out --full\n")
+expect(["describe", "strategiya.hero", "--json"], 2,
+       err_contains="strategiya.hero is a record type: alea describe strategiya --json has its fields, under \"types\"")
+expect(["describe", "strategiya.heor"], 1, err_contains=[
+    "the ruleset strategiya has no mechanic 'heor' (did you mean 'hero'?)",
+    "; its record types: hero, resource_columns, adventure_columns, sheet\n"])
 out, _ = expect(["describe", "strategiya.build"], 0)
 check("describe shows an optional list and its items' bounds",
       "strengths (list? of int, default none, at least 1 item, each at least 0)" in out, out[:800])
@@ -88,6 +116,15 @@ check("describe mechanic --json", doc["name"] == "check" and doc["ruleset"] == "
                                "max_length": None, "name": "dice", "required": True, "default": None,
                                "doc": "N, the white dice of the roll (Nd6)"}
       and doc["ruleset_parameters"][0]["name"] == "explode_limit", out[:500])
+# A mechanic's refusal (`refusal: {allowed, why}`) names its two fields; one without has no such key.
+check("describe --json: no refusal declared, no key", "refusal" not in doc, out[:500])
+out, _ = expect(["describe", "dozen-die.jump", "--json"], 0)
+check("describe --json: the refusal", json.loads(out).get("refusal") == {"allowed": "allowed", "why": "outcome"},
+      out[-800:])
+out, _ = expect(["describe", "strategiya", "--json"], 0)
+refusals = {m["name"]: m["refusal"] for m in json.loads(out)["mechanics"] if "refusal" in m}
+check("describe RULESET --json: each mechanic's refusal", refusals == {"equipment_check": {"allowed": "ok", "why": "problems"}},
+      str(refusals))
 # Unknown names: exit 1, with a suggestion.
 expect(["describe", "heroes-mythos.chek"], 1,
        err_contains="the ruleset heroes-mythos has no mechanic 'chek' (did you mean 'check'?); its mechanics: check")
@@ -298,7 +335,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     script = ("let x = 3\n:load heroes-mythoss\n:load broken.yaml\nx + 1\n:load heroes-mythos\n:rulesets\n"
               ":dice 4,5,5,4\nheroes_mythos.check(3, red: 1).result\n:describe heroes-mythos.check\n"
-              ":describe mini\n:describe mini rolls\n:dice 2\nmini.roll().total\n")
+              ":describe mini\n:describe mini rolls\n:describe strategiya.combat_duel --full\n"
+              ":describe strategiya.hero\n:dice 2\nmini.roll().total\n")
     rc, out, err = run(["--seed", "1", "--rulesets", "."], stdin=script, cwd=tmp)
     check("repl pipe exit", rc == 0, err)
     check("repl :load unknown", "error: there is no ruleset 'heroes-mythoss' (did you mean 'heroes-mythos'?)" in err, err)
@@ -312,6 +350,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check("repl mechanic call", "heroes_mythos.check(3, red: 1).result = 10\n  dice d6: ~4~ 5 5\n" in out, out)
     check("repl :describe", "in the language: heroes_mythos.check(dice: 3)\n" in out
           and "Mechanics by group (2):\n" in out and "Mechanics: rolls\n" in out, out)
+    check("repl :describe RULESET.MECHANIC --full, RULESET.TYPE",
+          out.count("a hero is a record of:\n  str (int, default 0, at least 0)\n") == 2
+          and "\ntaken by: strategiya.combat_roll," in out, out)
     # A ruleset the input calls is loaded from the path, with a note.
     check("repl loads what it calls", "mini.roll().total = 2\n" in out
           and "note: loaded the ruleset mini (mini.yaml)" in err, out + err)
@@ -458,6 +499,9 @@ for cmd, example in [("rulesets", "alea rulesets --rulesets"), ("describe", "ale
                      ("check", "alea check my-game.yaml"), ("test", "alea test my-game.yaml")]:
     out, _ = expect([cmd, "--help"], 0)
     check(f"{cmd} help", example in out and "--rulesets" in out, out)
+out, _ = expect(["describe", "--help"], 0)
+check("describe help: a mechanic --full, a record type", "alea describe RULESET.MECHANIC --full\n" in out
+      and "alea describe RULESET.TYPE\n" in out, out)
 out, _ = expect(["--help"], 0)
 check("help", all(w in out for w in ("rulesets", "describe", "check", "test", "ALEA_PATH")), out)
 

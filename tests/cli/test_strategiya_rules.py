@@ -191,8 +191,8 @@ for line in shown:
     check(f"describe says: {line}", rc2 == 0 and any(r.endswith(f"= {want}") or r == f"outcome: {want}"
                                                       for r in result), out2 + err2)
 check("describe shows the bow", len(shown) == 2, shown)
-rc, out, err = run(["describe", "strategiya.combat_roll"])
-check("describe combat_roll", rc == 0 and all(s in out for s in [
+rc, out, err = run(["describe", "strategiya.combat_roll", "--full"])
+check("describe combat_roll --full", rc == 0 and all(s in out for s in [
     "attacker (hero, default {})\n", "a hero is a record of:\n", "str (int, default 0, at least 0)\n", "mount (label, default none, one of none, horse, griffin, dragon)\n",
     "usage: alea roll strategiya.combat_roll [attacker.FIELD=…] [defender.FIELD=…]",
     "in the language: strategiya.combat_roll(attacker: {str: 4}, defender: {str: 3})\n"]), out + err)
