@@ -190,7 +190,8 @@ class Loader final : public detail::RulesetReader {
     }
     for (const auto& k : allowed) {
       if (k.required && !seen.count(k.name)) {
-        error(DiagCode::RulesetMissingKey, where, fmt::format("{} needs the key '{}'", what, k.name));
+        auto& d = error(DiagCode::RulesetMissingKey, where, fmt::format("{} needs the key '{}'", what, k.name));
+        if (k.name == "schema") d.note({}, "write 'schema: 1' first: the version of the ruleset format it is in");
       }
     }
     return true;

@@ -47,6 +47,10 @@ with tempfile.TemporaryDirectory() as tmp:
     state.write_text("{}")
     expect(["roll", "pbta-never.increase", "--state", str(state), "--rulesets", tmp], 0)
     check("a variant's state", json.loads(state.read_text()) == {"pbta-never": {"superiority": 2}}, state.read_text())
+    # A variant written without its first line is told what the line is.
+    (Path(tmp) / "no-schema.yaml").write_text("name: no-schema\nextends: pbta-superiority\n")
+    expect(["check", str(Path(tmp) / "no-schema.yaml")], 1,
+           err_contains=["needs the key 'schema'", "write 'schema: 1' first"])
 # Mistakes, each at its file and line: an override of a name the base lacks, in the variant...
 expect(["check", f"{VARIANTS}/typo.yaml"], 1, err_contains=[
     f"{VARIANTS}/typo.yaml:5:3: error: typo overrides the parameter 'explode_limt', which heroes-mythos does not have",
