@@ -82,16 +82,18 @@ check("100000d1000: refused at once", time.monotonic() - started < 10, time.mono
 check("100000d1000: names the limit", "no exact answer" in err and "(max_odds_" in err, err)
 
 # ---- total sampling work: the answer of the runs taken, marked ------------------------------------
-out, _ = expect(["stats", "sum(repeat 1000 { d6 })", "--sampled"], 0)
+# A fifth of the default work (about 1,650 runs of 1,000 dice each, not 8,300): the same cut, sooner.
+WORK = ["--limit", "max_sample_work=20000000"]
+out, _ = expect(["stats", "sum(repeat 1000 { d6 })", "--sampled", *WORK], 0)
 check("long runs: cut short", "sampling stopped at max_sample_work after " in out and " of 100,000 samples" in out,
       out[:400])
-out, _ = expect(["stats", "sum(repeat 1000 { d6 })", "--sampled", "--json", "--threads", "2", "--seed", "5"], 0)
+out, _ = expect(["stats", "sum(repeat 1000 { d6 })", "--sampled", *WORK, "--json", "--threads", "2", "--seed", "5"], 0)
 doc = json.loads(out)
 check("json: partial", doc["partial"] is True and doc["stopped_by"] == "max_sample_work"
       and doc["samples"] == 100000 and 100 <= doc["runs"] < 100000, {k: doc[k] for k in ("partial", "stopped_by",
                                                                                           "samples", "runs")})
 check("json: a mean of the runs taken", abs(doc["mean"] - 3500) < 100, doc["mean"])
-again = json.loads(expect(["stats", "sum(repeat 1000 { d6 })", "--sampled", "--json", "--threads", "2", "--seed", "5"],
+again = json.loads(expect(["stats", "sum(repeat 1000 { d6 })", "--sampled", *WORK, "--json", "--threads", "2", "--seed", "5"],
                           0)[0])
 check("cut short, still deterministic", again["runs"] == doc["runs"] and again["mean"] == doc["mean"],
       (again["runs"], doc["runs"]))
@@ -130,17 +132,17 @@ check("large unique pool: sampled", first_line(out).startswith("sum(900d1000 uni
 
 # ---- rendering: max_render_size --------------------------------------------------------------------
 # Two million values: the text is cut at a line with a marker; JSON and SVG are refused whole.
-out, _ = expect(["stats", "d1000000 + d1000000", "--samples", "200000"], 0)
+out, _ = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000"], 0)
 check("long table is cut", len(out.encode()) <= 4_000_200, len(out.encode()))
 check("long table says what it left out", out.rstrip().endswith("lines left out: the text passed 4000000 bytes "
                                                                  "(max_render_size)"), out[-300:])
-out, err = expect(["stats", "d1000000 + d1000000", "--samples", "200000", "--json"], 1)
+out, err = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000", "--json"], 1)
 doc = json.loads(out)
 check("long JSON refused", doc["error"]["code"] == "SizeLimitExceeded"
       and "(max_render_size)" in doc["error"]["message"], out[:300])
 check("long JSON: one diagnostic", err.count("error:") == 1 and "(max_render_size)" in err, err)
 svg = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"alea-stats-hostile-{os.getpid()}.svg")
-_, err = expect(["stats", "d1000000 + d1000000", "--samples", "200000", "--svg", svg], 1)
+_, err = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000", "--svg", svg], 1)
 check("long chart refused", "the chart would pass" in err and "(max_render_size)" in err, err)
 check("long chart: no file", not os.path.exists(svg), svg)
 out, _ = expect(["stats", "3d6", "--json", "--limit", "max_render_size=100000"], 0)

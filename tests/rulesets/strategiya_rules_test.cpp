@@ -125,12 +125,14 @@ const std::vector<Odds> odds = {
 INSTANTIATE_TEST_SUITE_P(Strategiya, StrategiyaOdds, ::testing::ValuesIn(odds),
                          [](const auto& param_info) { return param_info.param.id; });
 
-// ---- V178-V179 sampled: a battle has no bound, so `alea stats` samples it -------------------------
+// ---- V178-V179: duels, exactly and sampled ---------------------------------------------------------
 //
-// The duel is run by combat_duel itself (the loop of R27 to the end, under the
-// iteration limit), 3,000 times from a fixed seed; the share of wins must lie
-// within 4 standard errors of the exact value (a bound a correct duel misses
-// about once in 16,000 seeds), and the reported 95% interval must hold the share.
+// The duel is run by combat_duel itself (the loop of R27 to the end, under the iteration limit).
+// Exactly: alea stats composes the loop as a chain over the duel's states, and P(a wins) must be
+// the spec's fraction within the share still looping when the chain stopped (reported, under
+// 1e-15) plus 1e-12. Sampled, for a few of them (the sampler's run of a loop): 3,000 duels from a
+// fixed seed; the share of wins must lie within 4 standard errors of the exact value (a bound a
+// correct duel misses about once in 16,000 seeds), and the reported 95% interval must hold it.
 
 struct DuelOdds {
   std::string id;
@@ -138,12 +140,39 @@ struct DuelOdds {
   std::int64_t num, den;  // P(a wins), the spec's exact answer
 };
 
+std::string duel_of(const DuelOdds& c) {
+  return fmt::format("strategiya.combat_duel({{str: {}, lives: {}}}, {{str: {}, lives: {}}}).outcome", c.a_str,
+                     c.a_lives, c.b_str, c.b_lives);
+}
+
+class StrategiyaDuelExact : public ::testing::TestWithParam<DuelOdds> {};
+
+TEST_P(StrategiyaDuelExact, IsTheSpecsFraction) {
+  const DuelOdds& c = GetParam();
+  const std::string expr = duel_of(c);
+  const Compiled prog = engine().compile(expr);
+  ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
+  StatsOptions options;
+  options.exact_only = true;
+  const Stats s = compute_stats(engine(), prog.program, {}, options);
+  ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
+  EXPECT_EQ(s.exact_method, "composed");
+  EXPECT_LT(s.still_looping.value, 1e-15);
+  const Probability* wins = nullptr;
+  for (const auto& e : s.value.entries) {
+    if (e.value == label("a_wins")) wins = &e.probability;
+    EXPECT_NE(e.value, label("stalemate")) << expr;
+  }
+  ASSERT_NE(wins, nullptr) << expr;
+  const double exact = static_cast<double>(c.num) / static_cast<double>(c.den);
+  EXPECT_NEAR(wins->value, exact, s.still_looping.value + 1e-12) << expr << ": " << c.num << "/" << c.den;
+}
+
 class StrategiyaDuelSampled : public ::testing::TestWithParam<DuelOdds> {};
 
 TEST_P(StrategiyaDuelSampled, MatchesTheExactAnswer) {
   const DuelOdds& c = GetParam();
-  const std::string expr = fmt::format("strategiya.combat_duel({{str: {}, lives: {}}}, {{str: {}, lives: {}}}).outcome",
-                                       c.a_str, c.a_lives, c.b_str, c.b_lives);
+  const std::string expr = duel_of(c);
   const Compiled prog = engine().compile(expr);
   ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
   StatsOptions options;
@@ -193,7 +222,11 @@ const std::vector<DuelOdds> duels = {
   DuelOdds{"V179_1_1", 1, 10, 1, 10, 619380496, 1162261467}};
 // clang-format on
 
-INSTANTIATE_TEST_SUITE_P(Strategiya, StrategiyaDuelSampled, ::testing::ValuesIn(duels),
+INSTANTIATE_TEST_SUITE_P(Strategiya, StrategiyaDuelExact, ::testing::ValuesIn(duels),
+                         [](const auto& param_info) { return param_info.param.id; });
+// Sampled: the smallest duels, one won more often by each side and one even.
+INSTANTIATE_TEST_SUITE_P(Strategiya, StrategiyaDuelSampled,
+                         ::testing::Values(duels[0], duels[3], duels[4]),
                          [](const auto& param_info) { return param_info.param.id; });
 
 }  // namespace strategiya_rules_test
