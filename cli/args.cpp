@@ -108,6 +108,7 @@ void add_roll(CLI::App& app, Setup& s) {
               "  alea roll RULESET.MECHANIC dice=3 --dice 4,5,5,4\n"
               "  alea roll 'RULESET.MECHANIC(dice: 3).success'   one field of its result\n"
               "  alea roll RULESET.MECHANIC --state hero.json    counters kept between rolls\n"
+              "  alea roll mine/RULESET.yaml#MECHANIC dice=3   a mechanic of a ruleset file\n"
               "  alea roll RULESET.MECHANIC attacker=@party.yaml#ivan   a record from a file\n"
               "  alea roll RULESET.MECHANIC attacker=ivan --with party.yaml   every entry by name\n"
               "  alea roll 'repeat 50000 { d6 }' --limit max_loop_iterations=100000\n"

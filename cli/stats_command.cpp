@@ -44,7 +44,7 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
   cmd->add_option("expression", a.words,
                   "The expression, e.g. \"4d6kh3\" (words that make one expression together are joined "
                   "with spaces), then NAME=VALUE words for its variables; or RULESET.MECHANIC followed by "
-                  "name=value words. Several expressions or "
+                  "name=value words (FILE#MECHANIC: a mechanic of that ruleset file). Several expressions or "
                   "mechanics are compared side by side; a value written LOW..HIGH or A,B,C is swept");
   auto* json = cmd->add_flag("--json", a.json, "Print the distribution (the comparison, the sweep) as one JSON document");
   auto* csv = cmd->add_flag("--csv", a.csv, "Print a comparison or a sweep as CSV: a row per cell, a column per measure");
@@ -110,6 +110,7 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
               "  alea stats 'd20 + bonus >= 15' bonus=3         a variable of the expression\n"
               "  alea stats 'd20 + bonus >= 15' bonus=3..7      the variable swept, a row per value\n"
               "  alea stats 3d6 4d6kh3 --label plain --label 'best 3 of 4'\n"
+              "  alea stats RULESET.MECHANIC mine/RULESET.yaml#MECHANIC dice=3   a copy of a ruleset beside it\n"
               "  alea stats RULESET.MECHANIC dice=1..8 difficulty=8,10,12 --outcome success --csv\n"
               "  alea stats '10d10>=8' --svg hits.svg\n"
               "  alea stats '3d6 explode 6' --explosion-depth 5\n"

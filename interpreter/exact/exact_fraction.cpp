@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 #include "interpreter/big_fraction.hpp"
@@ -289,6 +290,9 @@ void reduce(mpz_class& num, mpz_class& den) {
   }
 }
 
+// Any length of text, for big_text.
+constexpr std::size_t any_length = std::numeric_limits<std::size_t>::max() / 2;
+
 // The text of a wide fraction, or "" when it would be longer than `longest`.
 std::string big_text(const BigFraction& f, std::size_t longest) {
   mpz_class num = f.num, den = f.den;
@@ -308,7 +312,7 @@ std::string Probability::exact_within(std::size_t longest) const {
 }
 
 std::string Probability::exact() const {
-  if (big_) return big_text(*big_, std::string::npos - 1);
+  if (big_) return big_text(*big_, any_length);
   if (den_ == 0) return text_;
   using compose::u128;
   u128 num = num_, den = den_;

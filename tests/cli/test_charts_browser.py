@@ -88,8 +88,9 @@ def screenshot(svg, png, profile):
 def differing(actual, reference):
     """How many pixels of the halved images differ by more than CHANNEL_STEP in a channel, and a
     full-size mask of where."""
-    diff = ImageChops.difference(actual.reduce(2), reference.reduce(2))
-    mask = diff.point(lambda v: 255 if v > CHANNEL_STEP else 0).convert("L").point(lambda v: 255 if v else 0)
+    red, green, blue = ImageChops.difference(actual.reduce(2), reference.reduce(2)).split()
+    largest = ImageChops.lighter(ImageChops.lighter(red, green), blue)  # each pixel's largest channel
+    mask = largest.point(lambda v: 255 if v > CHANNEL_STEP else 0)
     count = sum(1 for v in mask.getdata() if v)
     return count, mask.resize(actual.size)
 

@@ -115,6 +115,9 @@ out, _ = expect(["stats", "--help"], 0)
 check("stats help: variables", "alea stats 'd20 + bonus >= 15' bonus=3 " in out
       and "alea stats 'd20 + bonus >= 15' bonus=3..7 " in out
       and "NAME=VALUE words after an expression set its variables" in out, out)
+# Both name FILE#MECHANIC, a mechanic of a ruleset file (docs/stats.md §7).
+check("stats help: a ruleset file", "mine/RULESET.yaml#MECHANIC" in out and "FILE#MECHANIC" in out, out)
+check("roll help: a ruleset file", "alea roll mine/RULESET.yaml#MECHANIC" in run(["roll", "--help"])[1])
 
 # `alea help` is `alea --help`; a misspelt command gets the nearest one, as git's do (exit 2).
 out, _ = expect(["help"], 0)

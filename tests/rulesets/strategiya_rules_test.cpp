@@ -140,63 +140,64 @@ struct DuelOdds {
   std::int64_t num, den;  // P(a wins), the spec's exact answer
 };
 
-std::string duel_of(const DuelOdds& c) {
-  return fmt::format("strategiya.combat_duel({{str: {}, lives: {}}}, {{str: {}, lives: {}}}).outcome", c.a_str,
-                     c.a_lives, c.b_str, c.b_lives);
+// The stats of the duel's outcome with `options`; no duel of plain heroes reaches the roll cap,
+// so none of its values is a stalemate.
+Stats duel_stats(const DuelOdds& c, const StatsOptions& options) {
+  const std::string expr = fmt::format("strategiya.combat_duel({{str: {}, lives: {}}}, {{str: {}, lives: {}}}).outcome",
+                                       c.a_str, c.a_lives, c.b_str, c.b_lives);
+  const Compiled prog = engine().compile(expr);
+  EXPECT_TRUE(prog.ok()) << render_text(prog.diagnostics);
+  if (!prog.ok()) return {};
+  Stats s = compute_stats(engine(), prog.program, {}, options);
+  for (const auto& e : s.value.entries) EXPECT_NE(e.value, label("stalemate")) << expr;
+  return s;
+}
+
+// The share of a's wins in `s`, or nullptr.
+const Probability* a_wins(const Stats& s) {
+  for (const auto& e : s.value.entries) {
+    if (e.value == label("a_wins")) return &e.probability;
+  }
+  return nullptr;
 }
 
 class StrategiyaDuelExact : public ::testing::TestWithParam<DuelOdds> {};
 
 TEST_P(StrategiyaDuelExact, IsTheSpecsFraction) {
   const DuelOdds& c = GetParam();
-  const std::string expr = duel_of(c);
-  const Compiled prog = engine().compile(expr);
-  ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
   StatsOptions options;
   options.exact_only = true;
-  const Stats s = compute_stats(engine(), prog.program, {}, options);
+  const Stats s = duel_stats(c, options);
   ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
   EXPECT_EQ(s.exact_method, "composed");
   EXPECT_LT(s.still_looping.value, 1e-15);
-  const Probability* wins = nullptr;
-  for (const auto& e : s.value.entries) {
-    if (e.value == label("a_wins")) wins = &e.probability;
-    EXPECT_NE(e.value, label("stalemate")) << expr;
-  }
-  ASSERT_NE(wins, nullptr) << expr;
+  const Probability* wins = a_wins(s);
+  ASSERT_NE(wins, nullptr) << c.id;
   const double exact = static_cast<double>(c.num) / static_cast<double>(c.den);
-  EXPECT_NEAR(wins->value, exact, s.still_looping.value + 1e-12) << expr << ": " << c.num << "/" << c.den;
+  EXPECT_NEAR(wins->value, exact, s.still_looping.value + 1e-12) << c.id << ": " << c.num << "/" << c.den;
 }
 
 class StrategiyaDuelSampled : public ::testing::TestWithParam<DuelOdds> {};
 
 TEST_P(StrategiyaDuelSampled, MatchesTheExactAnswer) {
   const DuelOdds& c = GetParam();
-  const std::string expr = duel_of(c);
-  const Compiled prog = engine().compile(expr);
-  ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
   StatsOptions options;
   options.sampled_only = true;
   options.samples = 3000;
   options.seed = 7;
   options.threads = 1;
-  const Stats s = compute_stats(engine(), prog.program, {}, options);
+  const Stats s = duel_stats(c, options);
   ASSERT_EQ(s.method, StatsMethod::Sampled);
   ASSERT_FALSE(s.first_error) << render_text(*s.first_error);
   EXPECT_EQ(s.runs, 3000u);
-  const double exact = static_cast<double>(c.num) / static_cast<double>(c.den);
-  const Probability* wins = nullptr;
   double total = 0;
-  for (const auto& e : s.value.entries) {
-    total += e.probability.value;
-    if (e.value == label("a_wins")) wins = &e.probability;
-    // No duel of plain heroes reaches the roll cap.
-    EXPECT_NE(e.value, label("stalemate")) << expr;
-  }
-  ASSERT_NE(wins, nullptr) << expr;
+  for (const auto& e : s.value.entries) total += e.probability.value;
   EXPECT_NEAR(total, 1.0, 1e-9);
+  const Probability* wins = a_wins(s);
+  ASSERT_NE(wins, nullptr) << c.id;
+  const double exact = static_cast<double>(c.num) / static_cast<double>(c.den);
   const double sigma = std::sqrt(exact * (1 - exact) / 3000.0);
-  EXPECT_NEAR(wins->value, exact, 4 * sigma) << expr << ": " << c.num << "/" << c.den;
+  EXPECT_NEAR(wins->value, exact, 4 * sigma) << c.id << ": " << c.num << "/" << c.den;
   EXPECT_LE(wins->low, wins->value);
   EXPECT_GE(wins->high, wins->value);
   EXPECT_LT(wins->high - wins->low, 0.04);
