@@ -130,6 +130,8 @@ class Composer {
   Value call_hidden(const ast::FnDef& h, std::size_t frame, std::size_t params, const Value& result);
   void write_counter(const ast::Constant& c, Value v, bool clamp);
   Dist lookup(const ast::Name& n);
+  // A spine of lets: exact_compose_let.cpp.
+  Dist let_spine(const ast::Let& k, Demand d);
   Dist binary(const ast::Binary& b);
   struct TierDists {
     std::vector<std::optional<Dist>> lows, highs, results;

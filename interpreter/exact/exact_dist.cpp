@@ -155,6 +155,10 @@ std::uint64_t value_bytes(const Value& v) {
   }
 }
 
+void Accumulator::scale(const Weight& k) {
+  for (auto& e : entries_) e.second *= k;
+}
+
 void Accumulator::add(Value v, const Weight& w) {
   budget_.charge(1);
   if (w.is_zero()) return;
@@ -233,40 +237,66 @@ Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f) {
 
 namespace {
 
-// The mixture of `inner[i]` with weight `weights[i]`, after the outcomes of
-// total `outer_total` of which `outer_fail` failed; totals are brought to
-// their lcm.
-Dist mixture(Budget& b, const std::vector<Weight>& weights, const std::vector<Dist>& inner,
-             const Weight& outer_total, const Failures& outer_fail, std::int64_t steps,
-             std::int64_t dice) {
-  Weight common = 1;
-  for (std::size_t i = 0; i < inner.size(); ++i) {
-    common = i == 0 ? inner[i].total : lcm(common, inner[i].total);
-  }
-  Accumulator acc(b);
-  Dist out;
-  out.total = outer_total * common;
-  out.fail = outer_fail;
-  out.fail.scale(common);
-  std::int64_t inner_steps = 0, inner_dice = 0;
-  for (std::size_t i = 0; i < inner.size(); ++i) {
-    const Dist& d = inner[i];
-    const Weight k = weights[i] * (d.total == common ? Weight(1) : common.divexact(d.total));
-    for (const auto& [v, w] : d.entries) acc.add(v, k * w);
-    if (!d.fail.cut.is_zero()) out.fail.cut += k * d.fail.cut;
-    if (!d.fail.loop.is_zero()) out.fail.loop += k * d.fail.loop;
-    if (!d.fail.err.is_zero()) {
-      out.fail.err += k * d.fail.err;
-      merge_error(out.fail.error, d.fail.error);
+// The mixture of inner distributions, each with a weight, after the outcomes
+// of total `outer_total` of which `outer_fail` failed: each is added as it
+// comes, so that only the merged mixture is held. Totals are brought to their
+// lcm, the entries so far scaled up when a new total needs it.
+class Mixture {
+ public:
+  Mixture(Budget& b, const Weight& outer_total, const Failures& outer_fail)
+      : acc_(b), outer_total_(outer_total), outer_fail_(outer_fail) {}
+
+  void add(const Weight& weight, const Dist& d) {
+    if (first_) {
+      common_ = d.total;
+      first_ = false;
+    } else if (d.total != common_) {
+      const Weight l = lcm(common_, d.total);
+      if (l != common_) {
+        const Weight up = l.divexact(common_);
+        acc_.scale(up);
+        inner_.scale(up);
+        common_ = l;
+      }
     }
-    inner_steps = std::max(inner_steps, d.steps);
-    inner_dice = std::max(inner_dice, d.dice);
+    const Weight k = weight * (d.total == common_ ? Weight(1) : common_.divexact(d.total));
+    for (const auto& [v, w] : d.entries) acc_.add(v, k * w);
+    if (!d.fail.cut.is_zero()) inner_.cut += k * d.fail.cut;
+    if (!d.fail.loop.is_zero()) inner_.loop += k * d.fail.loop;
+    if (!d.fail.err.is_zero()) {
+      inner_.err += k * d.fail.err;
+      merge_error(inner_.error, d.fail.error);
+    }
+    steps_ = std::max(steps_, d.steps);
+    dice_ = std::max(dice_, d.dice);
   }
-  out.entries = acc.take();
-  out.steps = steps + inner_steps;
-  out.dice = dice + inner_dice;
-  return out;
-}
+
+  Dist finish(std::int64_t steps, std::int64_t dice) {
+    Dist out;
+    out.total = outer_total_ * common_;
+    out.fail = outer_fail_;
+    out.fail.scale(common_);
+    out.fail.cut += inner_.cut;
+    out.fail.loop += inner_.loop;
+    if (!inner_.err.is_zero()) {
+      out.fail.err += inner_.err;
+      merge_error(out.fail.error, inner_.error);
+    }
+    out.entries = acc_.take();
+    out.steps = steps + steps_;
+    out.dice = dice + dice_;
+    return out;
+  }
+
+ private:
+  Accumulator acc_;
+  Weight outer_total_;
+  Failures outer_fail_;
+  Failures inner_;
+  Weight common_ = 1;
+  bool first_ = true;
+  std::int64_t steps_ = 0, dice_ = 0;
+};
 
 }  // namespace
 
@@ -278,15 +308,9 @@ Dist bind(Budget& b, const Dist& outer, const BindFn& f) {
     out.dice += outer.dice;
     return out;
   }
-  std::vector<Weight> weights;
-  std::vector<Dist> inner;
-  weights.reserve(outer.entries.size());
-  inner.reserve(outer.entries.size());
-  for (const auto& [v, w] : outer.entries) {
-    weights.push_back(w);
-    inner.push_back(f(v));
-  }
-  return mixture(b, weights, inner, outer.total, outer.fail, outer.steps, outer.dice);
+  Mixture mix(b, outer.total, outer.fail);
+  for (const auto& [v, w] : outer.entries) mix.add(w, f(v));
+  return mix.finish(outer.steps, outer.dice);
 }
 
 Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f) {
@@ -315,12 +339,10 @@ Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f) {
     fail.then(p.fail, p.total, ok);
     total *= p.total;
   }
-  std::vector<Weight> weights;
-  std::vector<Dist> inner;
+  Mixture mix(b, total, fail);
   auto each = [&](auto&& self, std::size_t i, const Weight& w) -> void {
     if (i == parts.size()) {
-      weights.push_back(w);
-      inner.push_back(f(values));
+      mix.add(w, f(values));
       return;
     }
     b.charge(parts[i].entries.size());
@@ -330,7 +352,7 @@ Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f) {
     }
   };
   each(each, 0, Weight(1));
-  return mixture(b, weights, inner, total, fail, steps, dice);
+  return mix.finish(steps, dice);
 }
 
 }  // namespace alea::compose

@@ -89,6 +89,8 @@ class Accumulator {
  public:
   explicit Accumulator(Budget& budget) : budget_(budget) {}
   void add(Value v, const Weight& w);
+  // Every weight so far times k.
+  void scale(const Weight& k);
   std::vector<std::pair<Value, Weight>> take() { return std::move(entries_); }
 
  private:

@@ -1,0 +1,200 @@
+// interpreter/exact/exact_compose_let.cpp — a spine of lets in the composed
+// exact engine.
+//
+// The spine is a let, then each let that is the body of the one before, up to
+// the first that binds a slot again (it starts a spine of its own). It runs as
+// a distribution over the values of its names that the rest of it still
+// reads: after each let, the others are summed out, so what follows is
+// computed once per distinct value of what it reads, not once per sequence of
+// values (in `let a = 5d6 in let b = 2d6 in let k = f(a, b) in g(k)`, g once
+// per value of k).
+//
+// A let whose value reads none of the spine's names, and cannot fail, waits as
+// a distribution of its own instead of being multiplied in at once. The first
+// let whose value reads it runs over its values there, and keeps of them only
+// what follows still reads: above, `a` and `b` wait, and `k` is computed for
+// each pair of their values while only the distribution of k is held, never
+// the joint one of a and b (252 × 21 pools). A waiting name that nothing reads
+// is summed out, which changes no weight since it cannot fail.
+#include <algorithm>
+
+#include "interpreter/exact/exact_compose.hpp"
+
+namespace alea::compose {
+
+Dist Composer::let_spine(const ast::Let& k, Demand d) {
+  std::vector<const ast::Let*> spine{&k};
+  const ast::Expr* rest = k.body.get();
+  while (const auto* l = std::get_if<ast::Let>(&rest->kind)) {
+    const bool again = std::any_of(spine.begin(), spine.end(), [&](const ast::Let* s) { return s->slot == l->slot; });
+    if (again) break;
+    spine.push_back(l);
+    rest = l->body.get();
+  }
+  std::vector<std::int32_t> live;  // the names env holds, in the order of its lists
+  struct Waiting {
+    std::int32_t slot;
+    Dist dist;
+  };
+  std::vector<Waiting> waiting;  // names bound to independent values, not yet in env
+  std::vector<Value> saved;
+  saved.reserve(spine.size());
+  for (const ast::Let* l : spine) saved.push_back(slot(l->slot));
+  const std::uint64_t saved_sharing = sharing_;
+  auto enter = [&](const Value& names) {
+    const auto& values = *names.as_list();
+    for (std::size_t j = 0; j < live.size(); ++j) slot(live[j]) = values[j];
+  };
+  // Inside a spine of this frame that has several values, an expression may
+  // meet the same values again (`let x = d6 in if x > 3 then (let y = d6 in
+  // g(y)) else 0` computes g(y) once per y): remember what it gave.
+  const bool inside = sharing_ == frame_;
+  auto reads = [&](const std::vector<std::int32_t>& r, std::int32_t s) { return std::binary_search(r.begin(), r.end(), s); };
+  auto reads_any = [&](const ast::Expr& x, const std::vector<std::int32_t>& names) {
+    const auto& r = demands_.free_slots(x);
+    return std::any_of(names.begin(), names.end(), [&](std::int32_t s) { return reads(r, s); });
+  };
+  auto reads_all = [&](const ast::Expr& x, const std::vector<std::int32_t>& names) {
+    const auto& r = demands_.free_slots(x);
+    return std::all_of(names.begin(), names.end(), [&](std::int32_t s) { return reads(r, s); });
+  };
+  auto finish = [&](Dist r) {
+    r.steps += static_cast<std::int64_t>(spine.size()) - 1;  // the spine's inner lets, as eval counts each node
+    // (A composition that throws is given up whole: nothing to restore then.)
+    for (std::size_t i = 0; i < spine.size(); ++i) slot(spine[i]->slot) = std::move(saved[i]);
+    sharing_ = saved_sharing;
+    return r;
+  };
+  Dist env = Dist::point(make_list({}));
+  // Before the last let: the waiting names its value reads run with it, those
+  // only the rest reads join env, and the others are summed out.
+  auto settle = [&](const ast::Let& l) {
+    std::vector<Waiting> still;
+    for (Waiting& w : waiting) {
+      if (reads(demands_.free_slots(*l.value), w.slot)) {
+        still.push_back(std::move(w));
+      } else if (reads(demands_.free_slots(*l.body), w.slot)) {
+        sharing_ = frame_;
+        env = product(budget_, env, w.dist, [](const Value& names, const Value& x) {
+          std::vector<Value> items = *names.as_list();
+          items.push_back(x);
+          return make_list(std::move(items));
+        });
+        live.push_back(w.slot);
+      } else {
+        env.steps += w.dist.steps;
+        env.dice += w.dist.dice;
+      }
+    }
+    waiting = std::move(still);
+  };
+  // Where each name of the next env comes from.
+  struct Source {
+    enum Kind : std::uint8_t { Live, New, Slot } kind;
+    std::size_t live = 0;   // Live: its index in live
+    std::int32_t slot = 0;  // Slot: a waiting name, read from its slot
+  };
+  for (const ast::Let* l : spine) {
+    const bool last = l == spine.back();
+    if (last) settle(*l);
+    const Demand value_demand = demands_.slot(l->slot, *l->body, d);
+    // The waiting names this value reads: it runs over their values.
+    std::vector<Waiting> with;
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      if (reads(demands_.free_slots(*l->value), it->slot)) {
+        with.push_back(std::move(*it));
+        it = waiting.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    std::vector<std::int32_t> next;
+    std::vector<Source> from;
+    for (const std::int32_t s : demands_.free_slots(*l->body)) {
+      if (s == l->slot) {
+        next.push_back(s);
+        from.push_back({Source::New});
+      } else if (auto it = std::find(live.begin(), live.end(), s); it != live.end()) {
+        next.push_back(s);
+        from.push_back({Source::Live, static_cast<std::size_t>(it - live.begin())});
+      } else if (std::any_of(with.begin(), with.end(), [&](const Waiting& w) { return w.slot == s; })) {
+        next.push_back(s);
+        from.push_back({Source::Slot, 0, s});
+      }
+    }
+    if (inside || env.entries.size() > 1 || !with.empty()) sharing_ = frame_;
+    const Value* fixed = nullptr;  // the value, when it reads none of the spine's names
+    std::optional<Dist> once;
+    if (with.empty() && !reads_any(*l->value, live) && !env.entries.empty()) {
+      once = inside ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
+      if (once->is_point()) fixed = &once->entries[0].first;
+    }
+    const auto kept_live = static_cast<std::size_t>(
+        std::count_if(from.begin(), from.end(), [](const Source& f) { return f.kind == Source::Live; }));
+    auto extend = [&](const std::vector<Value>& values, const Value* x) {
+      std::vector<Value> kept;
+      kept.reserve(next.size());
+      for (const Source& f : from) {
+        if (f.kind == Source::Live) kept.push_back(values[f.live]);
+        else if (f.kind == Source::New) kept.push_back(*x);
+        else kept.push_back(slot(f.slot));
+      }
+      return make_list(std::move(kept));
+    };
+    if (once && !fixed && !last && once->fail.none()) {
+      // It waits; env drops the names that nothing reads any more.
+      if (kept_live < live.size()) {
+        std::erase_if(from, [](const Source& f) { return f.kind == Source::New; });
+        std::erase(next, l->slot);
+        env = map(budget_, env, [&](const Value& names) { return extend(*names.as_list(), nullptr); });
+        live = std::move(next);
+      }
+      waiting.push_back({l->slot, std::move(*once)});
+      continue;
+    }
+    const bool memo = inside || !with.empty() || !reads_all(*l->value, live);
+    auto rest_value = [&] { return inside ? memo_eval(*rest, d) : eval(*rest, d); };
+    auto value = [&] { return once ? *once : memo ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand); };
+    if (last && with.empty() && kept_live == live.size()) {
+      // The last let sums nothing out: the rest follows each of its values
+      // straight away, without a list of names for each.
+      Dist r = bind(budget_, env, [&](const Value& names) {
+        enter(names);
+        const Dist v = value();
+        if (v.entries.size() > 1) sharing_ = frame_;
+        return bind(budget_, v, [&](const Value& x) { return with_slot(l->slot, x, rest_value); });
+      });
+      return finish(std::move(r));
+    }
+    if (fixed) {
+      // One value for every one of theirs: no weights change.
+      env = map(budget_, env, [&](const Value& names) { return extend(*names.as_list(), fixed); });
+      env.steps += once->steps;
+      env.dice += once->dice;
+    } else {
+      env = bind(budget_, env, [&](const Value& names) {
+        enter(names);
+        const auto& values = *names.as_list();
+        // Over the values of each waiting name it reads, then its own.
+        auto over = [&](auto&& self, std::size_t i) -> Dist {
+          if (i == with.size()) {
+            const Dist v = value();
+            return map(budget_, v, [&](const Value& x) { return extend(values, &x); });
+          }
+          return bind(budget_, with[i].dist, [&](const Value& x) {
+            return with_slot(with[i].slot, x, [&] { return self(self, i + 1); });
+          });
+        };
+        return over(over, 0);
+      });
+    }
+    live = std::move(next);
+  }
+  if (inside || env.entries.size() > 1) sharing_ = frame_;
+  return finish(bind(budget_, env, [&](const Value& names) {
+    enter(names);
+    return inside ? memo_eval(*rest, d) : eval(*rest, d);
+  }));
+}
+
+}  // namespace alea::compose
