@@ -578,13 +578,15 @@ Stats interrupted(const CompiledProgram& program) {
   return s;
 }
 
+// `attempt` is set to how long the exact attempt took, when one was made.
 Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
-               const StatsOptions& options) {
+               const StatsOptions& options, std::optional<double>& attempt) {
   const Limits& limits = engine.options().limits;
   std::string reason = "sampling was asked for";
   if (!options.sampled_only) {
     // One deadline for composing and enumerating together.
     const Clock::time_point start = Clock::now();
+    const auto ended = [&] { attempt = std::chrono::duration<double>(Clock::now() - start).count(); };
     const std::optional<double> limit = time_limit_of(options);
     const Clock::time_point deadline =
         limit ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*limit))
@@ -596,6 +598,7 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
       Limits cut = limits;
       cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
       alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options, start, deadline);
+      if (c.stats || c.interrupted) ended();
       if (c.stats) return std::move(*c.stats);
       if (c.interrupted) return interrupted(*program);
       not_composed = std::move(c.why_not);
@@ -603,6 +606,7 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
       if (out_of_time) reason = not_composed;
     }
     if (!options.enumerate && !options.exact_only && !out_of_time) {
+      ended();
       // Enumerating is known to be futile (a ruleset's `odds: sampled`).
       return sampled(std::move(program), bindings, limits, options,
                      not_composed.empty() ? reason : fmt::format("composing does not apply: {}", not_composed));
@@ -610,6 +614,7 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
     if (!out_of_time) {
       try {
         Stats s = exact(program, bindings, limits, options, start, deadline);
+        ended();
         s.exact_method = "enumerated";
         s.not_composed = std::move(not_composed);
         return s;
@@ -618,9 +623,11 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
       } catch (const OrderMatters&) {
         reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
       } catch (const Cancelled&) {
+        ended();
         return interrupted(*program);
       }
     }
+    ended();
     if (options.exact_only) {
       Stats s;
       s.first_error = Diagnostic(DiagCode::InvalidArgument, program->ast->main ? program->ast->main->span : Span{},
@@ -662,8 +669,13 @@ Stats compute_stats(const Engine& engine, std::shared_ptr<const CompiledProgram>
                                            *options.time_limit));
     return s;
   }
-  Stats s = stats_of(engine, std::move(program), bindings, options);
+  const Clock::time_point start = Clock::now();
+  std::optional<double> attempt;
+  Stats s = stats_of(engine, std::move(program), bindings, options, attempt);
   if (s.first_error) locate_in_user_code(*s.first_error);  // as Engine::run reports it
+  s.time_limit = options.sampled_only ? std::nullopt : time_limit_of(options);
+  s.exact_seconds = attempt;
+  s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return s;
 }
 

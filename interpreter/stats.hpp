@@ -149,6 +149,12 @@ struct Stats {
   bool interrupted = false;
   std::string cut_short;
   std::uint64_t samples_asked = 0;  // when sampled
+  // The seconds the exact attempt was given (none: no limit, or no attempt
+  // since sampling was asked for) and took (none: no attempt), and the
+  // seconds the whole answer took.
+  std::optional<double> time_limit;
+  std::optional<double> exact_seconds;
+  double seconds = 0;
 };
 
 // The fewest samples a cut-short or interrupted sampling run answers with.

@@ -82,6 +82,9 @@ std::optional<std::string> stats_document(const Stats& s, const StatsContext& c)
                       : !s.cut_short.empty() ? json(s.cut_short)
                                              : json(nullptr);
   doc["samples"] = exact ? json(nullptr) : json(s.samples_asked);
+  doc["time_limit"] = s.time_limit ? json(*s.time_limit) : json(nullptr);
+  doc["exact_seconds"] = s.exact_seconds ? json(*s.exact_seconds) : json(nullptr);
+  doc["seconds"] = s.seconds;
   doc.update(distribution_json(s, s.value));
   json fields = json::object();
   for (const auto& f : s.fields) fields[f.name] = distribution_json(s, f);

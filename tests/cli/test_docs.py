@@ -23,6 +23,7 @@
 # output: standard output followed by standard error (the order a terminal shows
 # for alea, whose notes and diagnostics come after its result). Lines are
 # compared after removing trailing whitespace; blank lines at the end are ignored.
+# The seconds a stats document took ("seconds", "exact_seconds") match any number.
 import difflib
 import os
 import re
@@ -107,8 +108,12 @@ def examples(path, problems):
     return found
 
 
+# The seconds a stats document says it took differ on every run: any number matches.
+SECONDS = re.compile(r'("(?:exact_)?seconds": )[-+0-9.e]+')
+
+
 def normalise(lines):
-    out = [line.rstrip() for line in lines]
+    out = [SECONDS.sub(r"\1#", line.rstrip()) for line in lines]
     while out and not out[-1]:
         out.pop()
     return out
