@@ -153,7 +153,12 @@ Dist Composer::lookup(const ast::Name& n) {
 
 template <>
 Dist Composer::node(const ast::Name& k, const ast::Expr&, Demand) {
-  if (k.slot >= 0) return Dist::point(slot(k.slot));
+  if (k.slot >= 0) {
+    for (const Spread& s : spread_) {
+      if (s.at == base_ + static_cast<std::size_t>(k.slot) && same(slot(k.slot), s.marker)) return *s.dist;
+    }
+    return Dist::point(slot(k.slot));
+  }
   if (k.constant) return constant(*k.constant);
   return lookup(k);
 }

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -103,6 +104,20 @@ class Composer {
   };
   std::unordered_map<const ast::Expr*, MemoUse> memo_use_;  // by expression, in every frame
   std::uint64_t frame_ = 0, frames_ = 0;
+  // Names whose value is a whole distribution while a let's value that reads
+  // each of them once is computed (exact_compose_let.cpp): the stack index of
+  // each, with the marker its slot holds and the distribution node(Name) gives.
+  struct Spread {
+    std::size_t at;
+    Value marker;
+    const Dist* dist;
+  };
+  std::vector<Spread> spread_;
+  std::uint64_t spreads_ = 0;
+  std::map<std::pair<const ast::Expr*, std::int32_t>, bool> read_once_;
+  // Whether `e` reads `slot` once at most in any run: one name, outside any
+  // loop, and not bound again inside.
+  bool read_once(const ast::Expr& e, std::int32_t slot);
   // The frame whose spine of lets has several values (node(Let)); none at first.
   std::uint64_t sharing_ = UINT64_MAX;
   Dist memo_eval(const ast::Expr& e, Demand d);
@@ -155,6 +170,7 @@ class Composer {
   // Appends the distribution of each of op's parameters to `out`.
   void op_params(const ast::PoolOp& op, std::vector<Dist>& out);
   PoolStep make_step(const ast::PoolOp& op, const Value* params);
+  std::optional<Dist> on_rolls(const std::vector<const ast::PoolOp*>& ops, const std::vector<Dist>& parts);
   std::optional<Dist> keep_after_draws(const DieKind& kind, std::int64_t n, const std::vector<PoolStep>& steps);
   DieKind die_kind(const ast::Dice& k, const Value& sides);
 };

@@ -16,11 +16,46 @@
 // each pair of their values while only the distribution of k is held, never
 // the joint one of a and b (252 × 21 pools). A waiting name that nothing reads
 // is summed out, which changes no weight since it cannot fail.
+//
+// A waiting name that the value reads once (outside any loop) and nothing
+// after it reads is spread instead: the value is computed once, the name
+// giving its whole distribution, as any independent part of an expression
+// does. A pool operation can then take a roll's every multiset at once
+// (PoolStep::on_rolls): `w cancel r<=` counts both rolls face by face.
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "dsl/ast_walk.hpp"
 #include "interpreter/exact/exact_compose.hpp"
 
 namespace alea::compose {
+
+bool Composer::read_once(const ast::Expr& e, std::int32_t slot) {
+  const auto key = std::make_pair(&e, slot);
+  if (auto it = read_once_.find(key); it != read_once_.end()) return it->second;
+  int names = 0;
+  bool ok = true;
+  auto walk = [&](auto&& self, const ast::Expr& x) -> void {
+    const auto& r = demands_.free_slots(x);
+    if (!ok || !std::binary_search(r.begin(), r.end(), slot)) return;
+    std::visit(
+        [&](const auto& k) {
+          using T = std::decay_t<decltype(k)>;
+          if constexpr (std::is_same_v<T, ast::Name>) {
+            ++names;
+          } else if constexpr (ast::is_one_of<T, ast::Repeat, ast::For, ast::Loop, ast::Opposed>) {
+            ok = false;  // may read it more than once in a run
+          } else {
+            if constexpr (std::is_same_v<T, ast::Let>) ok = ok && k.slot != slot;
+            ast::for_each_child(x, [&](const ast::Expr& c) { self(self, c); });
+          }
+        },
+        x.kind);
+  };
+  walk(walk, e);
+  return read_once_[key] = ok && names <= 1;
+}
 
 Dist Composer::let_spine(const ast::Let& k, Demand d) {
   std::vector<const ast::Let*> spine{&k};
@@ -108,6 +143,18 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
         ++it;
       }
     }
+    // Of those, the ones it reads once and nothing after it reads are spread:
+    // the value is computed once with each as its whole distribution (which a
+    // pool operation may count face by face, PoolStep::on_rolls).
+    std::vector<Waiting> spread;
+    for (auto it = with.begin(); it != with.end();) {
+      if (!reads(demands_.free_slots(*l->body), it->slot) && read_once(*l->value, it->slot)) {
+        spread.push_back(std::move(*it));
+        it = with.erase(it);
+      } else {
+        ++it;
+      }
+    }
     std::vector<std::int32_t> next;
     std::vector<Source> from;
     for (const std::int32_t s : demands_.free_slots(*l->body)) {
@@ -122,10 +169,12 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
         from.push_back({Source::Slot, 0, s});
       }
     }
-    if (inside || env.entries.size() > 1 || !with.empty()) sharing_ = frame_;
+    if (inside || env.entries.size() > 1 || !with.empty() || !spread.empty()) sharing_ = frame_;
     const Value* fixed = nullptr;  // the value, when it reads none of the spine's names
     std::optional<Dist> once;
-    if (with.empty() && !reads_any(*l->value, live) && !env.entries.empty()) {
+    // (Names with one value so far, a mechanic's parameters, do not tie it to them.)
+    if (with.empty() && spread.empty() && !env.entries.empty() && (env.is_point() || !reads_any(*l->value, live))) {
+      if (env.is_point()) enter(env.entries[0].first);
       once = inside ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
       if (once->is_point()) fixed = &once->entries[0].first;
     }
@@ -152,10 +201,27 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
       waiting.push_back({l->slot, std::move(*once)});
       continue;
     }
-    const bool memo = inside || !with.empty() || !reads_all(*l->value, live);
+    // (With a spread name the value never meets the same slots twice.)
+    const bool memo = (inside || !with.empty() || !reads_all(*l->value, live)) && spread.empty();
     auto rest_value = [&] { return inside ? memo_eval(*rest, d) : eval(*rest, d); };
-    auto value = [&] { return once ? *once : memo ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand); };
-    if (last && with.empty() && kept_live == live.size()) {
+    auto value = [&]() -> Dist {
+      if (once) return *once;
+      if (spread.empty()) return memo ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
+      // Each spread name's slot holds a marker of its own, which node(Name) knows.
+      const std::size_t mark = spread_.size();
+      std::vector<Value> saved_slots;
+      for (const Waiting& w : spread) {
+        Value marker(fmt::format("\x01spread {}", ++spreads_));
+        saved_slots.push_back(std::move(slot(w.slot)));
+        slot(w.slot) = marker;
+        spread_.push_back({base_ + static_cast<std::size_t>(w.slot), std::move(marker), &w.dist});
+      }
+      Dist v = eval(*l->value, value_demand);
+      spread_.resize(mark);
+      for (std::size_t i = 0; i < spread.size(); ++i) slot(spread[i].slot) = std::move(saved_slots[i]);
+      return v;
+    };
+    if (last && with.empty() && spread.empty() && kept_live == live.size()) {
       // The last let sums nothing out: the rest follows each of its values
       // straight away, without a list of names for each.
       Dist r = bind(budget_, env, [&](const Value& names) {

@@ -138,6 +138,29 @@ std::optional<Dist> Composer::keep_after_draws(const DieKind& kind, std::int64_t
   });
 }
 
+// One operation on a roll's every multiset at once (PoolStep::on_rolls), when
+// each of its parameters is certain, or a roll for one that is a pool.
+std::optional<Dist> Composer::on_rolls(const std::vector<const ast::PoolOp*>& ops, const std::vector<Dist>& parts) {
+  if (ops.size() != 1 || !parts[0].roll || !parts[0].fail.none()) return std::nullopt;
+  std::vector<Value> v;  // the parameters' values (a roll's first multiset, to make the step)
+  bool fits = true;
+  ast::for_each_operand(*ops[0], [&](const ast::Expr*, ast::Operand use) {
+    const Dist& p = parts[v.size() + 1];
+    fits = fits && (p.is_point() || (use == ast::Operand::Pool && p.roll && p.fail.none()));
+    v.push_back(p.entries.empty() ? Value(NoneValue{}) : p.entries.front().first);
+  });
+  if (!fits) return std::nullopt;
+  const PoolStep s = make_step(*ops[0], v.data());
+  if (!s.on_rolls) return std::nullopt;
+  std::optional<Dist> r = s.on_rolls(budget_, kinds_, s, parts[0], &parts[1]);
+  if (!r) return std::nullopt;
+  for (const Dist& p : parts) {
+    r->steps += p.steps;
+    r->dice += p.dice;
+  }
+  return r;
+}
+
 Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
   std::vector<const ast::PoolOp*> ops;  // innermost first
   const ast::Expr* base = &e;
@@ -204,6 +227,8 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       out.dice = bound;
       return out;
     });
+  } else if (std::optional<Dist> counted = on_rolls(ops, parts)) {
+    r = std::move(*counted);
   } else {
     r = bind_many(budget_, parts, [&](const std::vector<Value>& v) {
       Dist out = Dist::point(v[0]);

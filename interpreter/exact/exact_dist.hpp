@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,14 @@ struct Dist {
   Failures fail;
   std::int64_t steps = 0;  // most expression nodes one run evaluates for it
   std::int64_t dice = 0;   // most dice one run rolls for it
+  // Set when the entries are every multiset of `n` dice of one kind, the die id
+  // `id` (roll_pools): an operation may then count them face by face instead
+  // of taking them one by one. Whatever makes a new distribution leaves it unset.
+  struct Roll {
+    std::uint32_t id = 0;
+    std::int64_t n = 0;
+  };
+  std::optional<Roll> roll;
 
   static Dist point(Value v) {
     Dist d;

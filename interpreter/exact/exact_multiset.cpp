@@ -32,14 +32,13 @@ Value make_sorted_pool(std::vector<PoolDie> dice, bool successes) {
   return Value(PoolPtr(std::move(p)));
 }
 
-namespace {
-
-// Distinct faces of a kind with how many sides show each.
 std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k) {
   std::map<std::int64_t, std::uint64_t> m;
   for (std::int64_t i = 0; i < k.face_count(); ++i) ++m[k.face(i)];
   return {m.begin(), m.end()};
 }
+
+namespace {
 
 
 void roll_rec(Budget& budget, Accumulator& acc,
@@ -117,9 +116,11 @@ Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int6
   Accumulator acc(budget);
   std::vector<PoolDie> dice;
   dice.reserve(static_cast<std::size_t>(n));
-  roll_rec(budget, acc, faces, 0, n, kinds.id_of(kind), dice, Weight(1));
+  const std::uint32_t id = kinds.id_of(kind);
+  roll_rec(budget, acc, faces, 0, n, id, dice, Weight(1));
   Dist d;
   d.entries = acc.take();
+  d.roll = Dist::Roll{id, n};
   d.total =
       Weight(static_cast<std::uint64_t>(kind.face_count())).pow(static_cast<std::uint64_t>(n));
   return d;

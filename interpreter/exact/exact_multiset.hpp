@@ -35,7 +35,10 @@ class PoolKinds {
 // A pool value with these dice, sorted.
 Value make_sorted_pool(std::vector<PoolDie> dice, bool successes);
 
-// Every multiset of n dice of `kind`, as pools.
+// The distinct faces of a kind, ascending, with how many of its sides show each.
+std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k);
+
+// Every multiset of n dice of `kind`, as pools (marked as such: Dist::roll).
 Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int64_t n);
 
 // What one step makes of one pool: pools, or numbers for a step that scores.

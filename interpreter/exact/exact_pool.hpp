@@ -32,6 +32,8 @@ namespace alea::compose {
 using kernel::DieTest;
 
 struct Dist;
+struct Budget;
+class PoolKinds;
 struct PoolStep;
 class DieSteps;
 class StepOnPool;
@@ -71,6 +73,11 @@ struct PoolStep {
   IntDist (*on_die)(DieSteps& dice, std::size_t k, std::int64_t face) = nullptr;
   // The step on one multiset of dice, when `face` and `score` do not say it.
   Dist (*on_pools)(StepOnPool& cx) = nullptr;
+  // The step on every multiset of a roll at once (`pool`, a Dist::roll), with
+  // its parameters' distributions (`params`, one per parameter: each certain,
+  // or a roll too), counted face by face; nullopt when it does not apply.
+  std::optional<Dist> (*on_rolls)(Budget& budget, PoolKinds& kinds, const PoolStep& s, const Dist& pool,
+                                  const Dist* params) = nullptr;
   // Keeps (or drops) `count` dice from one end of the pool: the highest or the lowest.
   struct KeepEnd {
     std::int64_t count = 0;

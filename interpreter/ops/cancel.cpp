@@ -8,6 +8,8 @@
 // cancellers spent are those with the smallest sum that reaches it (then the
 // fewest, then the largest).
 #include <algorithm>
+#include <functional>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -120,6 +122,104 @@ compose::Dist on_pools(compose::StepOnPool& cx) {
   return compose::Dist::point(compose::make_sorted_pool(std::move(kept), cx.pool.successes));
 }
 
+// A roll cancelled by a roll (both every multiset of their dice, Dist::roll),
+// counted face by face from the highest down, as icepool's multiset
+// evaluators do: at each face, how many dice of each roll show it, weighted
+// C(left, k)·sides^k, and a small state: the dice of each roll still to
+// place, the cancellers not yet used (faces, highest first) and the dice kept
+// so far. Equal states merge, so the work follows the states and not the
+// pairs of multisets.
+//
+// With `<=`, a canceller can take any die at or below its face: the cancellers
+// at a face join the unused ones, and the dice at that face are taken by the
+// highest of them, which is the choice cancel_dice makes taking the cancellers
+// highest first (each lower one found the dice above it taken). With `<` they
+// join after, and with `=` only those of the face can take it. Every canceller
+// left is then below every die kept, so cancel_dice on what is left (the dice
+// kept, the cancellers unused) cancels nothing alone and makes the combining
+// pass exactly as on the whole pools.
+std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKinds& kinds, const compose::PoolStep& s,
+                                      const compose::Dist& pool, const compose::Dist* params) {
+  using compose::Weight;
+  const compose::Dist& by = params[P::by];
+  if (!by.roll || !(s.cmp == ast::CmpOp::Le || s.cmp == ast::CmpOp::Lt || s.cmp == ast::CmpOp::Eq)) return std::nullopt;
+  const DieKind* pool_kind = kinds.kind_of(PoolDie{0, pool.roll->id});
+  const DieKind* by_kind = kinds.kind_of(PoolDie{0, by.roll->id});
+  if (!pool_kind || !by_kind) return std::nullopt;
+  if (s.combine && !combines_with(s.cmp)) compose::not_composable("a cancel that fails");
+  // Each face of either kind, highest first, with how many sides of each show it.
+  std::map<std::int64_t, std::pair<std::uint64_t, std::uint64_t>, std::greater<>> faces;
+  for (const auto& [f, n] : compose::faces_of(*pool_kind)) faces[f].first = n;
+  for (const auto& [f, n] : compose::faces_of(*by_kind)) faces[f].second = n;
+  struct State {
+    std::int64_t dice = 0, cancellers = 0;  // still to place
+    std::vector<std::int64_t> unused;       // cancellers' faces, highest first
+    std::vector<std::int64_t> kept;         // dice kept, highest first
+    auto operator<=>(const State&) const = default;
+  };
+  std::map<State, Weight> states{{State{pool.roll->n, by.roll->n, {}, {}}, Weight(1)}};
+  // C(n, k)·m^k for k = 0 … n.
+  const auto ways = [](std::int64_t n, std::uint64_t m) {
+    std::vector<Weight> w{Weight(1)};
+    for (std::int64_t k = 1; k <= n; ++k) {
+      w.push_back((w.back() * Weight(static_cast<std::uint64_t>(n - k + 1)) * Weight(m))
+                      .divexact(Weight(static_cast<std::uint64_t>(k))));
+    }
+    return w;
+  };
+  std::size_t left = faces.size();
+  for (const auto& [face, sides] : faces) {
+    const bool lowest = --left == 0;
+    std::map<State, Weight> next;
+    for (const auto& [st, w] : states) {
+      const std::vector<Weight> dw = ways(st.dice, sides.first), cw = ways(st.cancellers, sides.second);
+      for (std::int64_t kd = lowest ? st.dice : 0; kd <= st.dice; ++kd) {
+        if (sides.first == 0 && kd > 0) break;
+        for (std::int64_t kc = lowest ? st.cancellers : 0; kc <= st.cancellers; ++kc) {
+          if (sides.second == 0 && kc > 0) break;
+          budget.charge(1);
+          State n{st.dice - kd, st.cancellers - kc, st.unused, st.kept};
+          const auto join = [&] { n.unused.insert(n.unused.end(), static_cast<std::size_t>(kc), face); };
+          if (s.cmp == ast::CmpOp::Le) join();
+          std::int64_t taken = 0;
+          if (s.cmp == ast::CmpOp::Eq) {
+            taken = std::min(kd, kc);
+            n.unused.insert(n.unused.end(), static_cast<std::size_t>(kc - taken), face);
+          } else {
+            taken = std::min<std::int64_t>(kd, static_cast<std::int64_t>(n.unused.size()));
+            n.unused.erase(n.unused.begin(), n.unused.begin() + taken);  // the highest take them
+          }
+          if (s.cmp == ast::CmpOp::Lt) join();
+          n.kept.insert(n.kept.end(), static_cast<std::size_t>(kd - taken), face);
+          auto [it, fresh] = next.try_emplace(std::move(n), w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)]);
+          if (!fresh) it->second += w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)];
+        }
+      }
+    }
+    states = std::move(next);
+  }
+  compose::Accumulator acc(budget);
+  for (const auto& [st, w] : states) {
+    std::vector<PoolDie> kept, unused;
+    for (const std::int64_t f : st.kept) kept.push_back({f, pool.roll->id});
+    for (const std::int64_t f : st.unused) unused.push_back({f, by.roll->id});
+    PoolData left_pool;
+    left_pool.dice = kept;
+    compose::StepOnPool cx(budget, kinds, s, left_pool);
+    Refusals refusals{cx};
+    const std::vector<bool> gone = s.combine ? cancel_dice(s.cmp, true, kept, unused, refusals) : std::vector<bool>(kept.size());
+    std::vector<PoolDie> out;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      if (!gone[i]) out.push_back(kept[i]);
+    }
+    acc.add(compose::make_sorted_pool(std::move(out), false), w);
+  }
+  compose::Dist d;
+  d.entries = acc.take();
+  d.total = pool.total * by.total;
+  return d;
+}
+
 }  // namespace
 
 void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolStep& s) {
@@ -128,6 +228,7 @@ void exact(const ast::PoolOp& op, const Value* p, const Limits&, compose::PoolSt
   s.combine = op.id == PoolOpId::CancelCombine;
   if (s.combine && op.arg(P::except) && !p[P::except].is_none()) s.fail = exact_test(op, P::except, p, true);
   s.on_pools = &on_pools;
+  s.on_rolls = &on_rolls;
 }
 
 // --- the sampler ----------------------------------------------------------------
