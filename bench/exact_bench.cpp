@@ -115,6 +115,8 @@ ALEA_EXACT(inline_pair, "10d10kh3 > 10d10kh3");
 ALEA_EXACT(sum_repeat, "sum(repeat 6 { 4d6kh3 })");
 // Explode, then keep: each die with its explosions folded into the kept end.
 ALEA_EXACT(explode_keep, "8d6 explode 6 limit 3 keep highest 3");
+// A roll cancelled by a roll, counted face by face (cancel's on_rolls).
+ALEA_EXACT(cancel_rolls, "let w = 8d6 in let r = 6d6 in let k = w cancel r<= combine except 6 in len(k)");
 
 // Whole mechanics of the shipped rulesets.
 #define ALEA_MECHANIC(name, source)                                        \
@@ -125,6 +127,7 @@ ALEA_EXACT(explode_keep, "8d6 explode 6 limit 3 keep highest 3");
 
 ALEA_MECHANIC(hm_3_1, "heroes_mythos.check(3, red: 1)");
 ALEA_MECHANIC(hm_5_2, "heroes_mythos.check(5, red: 2, explode_limit: 3)");
+ALEA_MECHANIC(hm_6_6, "heroes_mythos.check(6, red: 6, explode_limit: 3)");
 ALEA_MECHANIC(dd_melee, "dozen_die.melee({pool: 2, ST: 7}, {pool: 1, ST: 6})");
 
 }  // namespace

@@ -101,14 +101,17 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
     return r;
   };
   Dist env = Dist::point(make_list({}));
-  // Before the last let: the waiting names its value reads run with it, those
-  // only the rest reads join env, and the others are summed out.
-  auto settle = [&](const ast::Let& l) {
-    std::vector<Waiting> still;
+  // Before the rest: the waiting names it reads once are spread, those it
+  // reads more often join env, and the others are summed out.
+  auto settle = [&](const ast::Expr& r) {
+    std::vector<Waiting> spread;
     for (Waiting& w : waiting) {
-      if (reads(demands_.free_slots(*l.value), w.slot)) {
-        still.push_back(std::move(w));
-      } else if (reads(demands_.free_slots(*l.body), w.slot)) {
+      if (!reads(demands_.free_slots(r), w.slot)) {
+        env.steps += w.dist.steps;
+        env.dice += w.dist.dice;
+      } else if (read_once(r, w.slot)) {
+        spread.push_back(std::move(w));
+      } else {
         sharing_ = frame_;
         env = product(budget_, env, w.dist, [](const Value& names, const Value& x) {
           std::vector<Value> items = *names.as_list();
@@ -116,12 +119,25 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
           return make_list(std::move(items));
         });
         live.push_back(w.slot);
-      } else {
-        env.steps += w.dist.steps;
-        env.dice += w.dist.dice;
       }
     }
-    waiting = std::move(still);
+    waiting.clear();
+    return spread;
+  };
+  // `f` with each spread name's slot holding a marker of its own, which node(Name) knows.
+  auto spreading = [&](const std::vector<Waiting>& spread, auto f) -> Dist {
+    const std::size_t mark = spread_.size();
+    std::vector<Value> saved_slots;
+    for (const Waiting& w : spread) {
+      Value marker(fmt::format("\x01spread {}", ++spreads_));
+      saved_slots.push_back(std::move(slot(w.slot)));
+      slot(w.slot) = marker;
+      spread_.push_back({base_ + static_cast<std::size_t>(w.slot), std::move(marker), &w.dist});
+    }
+    Dist v = f();
+    spread_.resize(mark);
+    for (std::size_t i = 0; i < spread.size(); ++i) slot(spread[i].slot) = std::move(saved_slots[i]);
+    return v;
   };
   // Where each name of the next env comes from.
   struct Source {
@@ -131,7 +147,6 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
   };
   for (const ast::Let* l : spine) {
     const bool last = l == spine.back();
-    if (last) settle(*l);
     const Demand value_demand = demands_.slot(l->slot, *l->body, d);
     // The waiting names this value reads: it runs over their values.
     std::vector<Waiting> with;
@@ -190,7 +205,7 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
       }
       return make_list(std::move(kept));
     };
-    if (once && !fixed && !last && once->fail.none()) {
+    if (once && !fixed && once->fail.none()) {
       // It waits; env drops the names that nothing reads any more.
       if (kept_live < live.size()) {
         std::erase_if(from, [](const Source& f) { return f.kind == Source::New; });
@@ -207,21 +222,9 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
     auto value = [&]() -> Dist {
       if (once) return *once;
       if (spread.empty()) return memo ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
-      // Each spread name's slot holds a marker of its own, which node(Name) knows.
-      const std::size_t mark = spread_.size();
-      std::vector<Value> saved_slots;
-      for (const Waiting& w : spread) {
-        Value marker(fmt::format("\x01spread {}", ++spreads_));
-        saved_slots.push_back(std::move(slot(w.slot)));
-        slot(w.slot) = marker;
-        spread_.push_back({base_ + static_cast<std::size_t>(w.slot), std::move(marker), &w.dist});
-      }
-      Dist v = eval(*l->value, value_demand);
-      spread_.resize(mark);
-      for (std::size_t i = 0; i < spread.size(); ++i) slot(spread[i].slot) = std::move(saved_slots[i]);
-      return v;
+      return spreading(spread, [&] { return eval(*l->value, value_demand); });
     };
-    if (last && with.empty() && spread.empty() && kept_live == live.size()) {
+    if (last && waiting.empty() && with.empty() && spread.empty() && kept_live == live.size()) {
       // The last let sums nothing out: the rest follows each of its values
       // straight away, without a list of names for each.
       Dist r = bind(budget_, env, [&](const Value& names) {
@@ -256,9 +259,11 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
     }
     live = std::move(next);
   }
-  if (inside || env.entries.size() > 1) sharing_ = frame_;
+  const std::vector<Waiting> spread = settle(*rest);
+  if (inside || env.entries.size() > 1 || !spread.empty()) sharing_ = frame_;
   return finish(bind(budget_, env, [&](const Value& names) {
     enter(names);
+    if (!spread.empty()) return spreading(spread, [&] { return eval(*rest, d); });
     return inside ? memo_eval(*rest, d) : eval(*rest, d);
   }));
 }

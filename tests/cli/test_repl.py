@@ -536,7 +536,8 @@ def test_stats_options(tmp):
               f":compare {ROOT}/examples/rulesets/my-game.yaml#check {ROOT}/examples/rulesets/house/my-game.yaml#check "
               "dice=3 --outcome success\n"
               ":stats let a = 10d10kh3 in let b = 10d10kh3 in let c = 10d10kh3 in let d = 10d10kh3 in "
-              "let e = 10d10kh3 in let f = 10d10kh3 in a + b + c + d + e + f --time-limit 0.2 --samples 100\n")
+              "let e = 10d10kh3 in let f = 10d10kh3 in a * 100000 + b * 10000 + c * 1000 + d * 100 + e * 10 + f "
+              "--time-limit 0.2 --samples 100\n")
     p = run_script(script, os.path.join(tmp, "stats_history"), "the stats script")
     if p is None:
         return
