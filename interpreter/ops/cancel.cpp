@@ -168,7 +168,9 @@ std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKind
     return w;
   };
   std::size_t left = faces.size();
-  for (const auto& [face, sides] : faces) {
+  for (const auto& at : faces) {
+    const std::int64_t face = at.first;  // (named, for the lambdas below)
+    const auto& sides = at.second;
     const bool lowest = --left == 0;
     std::map<State, Weight> next;
     for (const auto& [st, w] : states) {
