@@ -163,31 +163,25 @@ int roll_command(const RollArgs& a, const alea::cli::RulesetPath& path) {
   for (const auto& w : a.words) words.push_back(w.substr(!w.empty() && w.front() == ' '));
   if (words.empty()) throw UsageError("roll: give an expression to roll, as in: alea roll 4d6kh3");
   alea::Engine engine(alea::cli::engine_options(a.limits, path));
-  // `my-game.check dice=3` calls a mechanic. `r.a` alone is still an
-  // expression unless a ruleset `r` exists; a '-' in the name or a setting
-  // after it cannot be an expression, so those get the ruleset's error.
-  // `mine/my-game.yaml#check` calls a mechanic of that file, loaded first.
-  std::string target = words[0];
-  const bool from_file = alea::cli::file_mechanic_word(target).has_value();
-  if (from_file) {
-    alea::cli::FileMechanic fm = alea::cli::load_file_mechanic(engine, words[0], "roll");
-    if (!fm.problems.empty()) return fail(a, fm.problems, words[0]);
-    target = fm.target;
-  }
-  if (alea::cli::is_mechanic_word(target)) {
-    const std::string name = target.substr(0, target.find('.'));
-    if (from_file || path.find(name) || name.find('-') != std::string::npos ||
-        (words.size() > 1 && alea::cli::is_setting(words[1]))) {
-      const std::vector<std::string> settings(words.begin() + 1, words.end());
-      alea::cli::MechanicCall call = alea::cli::mechanic_call(engine, path, target, settings, "roll", {a.with, a.state_file});
-      if (call.diagnostics.empty()) call.diagnostics = alea::cli::load_mentioned(engine, path, call.source);
-      if (!call.diagnostics.empty()) {
-        return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
-      }
-      const alea::Ruleset* r = engine.find_ruleset(name);
-      const alea::MechanicInfo* m = r ? r->mechanic(target.substr(target.find('.') + 1)) : nullptr;
-      return run_roll(engine, a, call.source, "<command line>", path, m);
+  // `my-game.check dice=3` calls a mechanic (calls_mechanic says when a word
+  // does); `mine/my-game.yaml#check` calls one of that file, loaded first.
+  if (alea::cli::calls_mechanic(path, words, 0)) {
+    std::string target = words[0];
+    if (alea::cli::file_mechanic_word(target)) {
+      alea::cli::FileMechanic fm = alea::cli::load_file_mechanic(engine, words[0], "roll");
+      if (!fm.problems.empty()) return fail(a, fm.problems, words[0]);
+      target = fm.target;
     }
+    const std::string name = target.substr(0, target.find('.'));
+    const std::vector<std::string> settings(words.begin() + 1, words.end());
+    alea::cli::MechanicCall call = alea::cli::mechanic_call(engine, path, target, settings, "roll", {a.with, a.state_file});
+    if (call.diagnostics.empty()) call.diagnostics = alea::cli::load_mentioned(engine, path, call.source);
+    if (!call.diagnostics.empty()) {
+      return fail(a, call.diagnostics, fmt::format("{}", fmt::join(words, " ")));
+    }
+    const alea::Ruleset* r = engine.find_ruleset(name);
+    const alea::MechanicInfo* m = r ? r->mechanic(target.substr(target.find('.') + 1)) : nullptr;
+    return run_roll(engine, a, call.source, "<command line>", path, m);
   }
   // `d20 + bonus bonus=5`: the trailing name=value words bind the expression's variables.
   const auto split = static_cast<std::ptrdiff_t>(alea::cli::variable_words_start(words));

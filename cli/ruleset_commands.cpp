@@ -11,6 +11,7 @@
 
 #include "cli/examples.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/file_mechanic.hpp"
 #include "cli/record_args.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/io/read_file.hpp"
@@ -250,6 +251,14 @@ bool is_setting(std::string_view word) {
   // `a==b` is a comparison, not a setting.
   return eq != std::string_view::npos && is_key(word.substr(0, eq)) && eq + 1 < word.size() &&
          word[eq + 1] != '=';
+}
+
+bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& words, std::size_t i) {
+  if (file_mechanic_word(words[i])) return true;
+  if (!is_mechanic_word(words[i])) return false;
+  const std::string ruleset = words[i].substr(0, words[i].find('.'));
+  return path.find(ruleset) || ruleset.find('-') != std::string::npos ||
+         (i + 1 < words.size() && is_setting(words[i + 1]));
 }
 
 Setting parse_setting(std::string_view word, std::uint32_t at) {

@@ -86,6 +86,12 @@ using detail::is_mechanic_word;
 // The name may be dotted, `attacker.pool=2`, to set one field of a record argument.
 [[nodiscard]] bool is_setting(std::string_view word);
 
+// Whether words[i] calls a mechanic rather than being an expression: it is
+// FILE#MECHANIC, or RULESET.MECHANIC where the ruleset is on the path, its name
+// has a '-' (no expression does) or a setting follows. `r.a` alone is
+// otherwise an expression, a field of `r`. `alea roll` and `alea stats` ask it.
+[[nodiscard]] bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& words, std::size_t i);
+
 // One name=value word after RULESET.MECHANIC.
 struct Setting {
   std::string key, value;          // "attacker.pool", "2"

@@ -33,16 +33,6 @@ std::optional<std::int64_t> whole_number(std::string_view s) {
   return v;
 }
 
-// As in `alea roll`: `my-game.check` calls a mechanic when its ruleset is on the path, when
-// the name has a hyphen (which no expression's name has), or when settings follow it.
-bool calls_mechanic(const RulesetPath& path, const std::vector<std::string>& words, std::size_t i) {
-  if (file_mechanic_word(words[i])) return true;
-  if (!is_mechanic_word(words[i])) return false;
-  const std::string rname = words[i].substr(0, words[i].find('.'));
-  return path.find(rname) || rname.find('-') != std::string::npos ||
-         (i + 1 < words.size() && is_setting(words[i + 1]));
-}
-
 std::string plural_variants(std::size_t n) { return n == 1 ? "1 variant" : fmt::format("{} variants", n); }
 
 // Whether `source` is an expression of its own: it compiles in the session and every name it
