@@ -193,8 +193,11 @@ std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKind
           }
           if (s.cmp == ast::CmpOp::Lt) join();
           n.kept.insert(n.kept.end(), static_cast<std::size_t>(kd - taken), face);
+          const std::uint64_t bytes = sizeof(State) + sizeof(Weight) + 32 +
+                                      (n.unused.size() + n.kept.size()) * sizeof(std::int64_t);
           auto [it, fresh] = next.try_emplace(std::move(n), w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)]);
-          if (!fresh) it->second += w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)];
+          if (fresh) budget.charge_memory(bytes);  // as an outcome is (max_odds_memory)
+          else it->second += w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)];
         }
       }
     }
