@@ -59,8 +59,9 @@ struct StatsSession;  // stats_command.hpp
 // word starts a variant, with the name=value words after it, and every other word is an
 // expression of its own. Each ruleset file a PATH#MECHANIC names is loaded into an engine of
 // its own, so that two rulesets of one name can be compared. `labels` name the variants in
-// order. Loads the rulesets the words mention into the session's engine. A word that is neither (or a label too many) throws UsageError; what does
-// not compile is left for the cell to report.
+// order. Loads the rulesets the words mention into the session's engine. A word that is
+// neither (or a label too many) throws UsageError; what does not compile is left for the cell
+// to report.
 [[nodiscard]] StatsPlan plan_stats(const StatsSession& session, const std::vector<std::string>& words,
                                    const std::vector<std::string>& labels, bool variants = false);
 

@@ -578,62 +578,66 @@ Stats interrupted(const CompiledProgram& program) {
   return s;
 }
 
+// The exact attempt, started at `start`: the answer (exact, interrupted, or
+// with --exact the error saying why there is none), or nullopt and `reason`,
+// why it is to be sampled instead.
+std::optional<Stats> exact_attempt(const Limits& limits, const std::shared_ptr<const CompiledProgram>& program,
+                                   const Bindings& bindings, const StatsOptions& options, Clock::time_point start,
+                                   std::string& reason) {
+  // One deadline for composing and enumerating together.
+  const std::optional<double> limit = time_limit_of(options);
+  const Clock::time_point deadline =
+      limit ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*limit))
+            : Clock::time_point::max();
+  // First by composing distributions (exact.hpp), then by enumerating runs.
+  std::string not_composed;
+  bool out_of_time = false;  // composing used the time up: none is left to enumerate
+  if (options.compose) {
+    Limits cut = limits;
+    cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
+    alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options, start, deadline);
+    if (c.stats) return std::move(*c.stats);
+    if (c.interrupted) return interrupted(*program);
+    not_composed = std::move(c.why_not);
+    out_of_time = c.limit == "time_limit";
+    if (out_of_time) reason = not_composed;
+  }
+  if (!options.enumerate && !options.exact_only && !out_of_time) {
+    // Enumerating is known to be futile (a ruleset's `odds: sampled`).
+    if (!not_composed.empty()) reason = fmt::format("composing does not apply: {}", not_composed);
+    return std::nullopt;
+  }
+  if (!out_of_time) {
+    try {
+      Stats s = exact(program, bindings, limits, options, start, deadline);
+      s.exact_method = "enumerated";
+      s.not_composed = std::move(not_composed);
+      return s;
+    } catch (const Budget& b) {
+      reason = b.reason;
+    } catch (const OrderMatters&) {
+      reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
+    } catch (const Cancelled&) {
+      return interrupted(*program);
+    }
+  }
+  if (!options.exact_only) return std::nullopt;
+  Stats s;
+  s.first_error = Diagnostic(DiagCode::InvalidArgument, program->ast->main ? program->ast->main->span : Span{},
+                             fmt::format("no exact answer: {}", reason));
+  return s;
+}
+
 // `attempt` is set to how long the exact attempt took, when one was made.
 Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
                const StatsOptions& options, std::optional<double>& attempt) {
   const Limits& limits = engine.options().limits;
   std::string reason = "sampling was asked for";
   if (!options.sampled_only) {
-    // One deadline for composing and enumerating together.
     const Clock::time_point start = Clock::now();
-    const auto ended = [&] { attempt = std::chrono::duration<double>(Clock::now() - start).count(); };
-    const std::optional<double> limit = time_limit_of(options);
-    const Clock::time_point deadline =
-        limit ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*limit))
-              : Clock::time_point::max();
-    // First by composing distributions (exact.hpp), then by enumerating runs.
-    std::string not_composed;
-    bool out_of_time = false;  // composing used the time up: none is left to enumerate
-    if (options.compose) {
-      Limits cut = limits;
-      cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
-      alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options, start, deadline);
-      if (c.stats || c.interrupted) ended();
-      if (c.stats) return std::move(*c.stats);
-      if (c.interrupted) return interrupted(*program);
-      not_composed = std::move(c.why_not);
-      out_of_time = c.limit == "time_limit";
-      if (out_of_time) reason = not_composed;
-    }
-    if (!options.enumerate && !options.exact_only && !out_of_time) {
-      ended();
-      // Enumerating is known to be futile (a ruleset's `odds: sampled`).
-      return sampled(std::move(program), bindings, limits, options,
-                     not_composed.empty() ? reason : fmt::format("composing does not apply: {}", not_composed));
-    }
-    if (!out_of_time) {
-      try {
-        Stats s = exact(program, bindings, limits, options, start, deadline);
-        ended();
-        s.exact_method = "enumerated";
-        s.not_composed = std::move(not_composed);
-        return s;
-      } catch (const Budget& b) {
-        reason = b.reason;
-      } catch (const OrderMatters&) {
-        reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
-      } catch (const Cancelled&) {
-        ended();
-        return interrupted(*program);
-      }
-    }
-    ended();
-    if (options.exact_only) {
-      Stats s;
-      s.first_error = Diagnostic(DiagCode::InvalidArgument, program->ast->main ? program->ast->main->span : Span{},
-                                 fmt::format("no exact answer: {}", reason));
-      return s;
-    }
+    std::optional<Stats> answer = exact_attempt(limits, program, bindings, options, start, reason);
+    attempt = std::chrono::duration<double>(Clock::now() - start).count();
+    if (answer) return std::move(*answer);
   }
   return sampled(std::move(program), bindings, limits, options, std::move(reason));
 }

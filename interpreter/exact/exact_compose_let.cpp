@@ -72,6 +72,13 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
     Dist dist;
   };
   std::vector<Waiting> waiting;  // names bound to independent values, not yet in env
+  // Moves the names for which pred holds out of `from`, in order.
+  const auto take = [](std::vector<Waiting>& from, auto pred) {
+    const auto stay = std::stable_partition(from.begin(), from.end(), [&](const Waiting& w) { return !pred(w); });
+    std::vector<Waiting> out(std::make_move_iterator(stay), std::make_move_iterator(from.end()));
+    from.erase(stay, from.end());
+    return out;
+  };
   std::vector<Value> saved;
   saved.reserve(spine.size());
   for (const ast::Let* l : spine) saved.push_back(slot(l->slot));
@@ -148,28 +155,15 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
   for (const ast::Let* l : spine) {
     const bool last = l == spine.back();
     const Demand value_demand = demands_.slot(l->slot, *l->body, d);
-    // The waiting names this value reads: it runs over their values.
-    std::vector<Waiting> with;
-    for (auto it = waiting.begin(); it != waiting.end();) {
-      if (reads(demands_.free_slots(*l->value), it->slot)) {
-        with.push_back(std::move(*it));
-        it = waiting.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    // Of those, the ones it reads once and nothing after it reads are spread:
-    // the value is computed once with each as its whole distribution (which a
-    // pool operation may count face by face, PoolStep::on_rolls).
-    std::vector<Waiting> spread;
-    for (auto it = with.begin(); it != with.end();) {
-      if (!reads(demands_.free_slots(*l->body), it->slot) && read_once(*l->value, it->slot)) {
-        spread.push_back(std::move(*it));
-        it = with.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    // The waiting names this value reads: it runs over their values. Of those,
+    // the ones it reads once and nothing after it reads are spread: the value
+    // is computed once with each as its whole distribution (which a pool
+    // operation may count face by face, PoolStep::on_rolls).
+    std::vector<Waiting> with =
+        take(waiting, [&](const Waiting& w) { return reads(demands_.free_slots(*l->value), w.slot); });
+    const std::vector<Waiting> spread = take(with, [&](const Waiting& w) {
+      return !reads(demands_.free_slots(*l->body), w.slot) && read_once(*l->value, w.slot);
+    });
     std::vector<std::int32_t> next;
     std::vector<Source> from;
     for (const std::int32_t s : demands_.free_slots(*l->body)) {

@@ -32,6 +32,15 @@ Value make_sorted_pool(std::vector<PoolDie> dice, bool successes) {
   return Value(PoolPtr(std::move(p)));
 }
 
+std::vector<Weight> binomial_weights(std::int64_t n, std::uint64_t m) {
+  std::vector<Weight> w{Weight(1)};
+  for (std::int64_t k = 1; k <= n; ++k) {
+    w.push_back((w.back() * Weight(static_cast<std::uint64_t>(n - k + 1)) * Weight(m))
+                    .divexact(Weight(static_cast<std::uint64_t>(k))));
+  }
+  return w;
+}
+
 std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k) {
   std::map<std::int64_t, std::uint64_t> m;
   for (std::int64_t i = 0; i < k.face_count(); ++i) ++m[k.face(i)];
@@ -52,17 +61,11 @@ void roll_rec(Budget& budget, Accumulator& acc,
     dice.resize(mark);
     return;
   }
-  Weight binom = 1;  // C(left, c)
-  Weight pw = 1;     // m^c
+  const std::vector<Weight> ways = binomial_weights(left, faces[i].second);
   const std::size_t mark = dice.size();
   for (std::int64_t c = 0; c <= left; ++c) {
-    if (c > 0) {
-      binom = (binom * Weight(static_cast<std::uint64_t>(left - c + 1)))
-                  .divexact(Weight(static_cast<std::uint64_t>(c)));
-      pw *= Weight(faces[i].second);
-      dice.push_back({faces[i].first, id});
-    }
-    roll_rec(budget, acc, faces, i + 1, left - c, id, dice, w * binom * pw);
+    if (c > 0) dice.push_back({faces[i].first, id});
+    roll_rec(budget, acc, faces, i + 1, left - c, id, dice, w * ways[static_cast<std::size_t>(c)]);
   }
   dice.resize(mark);
 }

@@ -35,6 +35,10 @@ class PoolKinds {
 // A pool value with these dice, sorted.
 Value make_sorted_pool(std::vector<PoolDie> dice, bool successes);
 
+// C(n, k)·m^k for k = 0 … n: the weight of k of n dice showing a face that m
+// of their sides show, the others placed elsewhere.
+std::vector<Weight> binomial_weights(std::int64_t n, std::uint64_t m);
+
 // The distinct faces of a kind, ascending, with how many of its sides show each.
 std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k);
 

@@ -158,15 +158,6 @@ std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKind
     auto operator<=>(const State&) const = default;
   };
   std::map<State, Weight> states{{State{pool.roll->n, by.roll->n, {}, {}}, Weight(1)}};
-  // C(n, k)·m^k for k = 0 … n.
-  const auto ways = [](std::int64_t n, std::uint64_t m) {
-    std::vector<Weight> w{Weight(1)};
-    for (std::int64_t k = 1; k <= n; ++k) {
-      w.push_back((w.back() * Weight(static_cast<std::uint64_t>(n - k + 1)) * Weight(m))
-                      .divexact(Weight(static_cast<std::uint64_t>(k))));
-    }
-    return w;
-  };
   std::size_t left = faces.size();
   for (const auto& at : faces) {
     const std::int64_t face = at.first;  // (named, for the lambdas below)
@@ -174,7 +165,8 @@ std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKind
     const bool lowest = --left == 0;
     std::map<State, Weight> next;
     for (const auto& [st, w] : states) {
-      const std::vector<Weight> dw = ways(st.dice, sides.first), cw = ways(st.cancellers, sides.second);
+      const std::vector<Weight> dw = compose::binomial_weights(st.dice, sides.first);
+      const std::vector<Weight> cw = compose::binomial_weights(st.cancellers, sides.second);
       for (std::int64_t kd = lowest ? st.dice : 0; kd <= st.dice; ++kd) {
         if (sides.first == 0 && kd > 0) break;
         for (std::int64_t kc = lowest ? st.cancellers : 0; kc <= st.cancellers; ++kc) {
@@ -185,8 +177,7 @@ std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKind
           if (s.cmp == ast::CmpOp::Le) join();
           std::int64_t taken = 0;
           if (s.cmp == ast::CmpOp::Eq) {
-            taken = std::min(kd, kc);
-            n.unused.insert(n.unused.end(), static_cast<std::size_t>(kc - taken), face);
+            taken = std::min(kd, kc);  // the others can take no lower die, and `=` does not combine
           } else {
             taken = std::min<std::int64_t>(kd, static_cast<std::int64_t>(n.unused.size()));
             n.unused.erase(n.unused.begin(), n.unused.begin() + taken);  // the highest take them
@@ -195,9 +186,10 @@ std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKind
           n.kept.insert(n.kept.end(), static_cast<std::size_t>(kd - taken), face);
           const std::uint64_t bytes = sizeof(State) + sizeof(Weight) + 32 +
                                       (n.unused.size() + n.kept.size()) * sizeof(std::int64_t);
-          auto [it, fresh] = next.try_emplace(std::move(n), w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)]);
+          const Weight add = w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)];
+          auto [it, fresh] = next.try_emplace(std::move(n), add);
           if (fresh) budget.charge_memory(bytes);  // as an outcome is (max_odds_memory)
-          else it->second += w * dw[static_cast<std::size_t>(kd)] * cw[static_cast<std::size_t>(kc)];
+          else it->second += add;
         }
       }
     }
