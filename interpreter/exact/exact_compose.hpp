@@ -103,6 +103,26 @@ class Composer {
     std::uint64_t lookups = 0, hits = 0;
   };
   std::unordered_map<const ast::Expr*, MemoUse> memo_use_;  // by expression, in every frame
+  // What a call gave, by its site and everything its body can read: its
+  // arguments, the constants and counters set around it, and how deep it is
+  // (exact_compose_calls.cpp). A loop's rounds call the same functions on the
+  // same values again and again.
+  struct CallKey {
+    const ast::Call* call;
+    Demand demand;
+    std::int64_t depth;
+    std::size_t globals, changed;
+    std::vector<Value> values;  // the arguments, then each override's and counter's value
+    std::vector<const ast::Constant*> set;  // the constants overridden and counters set, in order
+  };
+  struct CallHash {
+    std::size_t operator()(const CallKey& k) const;
+  };
+  struct CallEq {
+    bool operator()(const CallKey& a, const CallKey& b) const;
+  };
+  std::unordered_map<CallKey, Dist, CallHash, CallEq> calls_;
+  std::unordered_map<const ast::Call*, MemoUse> call_use_;
   std::uint64_t frame_ = 0, frames_ = 0;
   // Names whose value is a whole distribution while a let's value that reads
   // each of them once is computed (exact_compose_let.cpp): the stack index of
@@ -156,6 +176,7 @@ class Composer {
   Dist joint(const std::vector<const ast::Expr*>& exprs, const std::vector<Demand>& demands);
   Dist call_user(const ast::Call& c, const ast::Expr& e, Demand d);
   Dist call_frame(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
+  Dist call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
   Dist call_builtin(const ast::Call& c, const ast::Expr& e, Demand d);
   // The builtin of `c` on these arguments' values; not composable where it fails.
   Value apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args);

@@ -62,6 +62,14 @@ void Failures::then(const Failures& later, const Weight& later_total, const Weig
   }
 }
 
+namespace {
+// Whether two values' kept hashes show them different.
+bool differ(const HashCache& x, const HashCache& y) {
+  const std::size_t a = x.value.load(std::memory_order_relaxed), b = y.value.load(std::memory_order_relaxed);
+  return a != 0 && b != 0 && a != b;
+}
+}  // namespace
+
 bool same(const Value& a, const Value& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
@@ -70,7 +78,7 @@ bool same(const Value& a, const Value& b) {
     case ValueKind::Bool:
       return *a.as_bool() == *b.as_bool();
     case ValueKind::Str:
-      return *a.as_str() == *b.as_str();
+      return a.as_str() == b.as_str() || *a.as_str() == *b.as_str();
     case ValueKind::None:
       return true;
     case ValueKind::Pool: {
@@ -84,9 +92,12 @@ bool same(const Value& a, const Value& b) {
       return true;
     }
     case ValueKind::List: {
-      const auto& x = *a.as_list();
-      const auto& y = *b.as_list();
-      if (x.size() != y.size()) return false;
+      const std::vector<Value>& x = *a.as_list();
+      const std::vector<Value>& y = *b.as_list();
+      if (&x == &y) return true;
+      if (x.size() != y.size() ||
+          differ(static_cast<const ListData&>(x).hash, static_cast<const ListData&>(y).hash))
+        return false;
       for (std::size_t i = 0; i < x.size(); ++i) {
         if (!same(x[i], y[i])) return false;
       }
@@ -95,7 +106,8 @@ bool same(const Value& a, const Value& b) {
     case ValueKind::Record: {
       const RecordData& x = *a.as_record();
       const RecordData& y = *b.as_record();
-      if (x.names != y.names) return false;
+      if (&x == &y) return true;
+      if (differ(x.hash, y.hash) || x.names != y.names) return false;
       for (std::size_t i = 0; i < x.values.size(); ++i) {
         if (!same(x.values[i], y.values[i])) return false;
       }
@@ -121,15 +133,26 @@ std::size_t hash_value(const Value& v) {
       for (const auto& d : v.as_pool()->dice)
         h = mix(mix(h, static_cast<std::size_t>(d.face)), d.id);
       return h;
-    case ValueKind::List:
-      for (const auto& i : *v.as_list()) h = mix(h, hash_value(i));
+    case ValueKind::List: {
+      // Kept with the list: a state of a loop holds lists and records that
+      // many states share.
+      const auto& l = static_cast<const ListData&>(*v.as_list());
+      if (const std::size_t kept = l.hash.value.load(std::memory_order_relaxed)) return kept;
+      for (const auto& i : l) h = mix(h, hash_value(i));
+      h += h == 0;
+      l.hash.value.store(h, std::memory_order_relaxed);
       return h;
-    case ValueKind::Record:
-      for (std::size_t i = 0; i < v.as_record()->names.size(); ++i) {
-        h = mix(mix(h, std::hash<std::string>()(v.as_record()->names[i])),
-                hash_value(v.as_record()->values[i]));
+    }
+    case ValueKind::Record: {
+      const RecordData& r = *v.as_record();
+      if (const std::size_t kept = r.hash.value.load(std::memory_order_relaxed)) return kept;
+      for (std::size_t i = 0; i < r.names.size(); ++i) {
+        h = mix(mix(h, std::hash<std::string>()(r.names[i])), hash_value(r.values[i]));
       }
+      h += h == 0;
+      r.hash.value.store(h, std::memory_order_relaxed);
       return h;
+    }
   }
   return h;
 }

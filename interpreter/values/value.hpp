@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -59,17 +60,32 @@ struct PoolData {
   RollOrigins groups;
 };
 
+// A hash of a list's or record's contents, kept by the first reader that
+// computes one (0: none yet), as the exact engine's merging does. A copy starts
+// empty.
+struct HashCache {
+  mutable std::atomic<std::size_t> value{0};
+  HashCache() = default;
+  HashCache(const HashCache&) noexcept {}
+  HashCache& operator=(const HashCache&) noexcept {
+    value.store(0, std::memory_order_relaxed);
+    return *this;
+  }
+};
+
 class Value;
 struct RecordData {
   std::vector<std::string> names;  // in the order written
   std::vector<Value> values;
   std::uint32_t depth = 1;  // 1 + the depth of its deepest value
   std::uint64_t size = 1;   // Value::size(); cached so that building costs O(fields)
+  HashCache hash;
 };
 // The items of a list, with how deeply values nest inside it.
 struct ListData : std::vector<Value> {
   std::uint32_t depth = 1;  // 1 + the depth of its deepest item
   std::uint64_t size = 1;   // Value::size(); cached so that building costs O(items)
+  HashCache hash;
 };
 
 using StrPtr = std::shared_ptr<const std::string>;
