@@ -86,8 +86,9 @@ LineColumn SourceFile::line_column(std::uint32_t offset) const {
 std::string_view SourceFile::line_text(std::uint32_t offset) const {
   if (embedding_) {
     const LineColumn lc = line_column(offset);
-    if (lc.line >= 1 && lc.line <= embedding_->outer_lines.size()) {
-      return embedding_->outer_lines[lc.line - 1];
+    const auto& lines = embedding_->outer_lines;
+    if (lines && lc.line >= 1 && lc.line <= lines->size()) {
+      return (*lines)[lc.line - 1];
     }
     return {};
   }

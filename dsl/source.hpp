@@ -40,7 +40,8 @@ struct Embedding {
   std::uint32_t first_line = 1;
   std::uint32_t first_column = 1;  // column of the text's first character on its first line
   std::uint32_t indent = 0;        // columns added to every following line
-  std::vector<std::string> outer_lines;  // the outer file's lines, for the caret snippet
+  // The outer file's lines, for the caret snippet: shared by every text embedded in it.
+  std::shared_ptr<const std::vector<std::string>> outer_lines;
 };
 
 // Who wrote a file's code. An error inside library code (the embedded stdlib,

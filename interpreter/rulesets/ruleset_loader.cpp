@@ -240,12 +240,12 @@ class Loader final : public detail::RulesetReader {
     const std::string& value = n.Scalar();
     const auto [in, pos] = locate(n.Mark());
     const SourceFile& file = *in->file;
-    const std::vector<std::string>& lines = in->lines;
+    const std::vector<std::string>& lines = *in->lines;
     const std::string_view raw = file.text();
     const char first = pos < raw.size() ? raw[pos] : '\0';
     Embedding emb;
     emb.outer_name = file.name();
-    emb.outer_lines = lines;
+    emb.outer_lines = in->lines;
     if (first == '>') {
       error(DiagCode::RulesetInvalidValue, span_of(n),
             fmt::format("write {} as a '|' block or on one line: a '>' block folds its lines, so positions in it are lost", what));

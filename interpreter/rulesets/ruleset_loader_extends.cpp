@@ -19,7 +19,7 @@
 
 namespace alea::detail {
 
-std::vector<std::string> split_lines(std::string_view t) {
+std::shared_ptr<const std::vector<std::string>> split_lines(std::string_view t) {
   std::vector<std::string> out;
   std::size_t start = 0;
   while (start <= t.size()) {
@@ -30,7 +30,7 @@ std::vector<std::string> split_lines(std::string_view t) {
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
-  return out;
+  return std::make_shared<const std::vector<std::string>>(std::move(out));
 }
 
 namespace {

@@ -30,9 +30,10 @@ namespace alea::detail {
 struct YamlFile {
   std::shared_ptr<const SourceFile> file;
   std::uint32_t start = 0;
-  std::vector<std::string> lines;  // without their line breaks
+  // Without their line breaks; shared with every text embedded in the file.
+  std::shared_ptr<const std::vector<std::string>> lines;
 };
-[[nodiscard]] std::vector<std::string> split_lines(std::string_view text);
+[[nodiscard]] std::shared_ptr<const std::vector<std::string>> split_lines(std::string_view text);
 
 // A `functions:` block of the document: the base's own, a variant's overrides of some of its
 // functions, or the functions a variant adds (`add: {functions: …}`).
