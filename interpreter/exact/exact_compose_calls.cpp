@@ -109,7 +109,12 @@ Dist Composer::call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const
   const std::size_t touched = touched_.size(), changed = changed_.size();
   Dist r = call_frame(c, e, d, args);
   // (A call inside that changed a counter makes the result depend on more.)
-  if (touched_.size() == touched && changed_.size() == changed) calls_.emplace(std::move(key), r);
+  if (touched_.size() == touched && changed_.size() == changed) {
+    // What is kept counts against max_odds_memory, as the outcomes do.
+    budget_.charge_memory(sizeof(CallKey) + sizeof(Dist) + sizeof(Value) * key.values.size() +
+                          sizeof(r.entries[0]) * r.entries.size());
+    calls_.emplace(std::move(key), r);
+  }
   return r;
 }
 
