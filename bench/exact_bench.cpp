@@ -33,7 +33,7 @@ const alea::Engine& engine() {
 const alea::Engine& ruleset_engine() {
   static alea::Engine e;
   static const bool loaded = [] {
-    for (const char* name : {"heroes-mythos", "dozen-die"}) {
+    for (const char* name : {"heroes-mythos", "dozen-die", "strategiya"}) {
       if (!e.load_ruleset_file(std::string(ALEA_SOURCE_DIR) + "/rulesets/" + name + ".yaml").empty()) std::abort();
     }
     return true;
@@ -129,5 +129,7 @@ ALEA_MECHANIC(hm_3_1, "heroes_mythos.check(3, red: 1)");
 ALEA_MECHANIC(hm_5_2, "heroes_mythos.check(5, red: 2, explode_limit: 3)");
 ALEA_MECHANIC(hm_6_6, "heroes_mythos.check(6, red: 6, explode_limit: 3)");
 ALEA_MECHANIC(dd_melee, "dozen_die.melee({pool: 2, ST: 7}, {pool: 1, ST: 6})");
+// A loop over a battle's states, calling the same functions on the same values.
+ALEA_MECHANIC(duel, "strategiya.combat_duel({str: 3}, {str: 3})");
 
 }  // namespace

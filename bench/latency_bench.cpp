@@ -1,5 +1,5 @@
-// bench/latency_bench.cpp — the latency of one roll of `4d6kh3` through the API,
-// on one thread, with Engines built once (the stdlib is never needed here):
+// bench/latency_bench.cpp — the latency of one roll of `4d6kh3` through the API, and of
+// loading a shipped ruleset, on one thread (the stdlib is never needed here):
 //
 // latency/parse         parse() of the source alone (dsl/parser.hpp): text to AST.
 // latency/roll          Engine::roll(source, seed): parse, resolve, run, trace;
@@ -11,9 +11,13 @@
 // latency/compile       Engine::compile(source) alone, cold.
 // latency/run           Engine::run(program, bindings, dice): compiled once, run
 //                       again and again with one RandomDice.
+// latency/load          Engine::load_ruleset_file of a shipped ruleset into a
+//                       fresh Engine (and its end), as each `alea` command that
+//                       names a mechanic does once.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
 
 #include "dsl/parser.hpp"
 #include "interpreter/api.hpp"
@@ -73,10 +77,24 @@ void run(benchmark::State& state) {
   }
 }
 
+void load(benchmark::State& state, const char* name) {
+  const std::string path = std::string(ALEA_SOURCE_DIR) + "/rulesets/" + name + ".yaml";
+  for (auto _ : state) {
+    alea::Engine e;
+    if (!e.load_ruleset_file(path).empty()) {
+      state.SkipWithError("does not load");
+      return;
+    }
+    benchmark::DoNotOptimize(e);
+  }
+}
+
 BENCHMARK(parse)->Name("latency/parse 4d6kh3")->Unit(benchmark::kNanosecond);
 BENCHMARK_CAPTURE(roll, cold, cold_engine())->Name("latency/roll 4d6kh3")->Unit(benchmark::kNanosecond);
 BENCHMARK_CAPTURE(roll, cached, caching_engine())->Name("latency/roll cached 4d6kh3")->Unit(benchmark::kNanosecond);
 BENCHMARK(compile)->Name("latency/compile 4d6kh3")->Unit(benchmark::kNanosecond);
 BENCHMARK(run)->Name("latency/run 4d6kh3")->Unit(benchmark::kNanosecond);
+BENCHMARK_CAPTURE(load, strategiya, "strategiya")->Name("latency/load strategiya")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(load, heroes_mythos, "heroes-mythos")->Name("latency/load heroes-mythos")->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -21,7 +21,7 @@
 //   case: NAME               the case's name, [a-z0-9-]+, unique in the file
 //   dice: F, F, …            required; the faces the evaluator is given, in order
 //   expect: TEXT             required; the evaluator's value or error, exactly
-//   ruleset: NAME, …         load rulesets/NAME.yaml before compiling
+//   ruleset: NAME, …         load rulesets/NAME.yaml (or this folder's rulesets/NAME.yaml)
 //   bind: NAME = EXPR        a host binding (EXPR is evaluated without dice)
 //   explosion-depth: N       the exact engine's explosion depth (default 6)
 //   tight-limits: errors     under the tight limits, some seeded runs must fail
@@ -101,6 +101,14 @@ std::string trim(std::string_view s) {
   if (b == std::string_view::npos) return "";
   const auto e = s.find_last_not_of(" \t\r");
   return std::string(s.substr(b, e - b + 1));
+}
+
+// A shipped ruleset, or one of the corpus's own (tests/conformance/rulesets/).
+std::optional<fs::path> ruleset_file(const std::string& name) {
+  for (const fs::path dir : {fs::path(ALEA_SOURCE_DIR) / "rulesets", fs::path(ALEA_SOURCE_DIR) / "tests" / "conformance" / "rulesets"}) {
+    if (fs::exists(dir / (name + ".yaml"))) return dir / (name + ".yaml");
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -220,8 +228,7 @@ void read_file(const fs::path& path, std::vector<Case>& out) {
         if (value.empty()) fail(k, "'expect' needs the value or error");
       } else if (key == "ruleset") {
         for (const std::string& r : split_commas(value)) {
-          if (r.empty() || !fs::exists(fs::path(ALEA_SOURCE_DIR) / "rulesets" / (r + ".yaml")))
-            fail(k, "no ruleset rulesets/" + r + ".yaml");
+          if (r.empty() || !ruleset_file(r)) fail(k, "no ruleset rulesets/" + r + ".yaml or tests/conformance/rulesets/" + r + ".yaml");
           c.rulesets.push_back(r);
         }
         std::sort(c.rulesets.begin(), c.rulesets.end());
@@ -301,7 +308,7 @@ const Engine& engine_for(const Case& c, bool tight = false) {
   if (!e) {
     auto made = std::make_unique<Engine>(EngineOptions{tight ? testing::tight_limits() : Limits{}, {}});
     for (const std::string& r : c.rulesets) {
-      const Diagnostics d = made->load_ruleset_file(fs::path(ALEA_SOURCE_DIR) / "rulesets" / (r + ".yaml"));
+      const Diagnostics d = made->load_ruleset_file(*ruleset_file(r));
       if (!d.empty()) throw std::runtime_error(render_text(d));
     }
     e = std::move(made);
