@@ -227,10 +227,8 @@ bool Composer::MemoEq::operator()(const MemoKey& a, const MemoKey& b) const {
 }
 
 Dist Composer::memo_eval(const ast::Expr& e, Demand d) {
-  // An expression that keeps meeting new values is computed without the memo:
-  // keeping what it gave costs a copy and a hash each time, for nothing.
   MemoUse& use = memo_use_[&e];
-  if (use.lookups >= 1024 && use.hits * 32 < use.lookups) return eval(e, d);
+  if (!use.pays()) return eval(e, d);
   ++use.lookups;
   MemoKey key{frame_, &e, d, {}};
   for (const std::int32_t s : demands_.free_slots(e)) key.slots.push_back(slot(s));

@@ -98,31 +98,24 @@ class Composer {
   struct MemoEq {
     bool operator()(const MemoKey& a, const MemoKey& b) const;
   };
-  std::unordered_map<MemoKey, Dist, MemoHash, MemoEq> memo_;
+  using Memo = std::unordered_map<MemoKey, Dist, MemoHash, MemoEq>;
+  Memo memo_;
+  // How often a memo's lookups for one expression hit: one that keeps meeting
+  // new values is computed without it, since keeping what it gave costs a copy
+  // and a hash each time, for nothing.
   struct MemoUse {
     std::uint64_t lookups = 0, hits = 0;
+    [[nodiscard]] bool pays() const { return lookups < 1024 || hits * 32 >= lookups; }
   };
   std::unordered_map<const ast::Expr*, MemoUse> memo_use_;  // by expression, in every frame
-  // What a call gave, by its site and everything its body can read: its
-  // arguments, the constants and counters set around it, and how deep it is
-  // (exact_compose_calls.cpp). A loop's rounds call the same functions on the
+  // What a call gave, by its place and everything its body can read (frame 0,
+  // the call's expression, and as slots: its depth, the program-level names
+  // bound, the counters changed, its arguments, then each constant overridden
+  // or counter set around it, as its address and its value;
+  // exact_compose_calls.cpp). A loop's rounds call the same functions on the
   // same values again and again.
-  struct CallKey {
-    const ast::Call* call;
-    Demand demand;
-    std::int64_t depth;
-    std::size_t globals, changed;
-    std::vector<Value> values;  // the arguments, then each override's and counter's value
-    std::vector<const ast::Constant*> set;  // the constants overridden and counters set, in order
-  };
-  struct CallHash {
-    std::size_t operator()(const CallKey& k) const;
-  };
-  struct CallEq {
-    bool operator()(const CallKey& a, const CallKey& b) const;
-  };
-  std::unordered_map<CallKey, Dist, CallHash, CallEq> calls_;
-  std::unordered_map<const ast::Call*, MemoUse> call_use_;
+  Memo calls_;
+  std::unordered_map<const ast::Expr*, MemoUse> call_use_;
   std::uint64_t frame_ = 0, frames_ = 0;
   // Names whose value is a whole distribution while a let's value that reads
   // each of them once is computed (exact_compose_let.cpp): the stack index of

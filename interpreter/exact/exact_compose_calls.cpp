@@ -61,24 +61,6 @@ Dist Composer::call_user(const ast::Call& c, const ast::Expr& e, Demand d) {
   return r;
 }
 
-std::size_t Composer::CallHash::operator()(const CallKey& k) const {
-  std::size_t h = std::hash<const void*>()(k.call) ^ (static_cast<std::size_t>(k.depth) * 0x9E3779B97F4A7C15ull) ^
-                  (static_cast<std::size_t>(k.demand) << 7) ^ (k.globals << 13) ^ (k.changed << 19);
-  for (const auto& v : k.values) h = h * 31 + hash_value(v);
-  for (const ast::Constant* c : k.set) h = h * 31 + std::hash<const void*>()(c);
-  return h;
-}
-
-bool Composer::CallEq::operator()(const CallKey& a, const CallKey& b) const {
-  if (a.call != b.call || a.demand != b.demand || a.depth != b.depth || a.globals != b.globals ||
-      a.changed != b.changed || a.set != b.set || a.values.size() != b.values.size())
-    return false;
-  for (std::size_t i = 0; i < a.values.size(); ++i) {
-    if (!same(a.values[i], b.values[i])) return false;
-  }
-  return true;
-}
-
 // A call of a function that changes no counter, given the same values, gives
 // the same distribution: it is computed once. Its body reads only its
 // arguments, constants (fixed in one composition, unless a call around it
@@ -87,20 +69,17 @@ bool Composer::CallEq::operator()(const CallKey& a, const CallKey& b) const {
 // of the key, so that max_call_depth fails where the evaluator would.
 Dist Composer::call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args) {
   const bool sets = std::any_of(c.sets.begin(), c.sets.end(), [](const ast::Constant* k) { return k != nullptr; });
-  MemoUse& use = call_use_[&c];
-  // A site that keeps meeting new values is computed without the memo.
-  if (sets || !c.fn->changes.empty() || (use.lookups >= 1024 && use.hits * 32 < use.lookups)) {
-    return call_frame(c, e, d, args);
-  }
+  MemoUse& use = call_use_[&e];
+  if (sets || !c.fn->changes.empty() || !use.pays()) return call_frame(c, e, d, args);
   ++use.lookups;
-  CallKey key{&c, d, call_depth_, globals_.size(), changed_.size(), args, {}};
-  for (const auto& [k, v] : overrides_) {
-    key.set.push_back(k);
-    key.values.push_back(v);
-  }
-  for (const auto& [k, v] : state_) {
-    key.set.push_back(k);
-    key.values.push_back(v);
+  const auto count = [](std::size_t n) { return Value(static_cast<std::int64_t>(n)); };
+  MemoKey key{0, &e, d, {Value(call_depth_), count(globals_.size()), count(changed_.size())}};
+  key.slots.insert(key.slots.end(), args.begin(), args.end());
+  for (const auto* set : {&overrides_, &state_}) {
+    for (const auto& [k, v] : *set) {
+      key.slots.emplace_back(static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(k)));
+      key.slots.push_back(v);
+    }
   }
   if (auto it = calls_.find(key); it != calls_.end()) {
     ++use.hits;
@@ -111,7 +90,7 @@ Dist Composer::call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const
   // (A call inside that changed a counter makes the result depend on more.)
   if (touched_.size() == touched && changed_.size() == changed) {
     // What is kept counts against max_odds_memory, as the outcomes do.
-    budget_.charge_memory(sizeof(CallKey) + sizeof(Dist) + sizeof(Value) * key.values.size() +
+    budget_.charge_memory(sizeof(MemoKey) + sizeof(Dist) + sizeof(Value) * key.slots.size() +
                           sizeof(r.entries[0]) * r.entries.size());
     calls_.emplace(std::move(key), r);
   }
