@@ -298,15 +298,39 @@ Value b_note(BuiltinCall& c) {
 
 __extension__ using wide = __int128;  // sums of int64 items, without overflow
 
+// The numbers of a list, or the faces of a pool (argument 1), largest first;
+// charged as a sort.
+std::vector<std::int64_t> descending(BuiltinCall& c, std::string_view fn) {
+  if (!c.args[0].as_list() && !c.args[0].as_pool()) {
+    fail(DiagCode::TypeMismatch, c.arg_span(0),
+         fmt::format("argument 1 of '{}' must be a list or a pool, got {}", fn, describe(c.args[0])));
+  }
+  std::vector<Value> one{c.args[0]};
+  BuiltinCall items{c.ev, one, c.arg_exprs, c.span};
+  std::vector<std::int64_t> xs = numbers(items, fn);
+  charge_sort(c, xs.size());
+  std::sort(xs.begin(), xs.end(), std::greater<>());
+  return xs;
+}
+
+// How few of the largest items reach `target` together (0 for a target of 0
+// or less); none when all of them fall short.
+Value b_fewest_reaching(BuiltinCall& c) {
+  const std::vector<std::int64_t> xs = descending(c, "fewest_reaching");
+  const std::int64_t target = int_arg(c, 1, "fewest_reaching");
+  std::size_t k = 0;
+  wide total = 0;
+  while (total < target && k < xs.size()) total += xs[k++];
+  if (total < target) return NoneValue{};
+  return static_cast<std::int64_t>(k);
+}
+
 // The fewest items whose sum reaches `target`; among those, the smallest sum,
 // then the largest items first. {used, leftover}, both largest first, or none
 // when all the items together fall short.
 Value b_cover(BuiltinCall& c) {
-  std::vector<Value> one{c.args[0]};
-  BuiltinCall items{c.ev, one, c.arg_exprs, c.span};
-  std::vector<std::int64_t> xs = numbers(items, "cover");
+  const std::vector<std::int64_t> xs = descending(c, "cover");
   const std::int64_t target = int_arg(c, 1, "cover");
-  std::sort(xs.begin(), xs.end(), std::greater<>());
   // The k largest make the largest sum of any k items, so the fewest is a prefix's length.
   std::size_t k = 0;
   wide prefix = 0;
@@ -412,6 +436,7 @@ const std::vector<Entry>& table() {
       {{"rolled", 1, 1}, b_rolled, {ArgUse::Whole, ArgUse::Whole, Lowering::None, SeesOrder}, "rolled(pool)", "every die of the rolls behind a pool, the removed ones too, as a list of faces"},
       {{"note", 2, 2}, b_note, {ArgUse::Total, ArgUse::Passed, Lowering::Note}, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
       {{"roll_each", 1, 2}, b_roll_each, {ArgUse::Whole, ArgUse::Whole, Lowering::None, Draws}, "roll_each(dice, die)", "rolls a list of described dice (records with a 'die' and tags such as a colour), each die with its tags in the trace; gives the records with each one's 'face'"},
+      {{"fewest_reaching", 2, 2}, b_fewest_reaching, {ArgUse::Whole, ArgUse::Total}, "fewest_reaching(xs, target)", "how few of the largest items of a list (or dice of a pool) reach target together: 0 for a target of 0 or less, none if all fall short"},
       {{"cover", 2, 2}, b_cover, {}, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };
   return t;
