@@ -43,6 +43,15 @@ void Composer::op_params(const ast::PoolOp& op, std::vector<Dist>& out) {
   });
 }
 
+StepMemo& Composer::step_memo(const ast::Expr& chain, std::size_t op, const Value* params, std::size_t n) {
+  MemoKey key{0, &chain, Demand::Full, {Value(static_cast<std::int64_t>(op))}};
+  key.slots.insert(key.slots.end(), params, params + n);
+  auto it = step_memos_.find(key);
+  if (it != step_memos_.end()) return it->second;
+  budget_.charge_memory(sizeof(MemoKey) + sizeof(StepMemo) + sizeof(Value) * key.slots.size());
+  return step_memos_.emplace(std::move(key), StepMemo{}).first->second;
+}
+
 // Each operation's step is made in interpreter/ops/<family>.cpp.
 PoolStep Composer::make_step(const ast::PoolOp& op, const Value* p) {
   PoolStep s;
@@ -196,6 +205,8 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
   for (std::size_t i = dice ? 2 : 1; i < parts.size(); ++i) {
     if (!parts[i].fail.none()) not_composable("a pool operation's parameter that may fail");
   }
+  // How many parameters operation i has.
+  const auto params_of = [&](std::size_t i) { return (i + 1 < first.size() ? first[i + 1] : parts.size()) - first[i]; };
   Dist r;
   if (dice) {
     r = bind_many(budget_, parts, [&](const std::vector<Value>& v) {
@@ -219,9 +230,10 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
         out = std::move(*kept);
       } else {
         out = roll_pools(budget_, kinds_, kind, n);
-        for (const auto& s : steps) {
-          out =
-              bind(budget_, out, [&](const Value& p) { return apply_step(budget_, kinds_, s, p); });
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+          StepMemo& memo = step_memo(e, i, &v[first[i]], params_of(i));
+          out = bind(budget_, out,
+                     [&](const Value& p) { return apply_step(budget_, kinds_, steps[i], p, &memo); });
         }
       }
       out.dice = bound;
@@ -234,11 +246,12 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       Dist out = Dist::point(v[0]);
       for (std::size_t i = 0; i < ops.size(); ++i) {
         const PoolStep s = make_step(*ops[i], &v[first[i]]);
+        StepMemo& memo = step_memo(e, i, &v[first[i]], params_of(i));
         out = bind(budget_, out, [&](const Value& p) {
           const PoolData* pool = p.as_pool();
           if (!pool) not_composable("a pool operation on something else than a pool");
           const auto n = static_cast<std::int64_t>(pool->dice.size());
-          Dist after = apply_step(budget_, kinds_, s, p);
+          Dist after = apply_step(budget_, kinds_, s, p, &memo);
           after.dice = dice_bound(n, {s}).first - n;
           return after;
         });

@@ -129,10 +129,10 @@ Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int6
   return d;
 }
 
-Dist apply_step(Budget& budget, PoolKinds& kinds, const PoolStep& step, const Value& pool) {
+Dist apply_step(Budget& budget, PoolKinds& kinds, const PoolStep& step, const Value& pool, StepMemo* memo) {
   const PoolData* p = pool.as_pool();
   if (!p) not_composable("a pool operation on something else than a pool");
-  StepOnPool cx(budget, kinds, step, *p);
+  StepOnPool cx(budget, kinds, step, *p, memo);
   if (step.on_pools) return step.on_pools(cx);
   if (step.score) {
     std::int64_t n = 0;

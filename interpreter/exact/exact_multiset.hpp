@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "interpreter/values/dice.hpp"
@@ -45,8 +47,18 @@ std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k);
 // Every multiset of n dice of `kind`, as pools (marked as such: Dist::roll).
 Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int64_t n);
 
+// What a step computed for part of a pool, kept for the next pools that the
+// same operation, with the same parameters' values, meets in one composition
+// (Composer::step_memo): the dice that a multiset of exploding dice adds.
+struct StepMemo {
+  using Dice = std::vector<std::pair<std::int64_t, std::uint32_t>>;  // (face, id), sorted
+  std::map<Dice, Dist> per_die;
+};
+
 // What one step makes of one pool: pools, or numbers for a step that scores.
-Dist apply_step(Budget& budget, PoolKinds& kinds, const PoolStep& step, const Value& pool);
+// `memo`, when given, keeps what it computes for the step's next pools.
+Dist apply_step(Budget& budget, PoolKinds& kinds, const PoolStep& step, const Value& pool,
+                StepMemo* memo = nullptr);
 
 // Whether a die showing `face` passes t; `kind` is null for a die of a pool
 // given by the host, which only a fixed test can judge (else not composed).
@@ -56,12 +68,14 @@ bool passes(const DieTest& t, const DieKind* kind, std::int64_t face);
 // (interpreter/ops/<family>.cpp), with what such steps share.
 class StepOnPool {
  public:
-  StepOnPool(Budget& b, PoolKinds& k, const PoolStep& s, const PoolData& p) : budget(b), kinds(k), step(s), pool(p) {}
+  StepOnPool(Budget& b, PoolKinds& k, const PoolStep& s, const PoolData& p, StepMemo* m = nullptr)
+      : budget(b), kinds(k), step(s), pool(p), memo(m) {}
 
   Budget& budget;
   PoolKinds& kinds;
   const PoolStep& step;
   const PoolData& pool;
+  StepMemo* memo;  // null: nothing is kept
 
   // The kind of a die; refused for a die of a pool given by the host.
   const DieKind& need_kind(const PoolDie& d) const;
@@ -73,21 +87,34 @@ class StepOnPool {
   Dist fresh(const DieKind& kind);
   // The dice of two pools as one.
   static Value join(const Value& a, const Value& b);
-  // The pool with each die that passes `t` replaced by the pool `chain(die)` gives.
+  // The pool with each die that passes `t` replaced by the pool `chain(die)`
+  // gives. What the passing dice become together depends on them alone, so
+  // it is kept in `memo` for the next pool with the same passing dice.
   template <class Chain>
   Dist per_die(const DieTest& t, Chain chain) {
     std::vector<PoolDie> still;
-    Dist result = Dist::point(make_sorted_pool({}, false));
+    StepMemo::Dice passing;
     for (const auto& d : pool.dice) {
-      if (!passes(t, d)) {
-        still.push_back(d);
-        continue;
-      }
-      result = product(budget, result, chain(d), join);
+      if (passes(t, d)) passing.emplace_back(d.face, d.id);
+      else still.push_back(d);
     }
-    return map(budget, result, [&, base = make_sorted_pool(std::move(still), false)](const Value& v) {
+    auto together = [&] {
+      Dist r = Dist::point(make_sorted_pool({}, false));
+      for (const auto& [face, id] : passing) r = product(budget, r, chain(PoolDie{face, id}), join);
+      return r;
+    };
+    const auto join_rest = [&, base = make_sorted_pool(std::move(still), false)](const Value& v) {
       return join_as(v, base, pool.successes);
-    });
+    };
+    if (!memo) return map(budget, together(), join_rest);
+    auto it = memo->per_die.find(passing);
+    if (it == memo->per_die.end()) {
+      Dist r = together();
+      // The outcomes were counted as they were made; the key counts here.
+      budget.charge_memory(sizeof(Dist) + 64 + sizeof(passing[0]) * passing.size());
+      it = memo->per_die.emplace(std::move(passing), std::move(r)).first;
+    }
+    return map(budget, it->second, join_rest);
   }
 
  private:
