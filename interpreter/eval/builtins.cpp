@@ -3,6 +3,7 @@
 #include "interpreter/eval/builtins.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -313,16 +314,22 @@ std::vector<std::int64_t> descending(BuiltinCall& c, std::string_view fn) {
   return xs;
 }
 
-// How few of the largest items reach `target` together (0 for a target of 0
-// or less); none when all of them fall short.
-Value b_fewest_reaching(BuiltinCall& c) {
-  const std::vector<std::int64_t> xs = descending(c, "fewest_reaching");
-  const std::int64_t target = int_arg(c, 1, "fewest_reaching");
+// How few of the items `xs` (largest first) reach `target` together: the k
+// largest make the largest sum of any k items, so it is a prefix's length.
+// 0 for a target of 0 or less; nullopt when all of them fall short.
+std::optional<std::size_t> fewest(const std::vector<std::int64_t>& xs, std::int64_t target) {
   std::size_t k = 0;
   wide total = 0;
   while (total < target && k < xs.size()) total += xs[k++];
-  if (total < target) return NoneValue{};
-  return static_cast<std::int64_t>(k);
+  if (total < target) return std::nullopt;
+  return k;
+}
+
+Value b_fewest_reaching(BuiltinCall& c) {
+  const std::vector<std::int64_t> xs = descending(c, "fewest_reaching");
+  const auto k = fewest(xs, int_arg(c, 1, "fewest_reaching"));
+  if (!k) return NoneValue{};
+  return static_cast<std::int64_t>(*k);
 }
 
 // The fewest items whose sum reaches `target`; among those, the smallest sum,
@@ -331,11 +338,9 @@ Value b_fewest_reaching(BuiltinCall& c) {
 Value b_cover(BuiltinCall& c) {
   const std::vector<std::int64_t> xs = descending(c, "cover");
   const std::int64_t target = int_arg(c, 1, "cover");
-  // The k largest make the largest sum of any k items, so the fewest is a prefix's length.
-  std::size_t k = 0;
-  wide prefix = 0;
-  while (prefix < target && k < xs.size()) prefix += xs[k++];
-  if (prefix < target) return NoneValue{};
+  const auto fewest_items = fewest(xs, target);
+  if (!fewest_items) return NoneValue{};
+  const std::size_t k = *fewest_items;
   // Equal items form groups; take counts of the larger items first, so the
   // first subset found with a given sum is the lexicographically largest.
   struct Group {
