@@ -117,9 +117,11 @@ class Composer {
   Memo calls_;
   std::unordered_map<const ast::Expr*, MemoUse> call_use_;
   // What each pool operation of a chain computed for part of a pool, by the
-  // chain, the operation and its parameters' values (exact_compose_pool.cpp).
+  // chain, the operation and its parameters' values (exact_compose_pool.cpp);
+  // null for an operation that draws no dice.
   std::unordered_map<MemoKey, StepMemo, MemoHash, MemoEq> step_memos_;
-  StepMemo& step_memo(const ast::Expr& chain, std::size_t op, const Value* params, std::size_t n);
+  StepMemo* step_memo(const ast::Expr& chain, std::size_t op, const PoolStep& step, const Value* params,
+                      std::size_t n);
   std::uint64_t frame_ = 0, frames_ = 0;
   // Names whose value is a whole distribution while a let's value that reads
   // each of them once is computed (exact_compose_let.cpp): the stack index of

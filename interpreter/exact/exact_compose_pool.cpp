@@ -43,13 +43,16 @@ void Composer::op_params(const ast::PoolOp& op, std::vector<Dist>& out) {
   });
 }
 
-StepMemo& Composer::step_memo(const ast::Expr& chain, std::size_t op, const Value* params, std::size_t n) {
+StepMemo* Composer::step_memo(const ast::Expr& chain, std::size_t op, const PoolStep& step, const Value* params,
+                               std::size_t n) {
+  // Only a step that draws dice for some of a pool's dice has anything to keep.
+  if (!step.draws) return nullptr;
   MemoKey key{0, &chain, Demand::Full, {Value(static_cast<std::int64_t>(op))}};
   key.slots.insert(key.slots.end(), params, params + n);
   auto it = step_memos_.find(key);
-  if (it != step_memos_.end()) return it->second;
+  if (it != step_memos_.end()) return &it->second;
   budget_.charge_memory(sizeof(MemoKey) + sizeof(StepMemo) + sizeof(Value) * key.slots.size());
-  return step_memos_.emplace(std::move(key), StepMemo{}).first->second;
+  return &step_memos_.emplace(std::move(key), StepMemo{}).first->second;
 }
 
 // Each operation's step is made in interpreter/ops/<family>.cpp.
@@ -231,9 +234,9 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       } else {
         out = roll_pools(budget_, kinds_, kind, n);
         for (std::size_t i = 0; i < steps.size(); ++i) {
-          StepMemo& memo = step_memo(e, i, &v[first[i]], params_of(i));
+          StepMemo* memo = step_memo(e, i, steps[i], &v[first[i]], params_of(i));
           out = bind(budget_, out,
-                     [&](const Value& p) { return apply_step(budget_, kinds_, steps[i], p, &memo); });
+                     [&](const Value& p) { return apply_step(budget_, kinds_, steps[i], p, memo); });
         }
       }
       out.dice = bound;
@@ -246,12 +249,12 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       Dist out = Dist::point(v[0]);
       for (std::size_t i = 0; i < ops.size(); ++i) {
         const PoolStep s = make_step(*ops[i], &v[first[i]]);
-        StepMemo& memo = step_memo(e, i, &v[first[i]], params_of(i));
+        StepMemo* memo = step_memo(e, i, s, &v[first[i]], params_of(i));
         out = bind(budget_, out, [&](const Value& p) {
           const PoolData* pool = p.as_pool();
           if (!pool) not_composable("a pool operation on something else than a pool");
           const auto n = static_cast<std::int64_t>(pool->dice.size());
-          Dist after = apply_step(budget_, kinds_, s, p, &memo);
+          Dist after = apply_step(budget_, kinds_, s, p, memo);
           after.dice = dice_bound(n, {s}).first - n;
           return after;
         });
