@@ -129,9 +129,11 @@ std::size_t hash_value(const Value& v) {
     case ValueKind::None:
       return h;
     case ValueKind::Pool:
+      // One multiply per die (pools are hashed by the million); slot_of
+      // spreads the result.
       h = mix(h, v.as_pool()->successes ? 1 : 0);
       for (const auto& d : v.as_pool()->dice)
-        h = mix(mix(h, static_cast<std::size_t>(d.face)), d.id);
+        h = (h ^ (static_cast<std::size_t>(d.face) << 32 ^ d.id)) * 0x100000001B3ull;
       return h;
     case ValueKind::List: {
       // Kept with the list: a state of a loop holds lists and records that
@@ -157,9 +159,11 @@ std::size_t hash_value(const Value& v) {
   return h;
 }
 
-void Accumulator::index(std::size_t i) {
-  const std::size_t b = hash_value(entries_[i].first) % buckets_.size();
-  buckets_[b].push_back(i);
+void Accumulator::place(std::size_t i) {
+  const std::size_t mask = table_.size() - 1;
+  std::size_t b = slot_of(hashes_[i]);
+  while (table_[b] != 0) b = (b + 1) & mask;
+  table_[b] = static_cast<std::uint32_t>(i + 1);
 }
 
 std::uint64_t value_bytes(const Value& v) {
@@ -186,7 +190,7 @@ void Accumulator::add(Value v, const Weight& w) {
   budget_.charge(1);
   if (w.is_zero()) return;
   constexpr std::size_t linear = 12;
-  if (buckets_.empty()) {
+  if (table_.empty()) {
     for (auto& [x, xw] : entries_) {
       if (same(x, v)) {
         xw += w;
@@ -196,24 +200,31 @@ void Accumulator::add(Value v, const Weight& w) {
     budget_.charge_memory(value_bytes(v) + sizeof(Weight));
     entries_.emplace_back(std::move(v), w);
     if (entries_.size() > linear) {
-      buckets_.resize(64);
-      for (std::size_t i = 0; i < entries_.size(); ++i) index(i);
+      table_.assign(64, 0);
+      for (const auto& e : entries_) hashes_.push_back(hash_value(e.first));
+      for (std::size_t i = 0; i < entries_.size(); ++i) place(i);
     }
     return;
   }
-  auto& bucket = buckets_[hash_value(v) % buckets_.size()];
-  for (std::size_t i : bucket) {
-    if (same(entries_[i].first, v)) {
+  const std::size_t h = hash_value(v);
+  const std::size_t mask = table_.size() - 1;
+  std::size_t b = slot_of(h);
+  for (; table_[b] != 0; b = (b + 1) & mask) {
+    const std::size_t i = table_[b] - 1;
+    if (hashes_[i] == h && same(entries_[i].first, v)) {
       entries_[i].second += w;
       return;
     }
   }
-  budget_.charge_memory(value_bytes(v) + sizeof(Weight) + sizeof(std::size_t));
+  budget_.charge_memory(value_bytes(v) + sizeof(Weight) + sizeof(std::size_t) + 2 * sizeof(std::uint32_t));
+  if (entries_.size() >= UINT32_MAX - 1) not_composable("too many outcomes to merge");
   entries_.emplace_back(std::move(v), w);
-  bucket.push_back(entries_.size() - 1);
-  if (entries_.size() > 2 * buckets_.size()) {
-    buckets_.assign(buckets_.size() * 4, {});
-    for (std::size_t i = 0; i < entries_.size(); ++i) index(i);
+  hashes_.push_back(h);
+  table_[b] = static_cast<std::uint32_t>(entries_.size());
+  // At most half full: probes stay short.
+  if (2 * entries_.size() > table_.size()) {
+    table_.assign(table_.size() * 4, 0);
+    for (std::size_t i = 0; i < entries_.size(); ++i) place(i);
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -100,13 +101,25 @@ class Accumulator {
   void add(Value v, const Weight& w);
   // Every weight so far times k.
   void scale(const Weight& k);
-  std::vector<std::pair<Value, Weight>> take() { return std::move(entries_); }
+  std::vector<std::pair<Value, Weight>> take() {
+    table_.clear();
+    hashes_.clear();
+    return std::move(entries_);
+  }
 
  private:
   Budget& budget_;
   std::vector<std::pair<Value, Weight>> entries_;
-  std::vector<std::vector<std::size_t>> buckets_;  // by hash, once there are many entries
-  void index(std::size_t i);
+  // Once there are many entries: each one's hash, and an open-addressed table
+  // of their places (index + 1; 0 is free), probed linearly.
+  std::vector<std::size_t> hashes_;
+  std::vector<std::uint32_t> table_;
+  void place(std::size_t i);
+  // The first slot to probe for hash h: its high bits after a multiply, so that
+  // hashes alike in their low bits (ints are their own hash) still spread.
+  [[nodiscard]] std::size_t slot_of(std::size_t h) const {
+    return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - std::countr_zero(table_.size())));
+  }
 };
 
 // The counters and ceilings shared by every combination in one computation.

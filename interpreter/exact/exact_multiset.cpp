@@ -13,6 +13,12 @@
 
 namespace alea::compose {
 
+namespace {
+
+bool by_face_then_id(const PoolDie& a, const PoolDie& b) { return a.face != b.face ? a.face < b.face : a.id < b.id; }
+
+}  // namespace
+
 std::uint32_t PoolKinds::id_of(const DieKind& k) {
   for (std::size_t i = 0; i < kinds_.size(); ++i) {
     if (kinds_[i] == k) return tag | static_cast<std::uint32_t>(i);
@@ -22,9 +28,7 @@ std::uint32_t PoolKinds::id_of(const DieKind& k) {
 }
 
 Value make_sorted_pool(std::vector<PoolDie> dice, bool successes) {
-  std::sort(dice.begin(), dice.end(), [](const PoolDie& a, const PoolDie& b) {
-    return a.face != b.face ? a.face < b.face : a.id < b.id;
-  });
+  std::sort(dice.begin(), dice.end(), by_face_then_id);
   auto p = std::make_shared<PoolData>();
   p->dice = std::move(dice);
   p->successes = successes;
@@ -102,9 +106,20 @@ Dist StepOnPool::fresh(const DieKind& kind) {
 Value StepOnPool::join(const Value& a, const Value& b) { return join_as(a, b, false); }
 
 Value StepOnPool::join_as(const Value& a, const Value& b, bool successes) {
-  std::vector<PoolDie> dice = a.as_pool()->dice;
-  dice.insert(dice.end(), b.as_pool()->dice.begin(), b.as_pool()->dice.end());
-  return make_sorted_pool(std::move(dice), successes);
+  // Both are sorted (make_sorted_pool): merged, they are too.
+  const auto& x = a.as_pool()->dice;
+  const auto& y = b.as_pool()->dice;
+  auto p = std::make_shared<PoolData>();
+  p->dice.resize(x.size() + y.size());
+  std::merge(x.begin(), x.end(), y.begin(), y.end(), p->dice.begin(), by_face_then_id);
+  p->successes = successes;
+  // Sorted: the first and last faces bound every one, and so the total.
+  const auto& d = p->dice;
+  const auto magnitude = [](std::int64_t f) { return f < 0 ? 0 - static_cast<std::uint64_t>(f) : static_cast<std::uint64_t>(f); };
+  const bool small = d.empty() || std::max(magnitude(d.front().face), magnitude(d.back().face)) <=
+                                      (std::uint64_t{1} << 62) / d.size();
+  if (!small && !pool_total(*p)) not_composable("a pool's total would overflow");
+  return Value(PoolPtr(std::move(p)));
 }
 
 Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int64_t n) {

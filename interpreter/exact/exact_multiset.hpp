@@ -98,27 +98,34 @@ class StepOnPool {
       if (passes(t, d)) passing.emplace_back(d.face, d.id);
       else still.push_back(d);
     }
-    auto together = [&] {
-      Dist r = Dist::point(make_sorted_pool({}, false));
-      for (const auto& [face, id] : passing) r = product(budget, r, chain(PoolDie{face, id}), join);
-      return r;
-    };
     const auto join_rest = [&, base = make_sorted_pool(std::move(still), false)](const Value& v) {
       return join_as(v, base, pool.successes);
     };
-    if (!memo) return map(budget, together(), join_rest);
-    auto it = memo->per_die.find(passing);
-    if (it == memo->per_die.end()) {
-      Dist r = together();
-      // The outcomes were counted as they were made; the key counts here.
-      budget.charge_memory(sizeof(Dist) + 64 + sizeof(passing[0]) * passing.size());
-      it = memo->per_die.emplace(std::move(passing), std::move(r)).first;
+    if (!memo) {
+      Dist r = Dist::point(make_sorted_pool({}, false));
+      for (const auto& [face, id] : passing) r = product(budget, r, chain(PoolDie{face, id}), join);
+      return map(budget, r, join_rest);
     }
-    return map(budget, it->second, join_rest);
+    return map(budget, together(passing, passing.size(), chain), join_rest);
   }
 
  private:
   static Value join_as(const Value& a, const Value& b, bool successes);
+
+  // What the first n passing dice become together, from the memo, or made
+  // from what the first n - 1 become (kept too: a pool's passing dice are
+  // sorted, so the next pool with more of them starts there).
+  template <class Chain>
+  const Dist& together(const StepMemo::Dice& passing, std::size_t n, Chain& chain) {
+    StepMemo::Dice key(passing.begin(), passing.begin() + static_cast<std::ptrdiff_t>(n));
+    if (auto it = memo->per_die.find(key); it != memo->per_die.end()) return it->second;
+    Dist r = n == 0 ? Dist::point(make_sorted_pool({}, false))
+                    : product(budget, together(passing, n - 1, chain),
+                              chain(PoolDie{passing[n - 1].first, passing[n - 1].second}), join);
+    // The outcomes were counted as they were made; the key counts here.
+    budget.charge_memory(sizeof(Dist) + 64 + sizeof(key[0]) * key.size());
+    return memo->per_die.emplace(std::move(key), std::move(r)).first->second;
+  }
 };
 
 }  // namespace alea::compose
