@@ -13,10 +13,6 @@ namespace alea::compose {
 
 namespace {
 
-// Nesting of expressions and calls composed; deeper programs are enumerated.
-// Lower than the evaluator's 2,000 levels: a level here takes more stack.
-constexpr std::int64_t max_eval_depth = 400;
-
 Value binop(ast::BinOp op, const Value& l, const Value& r) {
   using ast::BinOp;
   if (op == BinOp::Eq) return l == r;
@@ -457,12 +453,11 @@ Dist Composer::node(const ast::PoolOp&, const ast::Expr& e, Demand d) {
 }
 
 Dist Composer::eval(const ast::Expr& e, Demand d) {
-  if (++depth_ > max_eval_depth) not_composable("expressions nest too deep");
-  struct Leave {
-    std::int64_t& depth;
-    ~Leave() { --depth; }
-  } leave{depth_};
-  Dist r = std::visit([&](const auto& k) { return node(k, e, d); }, e.kind);
+  const Nested nested(depth_);
+  return checked(std::visit([&](const auto& k) { return node(k, e, d); }, e.kind), d);
+}
+
+Dist Composer::checked(Dist r, Demand d) {
   r.steps += 1;
   if (r.steps > limits_.max_steps) not_composable("a run would take more than max_steps steps");
   if (r.dice > limits_.max_dice) not_composable("a run could roll more than max_dice dice");

@@ -80,6 +80,19 @@ class Composer {
   std::vector<const ast::Constant*> changed_;
   std::vector<const ast::Constant*> touched_;  // by the calls under way, until the outer one returns
   std::int64_t depth_ = 0;
+  // One level of nesting composed (an expression, a spine carried into a
+  // branch); deeper programs are enumerated. Lower than the evaluator's 2,000
+  // levels: a level here takes more stack.
+  static constexpr std::int64_t max_eval_depth = 400;
+  struct Nested {
+    explicit Nested(std::int64_t& d) : depth(d) {
+      if (++depth > max_eval_depth) not_composable("expressions nest too deep");
+    }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+    ~Nested() { --depth; }
+    std::int64_t& depth;
+  };
   std::int64_t call_depth_ = 0;
   std::int64_t loop_rounds_ = 0;
   // Distributions already computed for an expression, by the values of the
@@ -144,6 +157,9 @@ class Composer {
   Dist statements_from(const ast::Program& program, std::size_t i, const Value* last);
   Dist eval(const ast::Expr& e, Demand d);
   Dist eval(const ast::ExprPtr& e, Demand d) { return eval(*e, d); }
+  // What eval does with a node's distribution: the node counted as a step,
+  // the limits checked, pools given as totals where only those are needed.
+  Dist checked(Dist r, Demand d);
   template <class T>
   Dist node(const T& k, const ast::Expr& e, Demand d);
 
@@ -165,7 +181,14 @@ class Composer {
   void write_counter(const ast::Constant& c, Value v, bool clamp);
   Dist lookup(const ast::Name& n);
   // A spine of lets: exact_compose_let.cpp.
-  Dist let_spine(const ast::Let& k, Demand d);
+  // `env` holds the values of the names `live` that a spine around this one
+  // still reads, one list per outcome (none at first).
+  Dist let_spine(const ast::Let& k, Demand d, Dist env = Dist::point(make_list({})),
+                 const std::vector<std::int32_t>& live = {});
+  // What follows a spine: `rest` once per outcome of env, or, when it is an
+  // `if` or another let, env split or carried into it.
+  Dist spine_rest(const ast::Expr& rest, Demand d, const Dist& env, const std::vector<std::int32_t>& live,
+                  bool inside);
   Dist binary(const ast::Binary& b);
   struct TierDists {
     std::vector<std::optional<Dist>> lows, highs, results;

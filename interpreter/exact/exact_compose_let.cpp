@@ -57,16 +57,17 @@ bool Composer::read_once(const ast::Expr& e, std::int32_t slot) {
   return read_once_[key] = ok && names <= 1;
 }
 
-Dist Composer::let_spine(const ast::Let& k, Demand d) {
+Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vector<std::int32_t>& outer) {
   std::vector<const ast::Let*> spine{&k};
   const ast::Expr* rest = k.body.get();
   while (const auto* l = std::get_if<ast::Let>(&rest->kind)) {
-    const bool again = std::any_of(spine.begin(), spine.end(), [&](const ast::Let* s) { return s->slot == l->slot; });
+    const bool again = std::any_of(spine.begin(), spine.end(), [&](const ast::Let* s) { return s->slot == l->slot; }) ||
+                       std::find(outer.begin(), outer.end(), l->slot) != outer.end();
     if (again) break;
     spine.push_back(l);
     rest = l->body.get();
   }
-  std::vector<std::int32_t> live;  // the names env holds, in the order of its lists
+  std::vector<std::int32_t> live = outer;  // the names env holds, in the order of its lists
   struct Waiting {
     std::int32_t slot;
     Dist dist;
@@ -107,7 +108,6 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
     sharing_ = saved_sharing;
     return r;
   };
-  Dist env = Dist::point(make_list({}));
   // Before the rest: the waiting names it reads once are spread, those it
   // reads more often join env, and the others are summed out.
   auto settle = [&](const ast::Expr& r) {
@@ -255,11 +255,68 @@ Dist Composer::let_spine(const ast::Let& k, Demand d) {
   }
   const std::vector<Waiting> spread = settle(*rest);
   if (inside || env.entries.size() > 1 || !spread.empty()) sharing_ = frame_;
+  if (spread.empty()) return finish(spine_rest(*rest, d, env, live, inside));
   return finish(bind(budget_, env, [&](const Value& names) {
     enter(names);
-    if (!spread.empty()) return spreading(spread, [&] { return eval(*rest, d); });
-    return inside ? memo_eval(*rest, d) : eval(*rest, d);
+    return spreading(spread, [&] { return eval(*rest, d); });
   }));
+}
+
+// An `if` whose branches are spines (`if len(kept) == 0 then … else let pool
+// = kept explode 6 in …`) would otherwise run each branch once per outcome of
+// env. Split instead, each branch continues the spine from the outcomes that
+// reach it, so a let in it sums out the names it no longer reads, merged
+// across all of them.
+Dist Composer::spine_rest(const ast::Expr& rest, Demand d, const Dist& env, const std::vector<std::int32_t>& live,
+                          bool inside) {
+  auto enter = [&](const Value& names) {
+    const auto& values = *names.as_list();
+    for (std::size_t j = 0; j < live.size(); ++j) slot(live[j]) = values[j];
+  };
+  auto each = [&](const ast::Expr& x, const Dist& outcomes) {
+    return bind(budget_, outcomes, [&](const Value& names) {
+      enter(names);
+      return inside ? memo_eval(x, d) : eval(x, d);
+    });
+  };
+  if (env.entries.size() < 2) return each(rest, env);
+  const Nested nested(depth_);
+  if (const auto* l = std::get_if<ast::Let>(&rest.kind)) {
+    if (std::find(live.begin(), live.end(), l->slot) != live.end()) return each(rest, env);
+    return checked(let_spine(*l, d, env, live), d);
+  }
+  const auto* i = std::get_if<ast::If>(&rest.kind);
+  if (!i) return each(rest, env);
+  // The condition for each outcome of env, and with it the outcome.
+  const Dist tagged = bind(budget_, env, [&](const Value& names) {
+    enter(names);
+    const Dist c = inside ? memo_eval(*i->cond, Demand::Counted) : eval(*i->cond, Demand::Counted);
+    return map(budget_, c, [&](const Value& v) { return make_list({Value(to_bool(v)), names}); });
+  });
+  // The outcomes that take each branch, as a distribution of their own (its
+  // steps and dice are counted in `tagged`'s).
+  Dist part[2];
+  for (Dist& p : part) p.total = Weight(0);
+  for (const auto& [v, w] : tagged.entries) {
+    const auto& pair = *v.as_list();
+    Dist& p = part[*pair[0].as_bool() ? 1 : 0];
+    p.entries.emplace_back(pair[1], w);
+    p.total += w;
+  }
+  Dist branch;
+  branch.total = tagged.total;
+  branch.fail = tagged.fail;
+  branch.steps = tagged.steps;
+  branch.dice = tagged.dice;
+  for (const bool b : {true, false}) {
+    if (!part[b].entries.empty()) branch.entries.emplace_back(Value(b), part[b].total);
+  }
+  return checked(bind(budget_, branch,
+                      [&](const Value& b) {
+                        const bool yes = *b.as_bool();
+                        return spine_rest(yes ? *i->then_ : *i->else_, d, part[yes], live, inside);
+                      }),
+                 d);
 }
 
 }  // namespace alea::compose
