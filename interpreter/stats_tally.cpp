@@ -15,13 +15,15 @@ bool holds_pool(const Value& v) {
   return false;
 }
 
+}  // namespace
+
 bool value_less(const Value& a, const Value& b) {
-  if (a.as_int() && b.as_int()) return *a.as_int() < *b.as_int();
-  if (a.as_bool() && b.as_bool()) return !*a.as_bool() && *b.as_bool();
+  const auto rank = [](const Value& v) { return v.as_int() ? 0 : v.as_bool() ? 1 : v.is_none() ? 2 : 3; };
+  if (rank(a) != rank(b)) return rank(a) < rank(b);
+  if (a.as_int()) return *a.as_int() < *b.as_int();
+  if (a.as_bool()) return !*a.as_bool() && *b.as_bool();
   return false;
 }
-
-}  // namespace
 
 std::pair<double, double> wilson(double k, double n) {
   if (n <= 0) return {0, 1};

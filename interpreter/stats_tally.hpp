@@ -23,6 +23,11 @@
 
 namespace alea::tally {
 
+// The order a distribution lists its values in: numbers ascending, then
+// false and true, then none, then every other value in the order it was met.
+// (A strict weak order, so that the listing depends on the values alone.)
+bool value_less(const Value& a, const Value& b);
+
 // A value as it is counted: a pool as its total.
 Value counted(const Value& v);
 // A value with every list's items sorted: what the order check compares, so

@@ -40,16 +40,10 @@ struct Tally {
   }
 };
 
-bool value_less(const Value& a, const Value& b) {
-  if (a.as_int() && b.as_int()) return *a.as_int() < *b.as_int();
-  if (a.as_bool() && b.as_bool()) return !*a.as_bool() && *b.as_bool();
-  return false;
-}
-
 Distribution finish(std::string name, Tally t, const Fractions& fractions) {
   Distribution d;
   d.name = std::move(name);
-  auto less = [](const auto& a, const auto& b) { return value_less(a.first, b.first); };
+  auto less = [](const auto& a, const auto& b) { return tally::value_less(a.first, b.first); };
   if (!std::is_sorted(t.entries.begin(), t.entries.end(), less)) {
     std::stable_sort(t.entries.begin(), t.entries.end(), less);
   }

@@ -297,6 +297,19 @@ with tempfile.TemporaryDirectory() as tmp:
     _, err = expect(["stats", "3d6", "--svg", os.path.join(tmp, "no", "such", "dir.svg")], 2)
     check("--svg to a missing directory", "cannot write" in err, err)
 
+# ---- the order values are listed in ---------------------------------------------------------
+# Numbers ascending, then false and true, then none, whichever way the answer was
+# computed: the listing depends on the values alone, never on the order the engine met them.
+mixed = "let a = d6 in let b = d6 in if a > b then let c = a - b in c * 2 else if a == b then none else let e = b in e + a"
+ints_then_none = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, None]
+for how in (["--exact"], ["--sampled", "--samples", "4000", "--seed", "5"]):
+    doc = json_of(["stats", mixed] + how, "mixed " + how[0])
+    check("numbers, then none " + how[0], doc and [e["value"] for e in doc["distribution"]] == ints_then_none,
+          doc and [e["value"] for e in doc["distribution"]])
+doc = json_of(["stats", "if d6 > 4 then none else d4 == 2", "--exact"], "bools and none")
+check("false, true, then none", doc and [e["value"] for e in doc["distribution"]] == [False, True, None],
+      doc and [e["value"] for e in doc["distribution"]])
+
 # ---- bad usage -------------------------------------------------------------------------------
 for args in (["stats"], ["stats", "3d6", "--samples", "0"], ["stats", "3d6", "--samples", "x"],
              ["stats", "3d6", "--exact", "--sampled"], ["stats", "3d6", "--threads", "0"],
