@@ -291,6 +291,7 @@ Value b_rolled(BuiltinCall& c) {
 
 // Adds "label: value" to the breakdown and gives the value back.
 Value b_note(BuiltinCall& c) {
+  if (!c.ev.notes()) return c.args[1];
   const std::string label = c.args[0].as_str() ? *c.args[0].as_str() : c.ev.display(c.args[0], c.arg_span(0));
   const std::string value = c.ev.display(c.args[1], c.arg_span(1));
   c.ev.add_note(c.span, fmt::format("{}: {}", label, value), value);

@@ -2,6 +2,7 @@
 // by evaluator.cpp (expressions), interpreter/ops/ (pool operations) and builtins.cpp.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,17 @@ class Evaluator {
   void run_program(const ast::Program& program, std::optional<Value>& value,
                    std::vector<std::pair<std::string, Value>>& globals);
   Value eval(const ast::Expr& e);
+  // `e` in a frame holding `slots`, as if called `call_depth` calls and
+  // `depth` levels deep: for the exact engine, which runs here what it can
+  // compute without dice (Composer::run_plain).
+  Value eval_in_frame(const ast::Expr& e, std::span<const Value> slots, std::int64_t call_depth,
+                      std::int64_t depth) {
+    stack_.assign(slots.begin(), slots.end());
+    base_ = 0;
+    call_depth_ = call_depth;
+    depth_ = depth;
+    return eval(e);
+  }
 
   // Helpers for pool operations and builtins.
   std::int64_t eval_int(const ast::Expr& e, std::string_view what);
@@ -110,6 +122,10 @@ class Evaluator {
       fail(DiagCode::Interrupted, span, "interrupted");
     }
   }
+  // Whether note() adds its line to the breakdown: not where nobody reads it
+  // (the exact engine), as a lowered run does not.
+  [[nodiscard]] bool notes() const { return notes_; }
+  void keep_notes(bool on) { notes_ = on; }
   // Adds a line to the breakdown.
   void add_note(Span span, std::string text, std::string result) {
     trace_.events.push_back({span, std::move(text), std::move(result), true});
@@ -134,6 +150,7 @@ class Evaluator {
   std::int64_t dice_rolled_ = 0;
   std::int64_t call_depth_ = 0;
   std::int64_t depth_ = 0;
+  bool notes_ = true;
 
   template <class T>
   Value node(const T& k, const ast::Expr& e);

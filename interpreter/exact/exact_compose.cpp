@@ -454,6 +454,13 @@ Dist Composer::node(const ast::PoolOp&, const ast::Expr& e, Demand d) {
 
 Dist Composer::eval(const ast::Expr& e, Demand d) {
   const Nested nested(depth_);
+  // (A literal or a name is as quick here.)
+  const bool leaf = std::holds_alternative<ast::IntLit>(e.kind) || std::holds_alternative<ast::BoolLit>(e.kind) ||
+                    std::holds_alternative<ast::StrLit>(e.kind) || std::holds_alternative<ast::NoneLit>(e.kind) ||
+                    std::holds_alternative<ast::Name>(e.kind);
+  if (!leaf && plain(e)) {
+    if (auto r = run_plain(e)) return checked(std::move(*r), d);
+  }
   return checked(std::visit([&](const auto& k) { return node(k, e, d); }, e.kind), d);
 }
 

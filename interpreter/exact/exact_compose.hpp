@@ -145,6 +145,17 @@ class Composer {
     const Dist* dist;
   };
   std::vector<Spread> spread_;
+  // Expressions that need no dice and read only their frame's names, which
+  // the plain evaluator runs faster than the composer walks them
+  // (exact_compose_calls.cpp): nothing random, no constant, state or
+  // program-level name, no loop (its cut-off is a distribution of its own).
+  std::unordered_map<const ast::Expr*, bool> plain_;
+  std::unordered_map<const ast::FnDef*, bool> plain_fns_;
+  bool plain(const ast::Expr& e);
+  bool plain_fn(const ast::FnDef& fn);
+  // `e`'s one value, from the plain evaluator; null when it cannot run there
+  // now (a name of its frame holds a whole distribution).
+  std::optional<Dist> run_plain(const ast::Expr& e);
   std::uint64_t spreads_ = 0;
   std::map<std::pair<const ast::Expr*, std::int32_t>, bool> read_once_;
   // Whether `e` reads `slot` once at most in any run: one name, outside any

@@ -1,9 +1,10 @@
 // interpreter/exact/exact_compose_calls.cpp — calls of user functions and builtins,
-// and opposed rolls, in the composed exact engine.
+// opposed rolls, and what the plain evaluator runs, in the composed exact engine.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "dsl/ast_walk.hpp"
 #include "dsl/call_site.hpp"
 #include "interpreter/eval/eval_context.hpp"
 #include "interpreter/exact/exact_compose.hpp"
@@ -18,6 +19,27 @@ class NoDice final : public DiceSource {
     not_composable("a builtin that rolls dice");
   }
 };
+
+bool unsorted_pools(const Value& v) {
+  if (const PoolData* p = v.as_pool()) return !std::is_sorted(p->dice.begin(), p->dice.end(), by_face_then_id);
+  if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), unsorted_pools);
+  if (const RecordData* r = v.as_record()) return std::any_of(r->values.begin(), r->values.end(), unsorted_pools);
+  return false;
+}
+
+// `v` with each pool in it sorted, as the composer keeps pools (make_sorted_pool).
+Value sorted_pools(const Value& v) {
+  if (!unsorted_pools(v)) return v;
+  if (const PoolData* p = v.as_pool()) return make_sorted_pool(p->dice, p->successes);
+  std::vector<Value> items;
+  if (const auto* l = v.as_list()) {
+    for (const Value& x : *l) items.push_back(sorted_pools(x));
+    return make_list(std::move(items));
+  }
+  const RecordData& r = *v.as_record();
+  for (const Value& x : r.values) items.push_back(sorted_pools(x));
+  return make_record(r.names, std::move(items));
+}
 
 // As Evaluator::check_result: a mechanic's value must be the record it declares.
 void check_result(Composer& composer, const ast::FnDef& fn, const Value& v) {
@@ -256,6 +278,7 @@ Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vecto
   NoDice dice;
   Trace trace;
   detail::Evaluator ev(bindings_, dice, limits_, trace);
+  ev.keep_notes(false);
   detail::BuiltinCall call{ev, args, c.args, e.span};
   Value v;
   try {
@@ -265,6 +288,58 @@ Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vecto
   }
   if (const auto* p = v.as_pool()) return make_sorted_pool(p->dice, p->successes);
   return v;
+}
+
+bool Composer::plain_fn(const ast::FnDef& fn) {
+  if (auto it = plain_fns_.find(&fn); it != plain_fns_.end()) return it->second;
+  plain_fns_[&fn] = true;  // a recursive call is as plain as the rest of the body
+  bool ok = fn.changes.empty() && fn.side_count == 0 && fn.body && plain(*fn.body);
+  for (const auto& def : fn.defaults) ok = ok && (!def || plain(*def));
+  return plain_fns_[&fn] = ok;
+}
+
+bool Composer::plain(const ast::Expr& e) {
+  if (auto it = plain_.find(&e); it != plain_.end()) return it->second;
+  bool ok = std::visit(
+      [&](const auto& k) {
+        using T = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<T, ast::Name>) {
+          return k.slot >= 0 && !k.constant;
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          if (std::any_of(k.sets.begin(), k.sets.end(), [](const ast::Constant* c) { return c != nullptr; }))
+            return false;
+          if (k.builtin >= 0) return detail::builtin_caps(k.builtin).composes();
+          return k.fn && plain_fn(*k.fn);
+        } else {
+          return !ast::is_one_of<T, ast::Dice, ast::PoolOp, ast::Loop, ast::Opposed>;
+        }
+      },
+      e.kind);
+  ast::for_each_child(e, [&](const ast::Expr& c) { ok = ok && plain(c); });
+  return plain_[&e] = ok;
+}
+
+std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
+  const std::span<const Value> frame(stack_.data() + base_, stack_.size() - base_);
+  for (const Spread& s : spread_) {
+    if (s.at >= base_) return std::nullopt;  // a name of this frame holds a whole distribution
+  }
+  NoDice dice;
+  Trace trace;
+  detail::Evaluator ev(bindings_, dice, limits_, trace, RunInput{.cancel = budget_.cancel});
+  ev.keep_notes(false);
+  Value v;
+  try {
+    v = ev.eval_in_frame(e, frame, call_depth_, depth_);
+  } catch (const detail::EvalError& x) {
+    if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
+    not_composable("an expression without dice fails on some roll");
+  }
+  budget_.charge(1);
+  budget_.charge_work(static_cast<std::uint64_t>(ev.steps()));
+  Dist r = Dist::point(sorted_pools(v));
+  r.steps = ev.steps() - 1;  // checked() counts the node itself
+  return r;
 }
 
 // sum, min or max of `repeat n { body }`: the items are independent and the

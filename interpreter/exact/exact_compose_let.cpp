@@ -63,7 +63,9 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
   while (const auto* l = std::get_if<ast::Let>(&rest->kind)) {
     const bool again = std::any_of(spine.begin(), spine.end(), [&](const ast::Let* s) { return s->slot == l->slot; }) ||
                        std::find(outer.begin(), outer.end(), l->slot) != outer.end();
-    if (again) break;
+    // From a let the plain evaluator can run on, the rest runs there whole,
+    // once per outcome of what it reads, rather than let by let here.
+    if (again || plain(*rest)) break;
     spine.push_back(l);
     rest = l->body.get();
   }
@@ -282,7 +284,8 @@ Dist Composer::spine_rest(const ast::Expr& rest, Demand d, const Dist& env, cons
   if (env.entries.size() < 2) return each(rest, env);
   const Nested nested(depth_);
   if (const auto* l = std::get_if<ast::Let>(&rest.kind)) {
-    if (std::find(live.begin(), live.end(), l->slot) != live.end()) return each(rest, env);
+    // (A let the plain evaluator runs, runs there whole, once per outcome.)
+    if (std::find(live.begin(), live.end(), l->slot) != live.end() || plain(rest)) return each(rest, env);
     return checked(let_spine(*l, d, env, live), d);
   }
   const auto* i = std::get_if<ast::If>(&rest.kind);

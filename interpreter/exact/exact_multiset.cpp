@@ -13,12 +13,6 @@
 
 namespace alea::compose {
 
-namespace {
-
-bool by_face_then_id(const PoolDie& a, const PoolDie& b) { return a.face != b.face ? a.face < b.face : a.id < b.id; }
-
-}  // namespace
-
 std::uint32_t PoolKinds::id_of(const DieKind& k) {
   for (std::size_t i = 0; i < kinds_.size(); ++i) {
     if (kinds_[i] == k) return tag | static_cast<std::uint32_t>(i);

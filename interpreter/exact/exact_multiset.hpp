@@ -34,6 +34,11 @@ class PoolKinds {
   std::vector<DieKind> kinds_;
 };
 
+// The order a composed pool keeps its dice in.
+inline bool by_face_then_id(const PoolDie& a, const PoolDie& b) {
+  return a.face != b.face ? a.face < b.face : a.id < b.id;
+}
+
 // A pool value with these dice, sorted.
 Value make_sorted_pool(std::vector<PoolDie> dice, bool successes);
 
