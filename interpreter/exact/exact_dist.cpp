@@ -166,17 +166,36 @@ void Accumulator::place(std::size_t i) {
   table_[b] = static_cast<std::uint32_t>(i + 1);
 }
 
+namespace {
+
+// Whether another value holds v's contents too (a name's pool in a spine's list
+// of names, an outcome of the distribution it came from): then they were
+// counted where that value was made, and a list or record holding it adds its
+// handle only.
+bool held_elsewhere(const Value& v) {
+  return std::visit(
+      [](const auto& x) {
+        if constexpr (requires { x.use_count(); }) return x.use_count() > 1;
+        return false;
+      },
+      v.variant());
+}
+
+std::uint64_t item_bytes(const Value& v) { return held_elsewhere(v) ? sizeof(Value) : value_bytes(v); }
+
+}  // namespace
+
 std::uint64_t value_bytes(const Value& v) {
   std::uint64_t n = sizeof(Value);
   switch (v.kind()) {
     case ValueKind::Str: return n + v.as_str()->size();
     case ValueKind::Pool: return n + v.as_pool()->dice.size() * sizeof(PoolDie);
     case ValueKind::List:
-      for (const auto& i : *v.as_list()) n += value_bytes(i);
+      for (const auto& i : *v.as_list()) n += item_bytes(i);
       return n;
     case ValueKind::Record:
       for (std::size_t i = 0; i < v.as_record()->names.size(); ++i)
-        n += v.as_record()->names[i].size() + value_bytes(v.as_record()->values[i]);
+        n += v.as_record()->names[i].size() + item_bytes(v.as_record()->values[i]);
       return n;
     default: return n;
   }
