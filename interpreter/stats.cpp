@@ -620,6 +620,11 @@ std::optional<Stats> exact_attempt(const Limits& limits, const std::shared_ptr<c
     } catch (const Cancelled&) {
       return interrupted(*program);
     }
+    // Both ways were tried: say why each gave up.
+    if (!not_composed.empty()) {
+      reason = fmt::format("{}{}; enumerating: {}", not_composed.starts_with("composing ") ? "" : "composing does not apply: ",
+                           not_composed, reason);
+    }
   }
   if (!options.exact_only) return std::nullopt;
   Stats s;

@@ -221,12 +221,14 @@ if doc:
     check("no sampler when exact", doc["method"] == "exact" and doc["sampler"] is None, doc)
 # Over the budget, it samples and says why.
 out, _ = expect(["stats", "3d6", "--max-branches", "10", "--samples", "2000", "--threads", "1"], 0)
-check("over budget samples", out.startswith("3d6: sampled (2000 runs on 1 thread, seed 0) — an exact answer "
+check("over budget samples", out.startswith("3d6: sampled (2000 runs on 1 thread, seed 0) — composing needs "
+                                            "more than 10 branches (max_branches); enumerating: an exact answer "
                                             "needs more than 10 runs (max_branches)"), out[:200])
 
 # ---- --exact --------------------------------------------------------------------------
 _, err = expect(["stats", "faces(20d6)", "--exact", "--max-branches", "1000"], 1)
-check("--exact over budget", "no exact answer: an exact answer needs more than 1000 runs (max_branches)" in err
+check("--exact over budget", "no exact answer: composing does not apply: 'faces' sees the order of the dice or is "
+      "not known to the composer; enumerating: an exact answer needs more than 1000 runs (max_branches)" in err
       and "raise --max-branches" in err, err)
 _, err = expect(["stats", "faces(2d6)[0]", "--exact"], 1)
 check("--exact and the order of the dice", "depends on the order of the dice" in err, err)
