@@ -1,6 +1,7 @@
 // interpreter/exact/exact_compose.cpp — the composed exact engine: expressions,
 // names, arithmetic, conditions and collections. Calls are in
 // exact_compose_calls.cpp, dice and pool operations in exact_compose_pool.cpp.
+#include "dsl/ast_walk.hpp"
 #include "interpreter/exact/exact_compose.hpp"
 
 #include <fmt/format.h>
@@ -454,11 +455,15 @@ Dist Composer::node(const ast::PoolOp&, const ast::Expr& e, Demand d) {
 
 Dist Composer::eval(const ast::Expr& e, Demand d) {
   const Nested nested(depth_);
-  // (A literal or a name is as quick here.)
-  const bool leaf = std::holds_alternative<ast::IntLit>(e.kind) || std::holds_alternative<ast::BoolLit>(e.kind) ||
-                    std::holds_alternative<ast::StrLit>(e.kind) || std::holds_alternative<ast::NoneLit>(e.kind) ||
-                    std::holds_alternative<ast::Name>(e.kind);
-  if (!leaf && plain(e)) {
+  // (A literal or a name is as quick here; dice and what holds them never run there.)
+  const bool maybe_plain = std::visit(
+      [](const auto& k) {
+        using T = std::decay_t<decltype(k)>;
+        return !ast::is_one_of<T, ast::IntLit, ast::BoolLit, ast::StrLit, ast::NoneLit, ast::Name, ast::Dice,
+                               ast::PoolOp, ast::Loop, ast::Opposed>;
+      },
+      e.kind);
+  if (maybe_plain && plain(e)) {
     if (auto r = run_plain(e)) return checked(std::move(*r), d);
   }
   return checked(std::visit([&](const auto& k) { return node(k, e, d); }, e.kind), d);
