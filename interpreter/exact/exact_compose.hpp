@@ -153,6 +153,7 @@ class Composer {
   std::unordered_map<const ast::FnDef*, bool> plain_fns_;
   bool plain(const ast::Expr& e);
   bool plain_fn(const ast::FnDef& fn);
+  bool plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees);
   // `e`'s one value, from the plain evaluator; null when it cannot run there
   // now (a name of its frame holds a whole distribution).
   std::optional<Dist> run_plain(const ast::Expr& e);

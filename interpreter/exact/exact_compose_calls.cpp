@@ -290,16 +290,9 @@ Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vecto
   return v;
 }
 
-bool Composer::plain_fn(const ast::FnDef& fn) {
-  if (auto it = plain_fns_.find(&fn); it != plain_fns_.end()) return it->second;
-  plain_fns_[&fn] = true;  // a recursive call is as plain as the rest of the body
-  bool ok = fn.changes.empty() && fn.side_count == 0 && fn.body && plain(*fn.body);
-  for (const auto& def : fn.defaults) ok = ok && (!def || plain(*def));
-  return plain_fns_[&fn] = ok;
-}
-
-bool Composer::plain(const ast::Expr& e) {
-  if (auto it = plain_.find(&e); it != plain_.end()) return it->second;
+// Whether `e` itself needs no dice, constant, state or outer name; the user
+// functions it calls are added to `callees`, for plain_fn to follow.
+bool Composer::plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees) {
   bool ok = std::visit(
       [&](const auto& k) {
         using T = std::decay_t<decltype(k)>;
@@ -309,13 +302,53 @@ bool Composer::plain(const ast::Expr& e) {
           if (std::any_of(k.sets.begin(), k.sets.end(), [](const ast::Constant* c) { return c != nullptr; }))
             return false;
           if (k.builtin >= 0) return detail::builtin_caps(k.builtin).composes();
-          return k.fn && plain_fn(*k.fn);
+          if (!k.fn) return false;
+          callees.push_back(k.fn);
+          return true;
         } else {
           return !ast::is_one_of<T, ast::Dice, ast::PoolOp, ast::Loop, ast::Opposed>;
         }
       },
       e.kind);
-  ast::for_each_child(e, [&](const ast::Expr& c) { ok = ok && plain(c); });
+  ast::for_each_child(e, [&](const ast::Expr& c) { ok = ok && plain_here(c, callees); });
+  return ok;
+}
+
+// A function is plain when every function it may reach, itself included, is
+// plain in its own body and defaults. Followed with a list, not recursion, and
+// only so far: a program of a thousand chained functions is not analysed whole.
+bool Composer::plain_fn(const ast::FnDef& fn) {
+  if (auto it = plain_fns_.find(&fn); it != plain_fns_.end()) return it->second;
+  constexpr std::size_t most = 256;
+  std::vector<const ast::FnDef*> todo{&fn}, seen{&fn}, callees;
+  bool ok = true;
+  while (ok && !todo.empty()) {
+    const ast::FnDef* g = todo.back();
+    todo.pop_back();
+    if (auto it = plain_fns_.find(g); it != plain_fns_.end()) {
+      ok = it->second;  // (true: all it reaches is plain too)
+      continue;
+    }
+    callees.clear();
+    ok = g->changes.empty() && g->side_count == 0 && g->body && plain_here(*g->body, callees);
+    for (const auto& def : g->defaults) ok = ok && (!def || plain_here(*def, callees));
+    for (const ast::FnDef* c : callees) {
+      if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+      if (seen.size() == most) ok = false;
+      seen.push_back(c);
+      todo.push_back(c);
+    }
+  }
+  if (!ok) return plain_fns_[&fn] = false;
+  for (const ast::FnDef* g : seen) plain_fns_[g] = true;
+  return true;
+}
+
+bool Composer::plain(const ast::Expr& e) {
+  if (auto it = plain_.find(&e); it != plain_.end()) return it->second;
+  std::vector<const ast::FnDef*> callees;
+  bool ok = plain_here(e, callees);
+  for (const ast::FnDef* c : callees) ok = ok && plain_fn(*c);
   return plain_[&e] = ok;
 }
 

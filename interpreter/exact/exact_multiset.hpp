@@ -106,13 +106,25 @@ class StepOnPool {
     const auto join_rest = [&, base = make_sorted_pool(std::move(still), false)](const Value& v) {
       return join_as(v, base, pool.successes);
     };
-    if (!memo) {
+    auto one_by_one = [&] {
       Dist r = Dist::point(make_sorted_pool({}, false));
       for (const auto& [face, id] : passing) r = product(budget, r, chain(PoolDie{face, id}), join);
-      return map(budget, r, join_rest);
+      return r;
+    };
+    if (!memo) return map(budget, one_by_one(), join_rest);
+    if (passing.size() <= max_prefixes) return map(budget, together(passing, passing.size(), chain), join_rest);
+    // Many passing dice: kept whole, not prefix by prefix.
+    auto it = memo->per_die.find(passing);
+    if (it == memo->per_die.end()) {
+      Dist r = one_by_one();
+      budget.charge_memory(sizeof(Dist) + 64 + sizeof(passing[0]) * passing.size());
+      it = memo->per_die.emplace(passing, std::move(r)).first;
     }
-    return map(budget, together(passing, passing.size(), chain), join_rest);
+    return map(budget, it->second, join_rest);
   }
+
+  // The most passing dice whose every prefix is kept (together recurses once per die).
+  static constexpr std::size_t max_prefixes = 64;
 
  private:
   static Value join_as(const Value& a, const Value& b, bool successes);
