@@ -197,6 +197,11 @@ class Composer {
   // still reads, one list per outcome (none at first).
   Dist let_spine(const ast::Let& k, Demand d, Dist env = Dist::point(make_list({})),
                  const std::vector<std::int32_t>& live = {});
+  // Each of the names `live` set to its value in `names`, one of env's lists.
+  void enter_names(const std::vector<std::int32_t>& live, const Value& names) {
+    const auto& values = *names.as_list();
+    for (std::size_t j = 0; j < live.size(); ++j) slot(live[j]) = values[j];
+  }
   // What follows a spine: `rest` once per outcome of env, or, when it is an
   // `if` or another let, env split or carried into it.
   Dist spine_rest(const ast::Expr& rest, Demand d, const Dist& env, const std::vector<std::int32_t>& live,

@@ -20,6 +20,29 @@ class NoDice final : public DiceSource {
   }
 };
 
+// The plain evaluator as the composer runs it (builtins, expressions without
+// dice): no dice, no breakdown. `run` gives f's value; an error gives composing
+// up (`what()` names what failed on some roll), the host's cancel stops it.
+struct PlainEvaluator {
+  PlainEvaluator(const Bindings& bindings, const Limits& limits, const std::atomic<bool>* cancel)
+      : ev(bindings, dice, limits, trace, RunInput{.cancel = cancel}) {
+    ev.keep_notes(false);
+  }
+  template <class F, class What>
+  Value run(F f, What what) {
+    try {
+      return f();
+    } catch (const detail::EvalError& x) {
+      if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
+      not_composable(fmt::format("{} fails on some roll", what()));
+    }
+  }
+
+  NoDice dice;
+  Trace trace;
+  detail::Evaluator ev;  // after dice and trace, which it holds
+};
+
 bool unsorted_pools(const Value& v) {
   if (const PoolData* p = v.as_pool()) return !std::is_sorted(p->dice.begin(), p->dice.end(), by_face_then_id);
   if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), unsorted_pools);
@@ -275,19 +298,10 @@ void Composer::apply_changes(const ast::FnDef& fn, std::size_t frame, const Valu
 }
 
 Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args) {
-  NoDice dice;
-  Trace trace;
-  detail::Evaluator ev(bindings_, dice, limits_, trace);
-  ev.keep_notes(false);
-  detail::BuiltinCall call{ev, args, c.args, e.span};
-  Value v;
-  try {
-    v = detail::builtin_function(c.builtin)(call);
-  } catch (const detail::EvalError&) {
-    not_composable(fmt::format("'{}' fails on some roll", c.name));
-  }
-  if (const auto* p = v.as_pool()) return make_sorted_pool(p->dice, p->successes);
-  return v;
+  PlainEvaluator plain(bindings_, limits_, budget_.cancel);
+  detail::BuiltinCall call{plain.ev, args, c.args, e.span};
+  return sorted_pools(plain.run([&] { return detail::builtin_function(c.builtin)(call); },
+                                [&] { return fmt::format("'{}'", c.name); }));
 }
 
 // Whether `e` itself needs no dice, constant, state or outer name; the user
@@ -357,21 +371,14 @@ std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
   for (const Spread& s : spread_) {
     if (s.at >= base_) return std::nullopt;  // a name of this frame holds a whole distribution
   }
-  NoDice dice;
-  Trace trace;
-  detail::Evaluator ev(bindings_, dice, limits_, trace, RunInput{.cancel = budget_.cancel});
-  ev.keep_notes(false);
-  Value v;
-  try {
-    v = ev.eval_in_frame(e, frame, call_depth_, depth_);
-  } catch (const detail::EvalError& x) {
-    if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
-    not_composable("an expression without dice fails on some roll");
-  }
+  PlainEvaluator plain(bindings_, limits_, budget_.cancel);
+  const Value v = plain.run([&] { return plain.ev.eval_in_frame(e, frame, call_depth_, depth_); },
+                            [] { return "an expression without dice"; });
+  const std::int64_t steps = plain.ev.steps();
   budget_.charge(1);
-  budget_.charge_work(static_cast<std::uint64_t>(ev.steps()));
+  budget_.charge_work(static_cast<std::uint64_t>(steps));
   Dist r = Dist::point(sorted_pools(v));
-  r.steps = ev.steps() - 1;  // checked() counts the node itself
+  r.steps = steps - 1;  // checked() counts the node itself
   return r;
 }
 

@@ -86,10 +86,7 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
   saved.reserve(spine.size());
   for (const ast::Let* l : spine) saved.push_back(slot(l->slot));
   const std::uint64_t saved_sharing = sharing_;
-  auto enter = [&](const Value& names) {
-    const auto& values = *names.as_list();
-    for (std::size_t j = 0; j < live.size(); ++j) slot(live[j]) = values[j];
-  };
+  auto enter = [&](const Value& names) { enter_names(live, names); };
   // Inside a spine of this frame that has several values, an expression may
   // meet the same values again (`let x = d6 in if x > 3 then (let y = d6 in
   // g(y)) else 0` computes g(y) once per y): remember what it gave.
@@ -271,10 +268,7 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
 // across all of them.
 Dist Composer::spine_rest(const ast::Expr& rest, Demand d, const Dist& env, const std::vector<std::int32_t>& live,
                           bool inside) {
-  auto enter = [&](const Value& names) {
-    const auto& values = *names.as_list();
-    for (std::size_t j = 0; j < live.size(); ++j) slot(live[j]) = values[j];
-  };
+  auto enter = [&](const Value& names) { enter_names(live, names); };
   auto each = [&](const ast::Expr& x, const Dist& outcomes) {
     return bind(budget_, outcomes, [&](const Value& names) {
       enter(names);

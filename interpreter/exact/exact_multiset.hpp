@@ -111,22 +111,13 @@ class StepOnPool {
       for (const auto& [face, id] : passing) r = product(budget, r, chain(PoolDie{face, id}), join);
       return r;
     };
-    if (!memo) return map(budget, one_by_one(), join_rest);
-    if (passing.size() <= max_prefixes) return map(budget, together(passing, passing.size(), chain), join_rest);
-    // Many passing dice: kept whole, not prefix by prefix.
-    auto it = memo->per_die.find(passing);
-    if (it == memo->per_die.end()) {
-      Dist r = one_by_one();
-      budget.charge_memory(sizeof(Dist) + 64 + sizeof(passing[0]) * passing.size());
-      it = memo->per_die.emplace(passing, std::move(r)).first;
-    }
-    return map(budget, it->second, join_rest);
+    // (Past max_prefixes passing dice, nothing is kept: together recurses once per die.)
+    if (!memo || passing.size() > max_prefixes) return map(budget, one_by_one(), join_rest);
+    return map(budget, together(passing, passing.size(), chain), join_rest);
   }
 
-  // The most passing dice whose every prefix is kept (together recurses once per die).
-  static constexpr std::size_t max_prefixes = 64;
-
  private:
+  static constexpr std::size_t max_prefixes = 64;
   static Value join_as(const Value& a, const Value& b, bool successes);
 
   // What the first n passing dice become together, from the memo, or made
