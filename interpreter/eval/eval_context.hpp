@@ -117,6 +117,14 @@ class Evaluator {
   // a == b, its work charged: equal values are walked whole.
   bool equal(const Value& a, const Value& b, Span span);
   // Fails with `Interrupted` once the host has asked the run to stop.
+  // Before eval_in_frame: the parameters set by the calls in progress,
+  // innermost last, and the constants known so far, as the exact engine has them.
+  // Both must outlive the evaluator.
+  using ConstantValues = std::vector<std::pair<const ast::Constant*, Value>>;
+  void know_constants(const ConstantValues& overrides, const ConstantValues& known) {
+    outer_overrides_ = &overrides;
+    outer_constants_ = &known;
+  }
   void poll_cancel(Span span) {
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       fail(DiagCode::Interrupted, span, "interrupted");
@@ -162,6 +170,9 @@ class Evaluator {
   std::vector<std::pair<const ast::Constant*, Value>> overrides_;
   // Constants evaluated so far in this run.
   std::vector<std::pair<const ast::Constant*, Value>> constants_;
+  // What know_constants gave: looked at after overrides_ and constants_.
+  const ConstantValues* outer_overrides_ = nullptr;
+  const ConstantValues* outer_constants_ = nullptr;
   Value binary(const ast::Binary& b, const ast::Expr& e);
 
   // State and choices (eval_state.cpp).

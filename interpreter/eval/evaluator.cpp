@@ -283,11 +283,21 @@ Value Evaluator::constant(const ast::Constant& c) {
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
     if (it->first == &c) return it->second;
   }
+  if (outer_overrides_) {
+    for (auto it = outer_overrides_->rbegin(); it != outer_overrides_->rend(); ++it) {
+      if (it->first == &c) return it->second;
+    }
+  }
   if (c.source != ast::Constant::Source::Fixed) {
     if (auto v = host_value(c)) return std::move(*v);
   }
   for (const auto& [k, v] : constants_) {
     if (k == &c) return v;
+  }
+  if (outer_constants_) {
+    for (const auto& [k, v] : *outer_constants_) {
+      if (k == &c) return v;
+    }
   }
   Value v = eval(*c.value);
   // A parameter of a declared record type gets the defaults of its missing fields.

@@ -465,6 +465,8 @@ Dist Composer::eval(const ast::Expr& e, Demand d) {
       e.kind);
   if (maybe_plain && plain(e)) {
     if (auto r = run_plain(e)) return checked(std::move(*r), d);
+  } else if (maybe_plain && enumerable(e)) {
+    if (auto r = run_enumerated(e)) return checked(std::move(*r), d);
   }
   return checked(std::visit([&](const auto& k) { return node(k, e, d); }, e.kind), d);
 }

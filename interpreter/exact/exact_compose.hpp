@@ -145,18 +145,37 @@ class Composer {
     const Dist* dist;
   };
   std::vector<Spread> spread_;
-  // Expressions that need no dice and read only their frame's names, which
-  // the plain evaluator runs faster than the composer walks them
-  // (exact_compose_calls.cpp): nothing random, no constant, state or
-  // program-level name, no loop (its cut-off is a distribution of its own).
+  // Expressions that need no dice and read only their frame's names and fixed
+  // constants, which the plain evaluator runs faster than the composer walks
+  // them (exact_compose_calls.cpp): nothing random, no state or program-level
+  // name, no loop (its cut-off is a distribution of its own). The evaluator is
+  // given the constants the composer knows and the parameters calls have set.
   std::unordered_map<const ast::Expr*, bool> plain_;
   std::unordered_map<const ast::FnDef*, bool> plain_fns_;
   bool plain(const ast::Expr& e);
   bool plain_fn(const ast::FnDef& fn);
-  bool plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees);
+  std::unordered_map<const ast::Constant*, bool> plain_constants_;
+  bool plain_constant(const ast::Constant& c);
+  // With a scan, a single die (`d6`, `1d6`) is allowed too: the scan counts
+  // them, and whether e also calls a user function or binds a name.
+  struct DiceScan {
+    int dice = 0;
+    bool heavy = false;
+  };
+  bool plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees, DiceScan* scan = nullptr);
   // `e`'s one value, from the plain evaluator; null when it cannot run there
   // now (a name of its frame holds a whole distribution).
   std::optional<Dist> run_plain(const ast::Expr& e);
+  // Expressions like plain ones but for a few single dice, with a call or a
+  // let that makes walking them node by node costly: the evaluator runs them
+  // once for each path through their dice (a loop's round in a duel: a d6 and
+  // a dozen calls). `run_enumerated` gives null when a path fails or holds a
+  // pool, or when the paths pass max_enumerated_runs; the composer then walks
+  // e itself, and does so from then on.
+  static constexpr std::uint64_t max_enumerated_runs = 512;
+  std::unordered_map<const ast::Expr*, bool> enumerable_;
+  bool enumerable(const ast::Expr& e);
+  std::optional<Dist> run_enumerated(const ast::Expr& e);
   std::uint64_t spreads_ = 0;
   std::map<std::pair<const ast::Expr*, std::int32_t>, bool> read_once_;
   // Whether `e` reads `slot` once at most in any run: one name, outside any

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <map>
 
 #include "dsl/ast_walk.hpp"
 #include "dsl/call_site.hpp"
@@ -20,12 +22,32 @@ class NoDice final : public DiceSource {
   }
 };
 
+// The faces of one path through the dice of an enumerated expression, in the
+// order the run asks for them (run_enumerated): the first `fixed` are given,
+// and a die past them shows its kind's first face. `kinds` is what each was.
+class PathFaces final : public DiceSource {
+ public:
+  std::vector<std::int64_t> faces;
+  std::vector<DieKind> kinds;
+  std::size_t fixed = 0;
+  void roll(const DieKind& kind, std::span<std::int64_t> out) override {
+    for (auto& f : out) {
+      const std::size_t at = kinds.size();
+      if (at >= fixed) faces.push_back(kind.face(0));
+      kinds.push_back(kind);
+      f = faces[at];
+    }
+  }
+};
+
 // The plain evaluator as the composer runs it (builtins, expressions without
-// dice): no dice, no breakdown. `run` gives f's value; an error gives composing
+// dice, and those with a few dice, path by path): no breakdown, and no dice
+// unless `source` gives them. `run` gives f's value; an error gives composing
 // up (`what()` names what failed on some roll), the host's cancel stops it.
 struct PlainEvaluator {
-  PlainEvaluator(const Bindings& bindings, const Limits& limits, const std::atomic<bool>* cancel)
-      : ev(bindings, dice, limits, trace, RunInput{.cancel = cancel}) {
+  PlainEvaluator(const Bindings& bindings, const Limits& limits, const std::atomic<bool>* cancel,
+                 DiceSource* source = nullptr)
+      : ev(bindings, source ? *source : dice, limits, trace, RunInput{.cancel = cancel}) {
     ev.keep_notes(false);
   }
   template <class F, class What>
@@ -306,12 +328,23 @@ Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vecto
 
 // Whether `e` itself needs no dice, constant, state or outer name; the user
 // functions it calls are added to `callees`, for plain_fn to follow.
-bool Composer::plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees) {
-  bool ok = std::visit(
+bool Composer::plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees, DiceScan* scan) {
+  if (scan) {
+    if (const auto* k = std::get_if<ast::Dice>(&e.kind)) {
+      const auto* one = k->count ? std::get_if<ast::IntLit>(&k->count->kind) : nullptr;
+      if (k->count && !(one && one->value == 1)) return false;
+      ++scan->dice;
+    } else if (std::holds_alternative<ast::Let>(e.kind) ||
+               (std::holds_alternative<ast::Call>(e.kind) && std::get<ast::Call>(e.kind).fn)) {
+      scan->heavy = true;
+    }
+  }
+  bool ok = scan && std::holds_alternative<ast::Dice>(e.kind) ? true : std::visit(
       [&](const auto& k) {
         using T = std::decay_t<decltype(k)>;
         if constexpr (std::is_same_v<T, ast::Name>) {
-          return k.slot >= 0 && !k.constant;
+          if (k.constant) return plain_constant(*k.constant);
+          return k.slot >= 0;
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           if (std::any_of(k.sets.begin(), k.sets.end(), [](const ast::Constant* c) { return c != nullptr; }))
             return false;
@@ -324,7 +357,7 @@ bool Composer::plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& ca
         }
       },
       e.kind);
-  ast::for_each_child(e, [&](const ast::Expr& c) { ok = ok && plain_here(c, callees); });
+  ast::for_each_child(e, [&](const ast::Expr& c) { ok = ok && plain_here(c, callees, scan); });
   return ok;
 }
 
@@ -358,6 +391,15 @@ bool Composer::plain_fn(const ast::FnDef& fn) {
   return true;
 }
 
+// A fixed constant (a ruleset's parameter, constant or table) whose value
+// needs no dice: the evaluator computes it as the composer does.
+bool Composer::plain_constant(const ast::Constant& c) {
+  if (auto it = plain_constants_.find(&c); it != plain_constants_.end()) return it->second;
+  plain_constants_[&c] = false;  // while it is checked: a constant that reads itself is not plain
+  bool ok = c.source == ast::Constant::Source::Fixed && c.value && plain(*c.value);
+  return plain_constants_[&c] = ok;
+}
+
 bool Composer::plain(const ast::Expr& e) {
   if (auto it = plain_.find(&e); it != plain_.end()) return it->second;
   std::vector<const ast::FnDef*> callees;
@@ -372,6 +414,7 @@ std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
     if (s.at >= base_) return std::nullopt;  // a name of this frame holds a whole distribution
   }
   PlainEvaluator plain(bindings_, limits_, budget_.cancel);
+  plain.ev.know_constants(overrides_, constants_);
   const Value v = plain.run([&] { return plain.ev.eval_in_frame(e, frame, call_depth_, depth_); },
                             [] { return "an expression without dice"; });
   const std::int64_t steps = plain.ev.steps();
@@ -380,6 +423,105 @@ std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
   Dist r = Dist::point(sorted_pools(v));
   r.steps = steps - 1;  // checked() counts the node itself
   return r;
+}
+
+bool Composer::enumerable(const ast::Expr& e) {
+  if (auto it = enumerable_.find(&e); it != enumerable_.end()) return it->second;
+  std::vector<const ast::FnDef*> callees;
+  DiceScan scan;
+  bool ok = plain_here(e, callees, &scan) && scan.dice > 0 && scan.heavy;
+  for (const ast::FnDef* c : callees) ok = ok && plain_fn(*c);
+  return enumerable_[&e] = ok;
+}
+
+namespace {
+
+bool holds_pool(const Value& v) {
+  if (v.as_pool()) return true;
+  if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), holds_pool);
+  if (const RecordData* r = v.as_record()) return std::any_of(r->values.begin(), r->values.end(), holds_pool);
+  return false;
+}
+
+// What one die shows, each face weighted by how many sides show it.
+Dist die_faces(const DieKind& kind) {
+  std::map<std::int64_t, std::uint64_t> sides;
+  for (std::int64_t i = 0; i < kind.face_count(); ++i) ++sides[kind.face(i)];
+  Dist d;
+  d.total = Weight(static_cast<std::uint64_t>(kind.face_count()));
+  for (const auto& [face, n] : sides) d.entries.emplace_back(Value(face), Weight(n));
+  return d;
+}
+
+struct GiveUp {};  // the enumeration is not worth finishing: the composer walks it
+
+}  // namespace
+
+std::optional<Dist> Composer::run_enumerated(const ast::Expr& e) {
+  const std::span<const Value> frame(stack_.data() + base_, stack_.size() - base_);
+  for (const Spread& s : spread_) {
+    if (s.at >= base_) return std::nullopt;  // a name of this frame holds a whole distribution
+  }
+  struct Run {
+    Value value;
+    std::vector<std::int64_t> faces;
+    std::vector<DieKind> kinds;
+    std::int64_t steps = 0;
+  };
+  std::uint64_t runs = 0;
+  std::int64_t most_steps = 0, most_dice = 0;
+  // One run of the evaluator with the faces `given`, the dice past them at their first face.
+  auto execute = [&](const std::vector<std::int64_t>& given) {
+    if (++runs > max_enumerated_runs) throw GiveUp{};
+    PathFaces path;
+    path.faces = given;
+    path.fixed = given.size();
+    PlainEvaluator plain(bindings_, limits_, budget_.cancel, &path);
+    plain.ev.know_constants(overrides_, constants_);
+    Run r;
+    try {
+      r.value = plain.ev.eval_in_frame(e, frame, call_depth_, depth_);
+    } catch (const detail::EvalError& x) {
+      if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
+      throw GiveUp{};  // the composer counts an error on some path as the evaluator reports it
+    }
+    r.steps = plain.ev.steps();
+    budget_.charge(1);
+    budget_.charge_work(static_cast<std::uint64_t>(r.steps));
+    if (holds_pool(r.value)) throw GiveUp{};  // the composer keeps pools its own way
+    r.faces = std::move(path.faces);
+    r.kinds = std::move(path.kinds);
+    return r;
+  };
+  // The distribution of e's value after the faces `given`, from a run that
+  // agrees with them: each face of the next die it rolled, in turn.
+  std::vector<std::int64_t> given;
+  std::function<Dist(const Run&)> after = [&](const Run& run) -> Dist {
+    if (run.faces.size() == given.size()) {
+      most_steps = std::max(most_steps, run.steps);
+      most_dice = std::max(most_dice, static_cast<std::int64_t>(given.size()));
+      return Dist::point(run.value);
+    }
+    const DieKind& kind = run.kinds[given.size()];
+    if (static_cast<std::uint64_t>(kind.face_count()) > max_enumerated_runs - std::min(runs, max_enumerated_runs)) {
+      throw GiveUp{};
+    }
+    return bind(budget_, die_faces(kind), [&](const Value& face) {
+      given.push_back(*face.as_int());
+      Dist r = given.back() == run.faces[given.size() - 1] ? after(run) : after(execute(given));
+      given.pop_back();
+      return r;
+    });
+  };
+  try {
+    Dist r = after(execute(given));
+    r.steps = most_steps - 1;  // checked() counts the node itself
+    r.dice = most_dice;
+    return r;
+  } catch (const GiveUp&) {
+    enumerable_[&e] = false;
+    return std::nullopt;
+  }
 }
 
 // sum, min or max of `repeat n { body }`: the items are independent and the
