@@ -151,9 +151,9 @@ class Composer {
   // name, no loop (its cut-off is a distribution of its own). The evaluator is
   // given the constants the composer knows and the parameters calls have set.
   std::unordered_map<const ast::Expr*, bool> plain_;
-  std::unordered_map<const ast::FnDef*, bool> plain_fns_;
+  std::unordered_map<const ast::FnDef*, bool> plain_fns_[2];  // without, with single dice
   bool plain(const ast::Expr& e);
-  bool plain_fn(const ast::FnDef& fn);
+  bool plain_fn(const ast::FnDef& fn, bool dice = false);
   std::unordered_map<const ast::Constant*, bool> plain_constants_;
   bool plain_constant(const ast::Constant& c);
   // With a scan, a single die (`d6`, `1d6`) is allowed too: the scan counts
@@ -170,9 +170,11 @@ class Composer {
   // let that makes walking them node by node costly: the evaluator runs them
   // once for each path through their dice (a loop's round in a duel: a d6 and
   // a dozen calls). `run_enumerated` gives null when a path fails or holds a
-  // pool, or when the paths pass max_enumerated_runs; the composer then walks
-  // e itself, and does so from then on.
+  // pool, or when the paths pass max_enumerated_runs or their steps
+  // max_enumerated_steps; the composer then walks e itself, and does so from
+  // then on.
   static constexpr std::uint64_t max_enumerated_runs = 512;
+  static constexpr std::uint64_t max_enumerated_steps = 1 << 20;
   std::unordered_map<const ast::Expr*, bool> enumerable_;
   bool enumerable(const ast::Expr& e);
   std::optional<Dist> run_enumerated(const ast::Expr& e);

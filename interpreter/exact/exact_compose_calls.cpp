@@ -362,23 +362,27 @@ bool Composer::plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& ca
 }
 
 // A function is plain when every function it may reach, itself included, is
-// plain in its own body and defaults. Followed with a list, not recursion, and
-// only so far: a program of a thousand chained functions is not analysed whole.
-bool Composer::plain_fn(const ast::FnDef& fn) {
-  if (auto it = plain_fns_.find(&fn); it != plain_fns_.end()) return it->second;
+// plain in its own body and defaults; with `dice`, single dice are allowed
+// too. Followed with a list, not recursion, and only so far: a program of a
+// thousand chained functions is not analysed whole.
+bool Composer::plain_fn(const ast::FnDef& fn, bool dice) {
+  auto& known = plain_fns_[dice ? 1 : 0];
+  DiceScan scan;
+  DiceScan* const with = dice ? &scan : nullptr;
+  if (auto it = known.find(&fn); it != known.end()) return it->second;
   constexpr std::size_t most = 256;
   std::vector<const ast::FnDef*> todo{&fn}, seen{&fn}, callees;
   bool ok = true;
   while (ok && !todo.empty()) {
     const ast::FnDef* g = todo.back();
     todo.pop_back();
-    if (auto it = plain_fns_.find(g); it != plain_fns_.end()) {
+    if (auto it = known.find(g); it != known.end()) {
       ok = it->second;  // (true: all it reaches is plain too)
       continue;
     }
     callees.clear();
-    ok = g->changes.empty() && g->side_count == 0 && g->body && plain_here(*g->body, callees);
-    for (const auto& def : g->defaults) ok = ok && (!def || plain_here(*def, callees));
+    ok = g->changes.empty() && g->side_count == 0 && g->body && plain_here(*g->body, callees, with);
+    for (const auto& def : g->defaults) ok = ok && (!def || plain_here(*def, callees, with));
     for (const ast::FnDef* c : callees) {
       if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
       if (seen.size() == most) ok = false;
@@ -386,8 +390,8 @@ bool Composer::plain_fn(const ast::FnDef& fn) {
       todo.push_back(c);
     }
   }
-  if (!ok) return plain_fns_[&fn] = false;
-  for (const ast::FnDef* g : seen) plain_fns_[g] = true;
+  if (!ok) return known[&fn] = false;
+  for (const ast::FnDef* g : seen) known[g] = true;
   return true;
 }
 
@@ -415,8 +419,16 @@ std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
   }
   PlainEvaluator plain(bindings_, limits_, budget_.cancel);
   plain.ev.know_constants(overrides_, constants_);
-  const Value v = plain.run([&] { return plain.ev.eval_in_frame(e, frame, call_depth_, depth_); },
-                            [] { return "an expression without dice"; });
+  Value v;
+  try {
+    v = plain.ev.eval_in_frame(e, frame, call_depth_, depth_);
+  } catch (const detail::EvalError& x) {
+    if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
+    // The composer walks it instead, and says why it cannot if it cannot.
+    budget_.charge_work(static_cast<std::uint64_t>(plain.ev.steps()));
+    plain_[&e] = false;
+    return std::nullopt;
+  }
   const std::int64_t steps = plain.ev.steps();
   budget_.charge(1);
   budget_.charge_work(static_cast<std::uint64_t>(steps));
@@ -429,8 +441,8 @@ bool Composer::enumerable(const ast::Expr& e) {
   if (auto it = enumerable_.find(&e); it != enumerable_.end()) return it->second;
   std::vector<const ast::FnDef*> callees;
   DiceScan scan;
-  bool ok = plain_here(e, callees, &scan) && scan.dice > 0 && scan.heavy;
-  for (const ast::FnDef* c : callees) ok = ok && plain_fn(*c);
+  bool ok = plain_here(e, callees, &scan) && scan.heavy;
+  for (const ast::FnDef* c : callees) ok = ok && plain_fn(*c, true);
   return enumerable_[&e] = ok;
 }
 
@@ -468,11 +480,11 @@ std::optional<Dist> Composer::run_enumerated(const ast::Expr& e) {
     std::vector<DieKind> kinds;
     std::int64_t steps = 0;
   };
-  std::uint64_t runs = 0;
+  std::uint64_t runs = 0, steps = 0;
   std::int64_t most_steps = 0, most_dice = 0;
   // One run of the evaluator with the faces `given`, the dice past them at their first face.
   auto execute = [&](const std::vector<std::int64_t>& given) {
-    if (++runs > max_enumerated_runs) throw GiveUp{};
+    if (++runs > max_enumerated_runs || steps > max_enumerated_steps) throw GiveUp{};
     PathFaces path;
     path.faces = given;
     path.fixed = given.size();
@@ -483,9 +495,10 @@ std::optional<Dist> Composer::run_enumerated(const ast::Expr& e) {
       r.value = plain.ev.eval_in_frame(e, frame, call_depth_, depth_);
     } catch (const detail::EvalError& x) {
       if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
-      throw GiveUp{};  // the composer counts an error on some path as the evaluator reports it
+      throw GiveUp{};  // the composer walks it, and counts the error or gives up as it does
     }
     r.steps = plain.ev.steps();
+    steps += static_cast<std::uint64_t>(r.steps);
     budget_.charge(1);
     budget_.charge_work(static_cast<std::uint64_t>(r.steps));
     if (holds_pool(r.value)) throw GiveUp{};  // the composer keeps pools its own way
