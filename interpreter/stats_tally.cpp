@@ -6,17 +6,6 @@
 
 namespace alea::tally {
 
-namespace {
-
-bool holds_pool(const Value& v) {
-  if (v.as_pool()) return true;
-  if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), holds_pool);
-  if (const auto* r = v.as_record()) return std::any_of(r->values.begin(), r->values.end(), holds_pool);
-  return false;
-}
-
-}  // namespace
-
 bool value_less(const Value& a, const Value& b) {
   const auto rank = [](const Value& v) { return v.as_int() ? 0 : v.as_bool() ? 1 : v.is_none() ? 2 : 3; };
   if (rank(a) != rank(b)) return rank(a) < rank(b);

@@ -448,13 +448,6 @@ bool Composer::enumerable(const ast::Expr& e) {
 
 namespace {
 
-bool holds_pool(const Value& v) {
-  if (v.as_pool()) return true;
-  if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), holds_pool);
-  if (const RecordData* r = v.as_record()) return std::any_of(r->values.begin(), r->values.end(), holds_pool);
-  return false;
-}
-
 // What one die shows, each face weighted by how many sides show it.
 Dist die_faces(const DieKind& kind) {
   std::map<std::int64_t, std::uint64_t> sides;

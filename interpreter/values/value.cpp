@@ -71,6 +71,13 @@ bool operator==(const Value& a, const Value& b) {
   throw std::logic_error("unreachable: ValueKind");
 }
 
+bool holds_pool(const Value& v) {
+  if (v.as_pool()) return true;
+  if (const auto* l = v.as_list()) return std::any_of(l->begin(), l->end(), holds_pool);
+  if (const RecordData* r = v.as_record()) return std::any_of(r->values.begin(), r->values.end(), holds_pool);
+  return false;
+}
+
 std::string_view kind_name(ValueKind k) {
   switch (k) {
     case ValueKind::Int: return "int";

@@ -169,6 +169,9 @@ class Value {
 // Returns nullopt if the sum overflows.
 [[nodiscard]] std::optional<std::int64_t> pool_total(const PoolData& pool);
 
+// Whether v is a pool or a list or record that holds one, however deep.
+[[nodiscard]] bool holds_pool(const Value& v);
+
 // "int", "bool", "string", "pool", "list", "record", "none".
 [[nodiscard]] std::string_view kind_name(ValueKind k);
 // "a pool of 3 dice", "the int 5": for error messages.
