@@ -155,6 +155,12 @@ if doc:
     check("V179 sampled", doc["method"] == "sampled" and wins["low"] <= 46 / 81 <= wins["high"], (doc["reason"], wins))
 else:
     check("V179 sampled", False, odds)
+# With log=true every duel is its own outcome; max_rolls keeps them few enough to compose
+# within the default memory budget: each round runs on the evaluator once per face of its die.
+rc, out, err = run(["stats", "strategiya.combat_duel", "a.str=2", "b.str=3", "log=true", "max_rolls=6", "--exact"],
+                   timeout=120)
+check("V157 odds with the log", rc == 0 and ": exact (composed)\n" in out
+      and re.search(r"\nb_wins +4\.69% +3/64 ", out) is not None, out[:600] + err)
 rc, out, err = run(["roll", "strategiya.combat_duel_odds", "a.str=5", "b.str=5"])
 check("V179 exact", rc == 0 and "a_wins: 46/81\n" in out, out + err)
 
