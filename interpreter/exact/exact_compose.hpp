@@ -156,10 +156,9 @@ class Composer {
   bool plain_fn(const ast::FnDef& fn, bool dice = false);
   std::unordered_map<const ast::Constant*, bool> plain_constants_;
   bool plain_constant(const ast::Constant& c);
-  // With a scan, a single die (`d6`, `1d6`) is allowed too: the scan counts
-  // them, and whether e also calls a user function or binds a name.
+  // With a scan, a single die (`d6`, `1d6`) is allowed too, and the scan
+  // notes whether e also calls a user function or binds a name.
   struct DiceScan {
-    int dice = 0;
     bool heavy = false;
   };
   bool plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees, DiceScan* scan = nullptr);

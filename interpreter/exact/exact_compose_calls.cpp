@@ -326,14 +326,14 @@ Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vecto
                                 [&] { return fmt::format("'{}'", c.name); }));
 }
 
-// Whether `e` itself needs no dice, constant, state or outer name; the user
-// functions it calls are added to `callees`, for plain_fn to follow.
+// Whether `e` itself needs no dice (with a scan, none but single ones), state,
+// outer name or constant other than a plain fixed one; the user functions it
+// calls are added to `callees`, for plain_fn to follow.
 bool Composer::plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& callees, DiceScan* scan) {
   if (scan) {
     if (const auto* k = std::get_if<ast::Dice>(&e.kind)) {
       const auto* one = k->count ? std::get_if<ast::IntLit>(&k->count->kind) : nullptr;
       if (k->count && !(one && one->value == 1)) return false;
-      ++scan->dice;
     } else if (std::holds_alternative<ast::Let>(e.kind) ||
                (std::holds_alternative<ast::Call>(e.kind) && std::get<ast::Call>(e.kind).fn)) {
       scan->heavy = true;
