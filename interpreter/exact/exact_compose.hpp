@@ -20,6 +20,7 @@
 #include <map>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -165,6 +166,8 @@ class Composer {
   // `e`'s one value, from the plain evaluator; null when it cannot run there
   // now (a name of its frame holds a whole distribution).
   std::optional<Dist> run_plain(const ast::Expr& e);
+  // The frame those runs see: null while a name of it holds a whole distribution.
+  std::optional<std::span<const Value>> plain_frame() const;
   // Expressions like plain ones but for a few single dice, with a call or a
   // let that makes walking them node by node costly: the evaluator runs them
   // once for each path through their dice (a loop's round in a duel: a d6 and

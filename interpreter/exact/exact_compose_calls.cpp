@@ -50,6 +50,17 @@ struct PlainEvaluator {
       : ev(bindings, source ? *source : dice, limits, trace, RunInput{.cancel = cancel}) {
     ev.keep_notes(false);
   }
+  // e in the composer's frame; null when it fails on the evaluator (the host's
+  // cancel still stops it).
+  std::optional<Value> eval(const ast::Expr& e, std::span<const Value> frame, std::int64_t call_depth,
+                            std::int64_t depth) {
+    try {
+      return ev.eval_in_frame(e, frame, call_depth, depth);
+    } catch (const detail::EvalError& x) {
+      if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
+      return std::nullopt;
+    }
+  }
   template <class F, class What>
   Value run(F f, What what) {
     try {
@@ -412,27 +423,28 @@ bool Composer::plain(const ast::Expr& e) {
   return plain_[&e] = ok;
 }
 
-std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
-  const std::span<const Value> frame(stack_.data() + base_, stack_.size() - base_);
+std::optional<std::span<const Value>> Composer::plain_frame() const {
   for (const Spread& s : spread_) {
     if (s.at >= base_) return std::nullopt;  // a name of this frame holds a whole distribution
   }
+  return std::span<const Value>(stack_.data() + base_, stack_.size() - base_);
+}
+
+std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
+  const auto frame = plain_frame();
+  if (!frame) return std::nullopt;
   PlainEvaluator plain(bindings_, limits_, budget_.cancel);
   plain.ev.know_constants(overrides_, constants_);
-  Value v;
-  try {
-    v = plain.ev.eval_in_frame(e, frame, call_depth_, depth_);
-  } catch (const detail::EvalError& x) {
-    if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
+  const std::optional<Value> v = plain.eval(e, *frame, call_depth_, depth_);
+  const std::int64_t steps = plain.ev.steps();
+  budget_.charge_work(static_cast<std::uint64_t>(steps));
+  if (!v) {
     // The composer walks it instead, and says why it cannot if it cannot.
-    budget_.charge_work(static_cast<std::uint64_t>(plain.ev.steps()));
     plain_[&e] = false;
     return std::nullopt;
   }
-  const std::int64_t steps = plain.ev.steps();
   budget_.charge(1);
-  budget_.charge_work(static_cast<std::uint64_t>(steps));
-  Dist r = Dist::point(sorted_pools(v));
+  Dist r = Dist::point(sorted_pools(*v));
   r.steps = steps - 1;  // checked() counts the node itself
   return r;
 }
@@ -463,10 +475,8 @@ struct GiveUp {};  // the enumeration is not worth finishing: the composer walks
 }  // namespace
 
 std::optional<Dist> Composer::run_enumerated(const ast::Expr& e) {
-  const std::span<const Value> frame(stack_.data() + base_, stack_.size() - base_);
-  for (const Spread& s : spread_) {
-    if (s.at >= base_) return std::nullopt;  // a name of this frame holds a whole distribution
-  }
+  const auto frame = plain_frame();
+  if (!frame) return std::nullopt;
   struct Run {
     Value value;
     std::vector<std::int64_t> faces;
@@ -484,17 +494,15 @@ std::optional<Dist> Composer::run_enumerated(const ast::Expr& e) {
     PlainEvaluator plain(bindings_, limits_, budget_.cancel, &path);
     plain.ev.know_constants(overrides_, constants_);
     Run r;
-    try {
-      r.value = plain.ev.eval_in_frame(e, frame, call_depth_, depth_);
-    } catch (const detail::EvalError& x) {
-      if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
-      throw GiveUp{};  // the composer walks it, and counts the error or gives up as it does
-    }
+    std::optional<Value> v = plain.eval(e, *frame, call_depth_, depth_);
     r.steps = plain.ev.steps();
     steps += static_cast<std::uint64_t>(r.steps);
     budget_.charge(1);
     budget_.charge_work(static_cast<std::uint64_t>(r.steps));
-    if (holds_pool(r.value)) throw GiveUp{};  // the composer keeps pools its own way
+    // A path that fails: the composer walks e, and counts the error or gives up as it does.
+    // A value with a pool: the composer keeps pools its own way.
+    if (!v || holds_pool(*v)) throw GiveUp{};
+    r.value = std::move(*v);
     r.faces = std::move(path.faces);
     r.kinds = std::move(path.kinds);
     return r;
