@@ -100,8 +100,14 @@ class Evaluator {
   void charge_work(std::uint64_t steps, Span span) {
     charge(steps > static_cast<std::uint64_t>(INT64_MAX / 2) ? INT64_MAX / 2 : static_cast<std::int64_t>(steps), span);
   }
-  // Fails unless `v` is within max_value_depth and max_value_size.
-  void check_value(const Value& v, Span span);
+  // Fails unless `v` is within max_value_depth and max_value_size. Every value
+  // of every node passes here: a number, truth value, string or none (which nest
+  // nothing and count 1) is let through inline.
+  void check_value(const Value& v, Span span) {
+    const ValueKind k = v.kind();
+    if (k == ValueKind::Pool || k == ValueKind::List || k == ValueKind::Record) check_collection(v, span);
+  }
+  void check_collection(const Value& v, Span span);
   [[noreturn]] void value_too_large(Span span);
   // Fails unless a string of `bytes` bytes is within max_string_length; charges for making it.
   void check_string(std::size_t bytes, Span span);

@@ -8,7 +8,7 @@
 
 namespace alea::detail {
 
-void Evaluator::check_value(const Value& v, Span span) {
+void Evaluator::check_collection(const Value& v, Span span) {
   // Every value passes here, so none nests deeper than the limit; printing,
   // comparing and freeing values recurse through that nesting.
   if (v.depth() > limits_.max_value_depth) {

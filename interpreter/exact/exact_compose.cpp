@@ -463,10 +463,13 @@ Dist Composer::eval(const ast::Expr& e, Demand d) {
                                ast::PoolOp, ast::Loop, ast::Opposed>;
       },
       e.kind);
-  if (maybe_plain && plain(e)) {
-    if (auto r = run_plain(e)) return checked(std::move(*r), d);
-  } else if (maybe_plain && enumerable(e)) {
-    if (auto r = run_enumerated(e)) return checked(std::move(*r), d);
+  if (maybe_plain) {
+    const Route how = route(e);
+    if (how == Route::Plain) {
+      if (auto r = run_plain(e)) return checked(std::move(*r), d);
+    } else if (how == Route::Paths) {
+      if (auto r = run_enumerated(e)) return checked(std::move(*r), d);
+    }
   }
   return checked(std::visit([&](const auto& k) { return node(k, e, d); }, e.kind), d);
 }

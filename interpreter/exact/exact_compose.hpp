@@ -151,9 +151,14 @@ class Composer {
   // them (exact_compose_calls.cpp): nothing random, no state or program-level
   // name, no loop (its cut-off is a distribution of its own). The evaluator is
   // given the constants the composer knows and the parameters calls have set.
-  std::unordered_map<const ast::Expr*, bool> plain_;
+  // How `eval` computes an expression: walked node by node, run once on the
+  // plain evaluator, or run on it once per path through its dice (below). One
+  // lookup per node; a run that fails sends its expression to Walk for good.
+  enum class Route : std::uint8_t { Walk, Plain, Paths };
+  std::unordered_map<const ast::Expr*, Route> routes_;
+  Route route(const ast::Expr& e);
+  bool plain(const ast::Expr& e) { return route(e) == Route::Plain; }
   std::unordered_map<const ast::FnDef*, bool> plain_fns_[2];  // without, with single dice
-  bool plain(const ast::Expr& e);
   bool plain_fn(const ast::FnDef& fn, bool dice = false);
   std::unordered_map<const ast::Constant*, bool> plain_constants_;
   bool plain_constant(const ast::Constant& c);
@@ -177,8 +182,6 @@ class Composer {
   // then on.
   static constexpr std::uint64_t max_enumerated_runs = 512;
   static constexpr std::uint64_t max_enumerated_steps = 1 << 20;
-  std::unordered_map<const ast::Expr*, bool> enumerable_;
-  bool enumerable(const ast::Expr& e);
   std::optional<Dist> run_enumerated(const ast::Expr& e);
   std::uint64_t spreads_ = 0;
   std::map<std::pair<const ast::Expr*, std::int32_t>, bool> read_once_;

@@ -415,12 +415,17 @@ bool Composer::plain_constant(const ast::Constant& c) {
   return plain_constants_[&c] = ok;
 }
 
-bool Composer::plain(const ast::Expr& e) {
-  if (auto it = plain_.find(&e); it != plain_.end()) return it->second;
+Composer::Route Composer::route(const ast::Expr& e) {
+  if (auto it = routes_.find(&e); it != routes_.end()) return it->second;
   std::vector<const ast::FnDef*> callees;
   bool ok = plain_here(e, callees);
   for (const ast::FnDef* c : callees) ok = ok && plain_fn(*c);
-  return plain_[&e] = ok;
+  if (ok) return routes_[&e] = Route::Plain;
+  callees.clear();
+  DiceScan scan;
+  ok = plain_here(e, callees, &scan) && scan.heavy;
+  for (const ast::FnDef* c : callees) ok = ok && plain_fn(*c, true);
+  return routes_[&e] = ok ? Route::Paths : Route::Walk;
 }
 
 std::optional<std::span<const Value>> Composer::plain_frame() const {
@@ -440,22 +445,13 @@ std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
   budget_.charge_work(static_cast<std::uint64_t>(steps));
   if (!v) {
     // The composer walks it instead, and says why it cannot if it cannot.
-    plain_[&e] = false;
+    routes_[&e] = Route::Walk;
     return std::nullopt;
   }
   budget_.charge(1);
   Dist r = Dist::point(sorted_pools(*v));
   r.steps = steps - 1;  // checked() counts the node itself
   return r;
-}
-
-bool Composer::enumerable(const ast::Expr& e) {
-  if (auto it = enumerable_.find(&e); it != enumerable_.end()) return it->second;
-  std::vector<const ast::FnDef*> callees;
-  DiceScan scan;
-  bool ok = plain_here(e, callees, &scan) && scan.heavy;
-  for (const ast::FnDef* c : callees) ok = ok && plain_fn(*c, true);
-  return enumerable_[&e] = ok;
 }
 
 namespace {
@@ -533,7 +529,7 @@ std::optional<Dist> Composer::run_enumerated(const ast::Expr& e) {
     r.dice = most_dice;
     return r;
   } catch (const GiveUp&) {
-    enumerable_[&e] = false;
+    routes_[&e] = Route::Walk;
     return std::nullopt;
   }
 }
