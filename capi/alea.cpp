@@ -537,7 +537,6 @@ alea_status alea_stats_run(const alea_engine* engine, const alea_program* progra
     s->stats = alea::compute_stats(e.engine, p.compiled.program, {}, so);
     s->context.expression = p.source;
     s->context.seed = so.seed;
-    s->context.explosion_depth = so.explosion_depth;
     s->context.engine_explosion_limit = e.engine.options().limits.max_explosion_depth;
     s->context.max_render_size = e.engine.options().limits.max_render_size;
     if (s->stats.first_error && s->stats.value.entries.empty()) throw InputError{*s->stats.first_error};

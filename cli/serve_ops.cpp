@@ -291,8 +291,7 @@ std::string op_stats(ServeContext& ctx, const json& body, ServeJob& job, const L
   q.options.seed = seed_field(body).value_or(0);
   if (const auto cap = int_field(body, "max_branches", 1, INT64_MAX)) q.options.max_branches = static_cast<std::uint64_t>(*cap);
   q.options.time_limit = seconds_field(body, "time_limit");
-  q.options.explosion_depth =
-      int_field(body, "explosion_depth", 0, limits.max_explosion_depth).value_or(q.options.explosion_depth);
+  q.options.explosion_depth = int_field(body, "explosion_depth", 0, limits.max_explosion_depth);
   q.options.threads = 1;  // requests run side by side (--jobs), each on one thread
   q.options.cancel = &job.cancel;
   q.shown = expr;

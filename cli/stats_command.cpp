@@ -95,7 +95,9 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& a) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
   cmd->add_option("--explosion-depth", a.explosion_depth,
                   fmt::format("Exact: extra dice followed per explosion chain; the rest is reported as "
-                              "unresolved (default {}, at most 100)", StatsOptions{}.explosion_depth))
+                              "unresolved (at most 100; default {}, then deeper while more than {:g} of the runs "
+                              "go past it and time allows)",
+                              StatsOptions::first_explosion_depth, StatsOptions::max_cut_off))
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{100}));
   cmd->add_option("--state", a.state_file,
                   "A mechanic starts from the ruleset's state in this JSON file (which is only read)")
@@ -172,7 +174,6 @@ StatsAnswer answer_stats(const Engine& engine, const Compiled& compiled, StatsQu
   StatsContext& context = answer.context;
   context.expression = q.shown;
   context.seed = options.seed;
-  context.explosion_depth = options.explosion_depth;
   context.engine_explosion_limit = engine.options().limits.max_explosion_depth;
   context.max_render_size = engine.options().limits.max_render_size;
   answer.stats = std::move(s);
@@ -247,7 +248,7 @@ StatsQuery query_of(const StatsArgs& a) {
   query.options.sampled_only = a.sampled;
   query.options.max_branches = a.max_branches;
   if (a.time_limit > 0) query.options.time_limit = a.time_limit;
-  query.options.explosion_depth = a.explosion_depth;
+  if (a.explosion_depth >= 0) query.options.explosion_depth = a.explosion_depth;
   query.options.cancel = a.cancel;
   return query;
 }

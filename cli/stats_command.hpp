@@ -32,7 +32,7 @@ struct StatsArgs {
   bool exact = false, sampled = false;
   std::uint64_t max_branches = StatsOptions{}.max_branches;  // no_branch_cap unless --max-branches
   double time_limit = 0;  // --time-limit SECONDS; 0: not given
-  std::int64_t explosion_depth = StatsOptions{}.explosion_depth;
+  std::int64_t explosion_depth = -1;  // --explosion-depth N; -1: not given (deeper as needed)
   std::string state_file;             // --state FILE: the counters a mechanic starts from (read only)
   std::vector<std::string> choose;    // --choose NAME[=VALUE]
   std::vector<std::string> flags;     // the choices' flags (--use-edge)

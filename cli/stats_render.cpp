@@ -329,7 +329,7 @@ std::string unresolved_text(const Stats& s, const StatsContext& c) {
   };
   std::string out;
   if (s.cut_off.value > 0) {
-    const std::int64_t depth = exact ? std::min(c.explosion_depth, c.engine_explosion_limit) : c.engine_explosion_limit;
+    const std::int64_t depth = exact ? s.explosion_depth : c.engine_explosion_limit;
     out += fmt::format("{} went past {} in an explosion chain and are not counted\n", amount(s.cut_off),
                        plural(static_cast<std::uint64_t>(depth), "extra die", "extra dice"));
   }

@@ -246,7 +246,8 @@ std::string out_of_time(const StatsOptions& options) {
 Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings, const Limits& base,
             const StatsOptions& options, Clock::time_point start, Clock::time_point deadline) {
   Limits limits = base;
-  limits.max_explosion_depth = std::min<std::int64_t>(limits.max_explosion_depth, options.explosion_depth);
+  limits.max_explosion_depth = std::min<std::int64_t>(
+      limits.max_explosion_depth, options.explosion_depth.value_or(StatsOptions::first_explosion_depth));
   Tallies<mpq_class> t;
   t.max_shown = limits.max_render_size;
   const bool check_order = OrderScan().program(*program->ast);
@@ -578,6 +579,43 @@ Stats interrupted(const CompiledProgram& program) {
   return s;
 }
 
+// A composed answer `s` that leaves more than max_cut_off of the runs past its
+// explosion chains, computed again with deeper chains (StatsOptions::explosion_depth).
+// Each chain past depth d goes on with the probability p of an exploding face,
+// so the share cut off falls as p^d: the next depth is where the last two
+// answers say it falls below max_cut_off (three times as deep after the
+// first). An attempt that runs out of time or memory leaves the answer it had.
+Stats deepened(Stats s, const Limits& limits, const CompiledProgram& program, const Bindings& bindings,
+               const StatsOptions& options, Clock::time_point start, Clock::time_point deadline) {
+  const std::int64_t deepest = limits.max_explosion_depth;
+  double took = std::chrono::duration<double>(Clock::now() - start).count();
+  std::optional<std::pair<std::int64_t, double>> before;  // the answer before s: depth, share cut off
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    const std::int64_t depth = s.explosion_depth;
+    const double cut = s.cut_off.value;
+    if (cut <= StatsOptions::max_cut_off || depth >= deepest) break;
+    std::int64_t next = depth * 3;
+    if (before && before->second > cut) {
+      const double fall = std::log(cut / before->second) / static_cast<double>(depth - before->first);
+      next = depth + static_cast<std::int64_t>(std::ceil(std::log(StatsOptions::max_cut_off / cut) / fall)) + 1;
+    }
+    Limits deeper = limits;
+    deeper.max_explosion_depth = std::clamp<std::int64_t>(next, depth + 1, deepest);
+    const Clock::time_point began = Clock::now();
+    const auto allowed = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(std::max(StatsOptions::deepen_min_seconds, StatsOptions::deepen_time_factor * took)));
+    const Clock::time_point until = deadline - began > allowed ? began + allowed : deadline;
+    alea::compose::Composed c = alea::compose::compose_stats(program, bindings, deeper, options, start, until);
+    if (c.interrupted) return interrupted(program);
+    if (!c.stats) break;
+    took = std::chrono::duration<double>(Clock::now() - began).count();
+    before = {depth, cut};
+    s = std::move(*c.stats);
+    s.explosion_depth = deeper.max_explosion_depth;
+  }
+  return s;
+}
+
 // The exact attempt, started at `start`: the answer (exact, interrupted, or
 // with --exact the error saying why there is none), or nullopt and `reason`,
 // why it is to be sampled instead.
@@ -594,9 +632,14 @@ std::optional<Stats> exact_attempt(const Limits& limits, const std::shared_ptr<c
   bool out_of_time = false;  // composing used the time up: none is left to enumerate
   if (options.compose) {
     Limits cut = limits;
-    cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
+    cut.max_explosion_depth = std::min<std::int64_t>(
+        cut.max_explosion_depth, options.explosion_depth.value_or(StatsOptions::first_explosion_depth));
     alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options, start, deadline);
-    if (c.stats) return std::move(*c.stats);
+    if (c.stats) {
+      c.stats->explosion_depth = cut.max_explosion_depth;
+      if (!options.explosion_depth) return deepened(std::move(*c.stats), limits, *program, bindings, options, start, deadline);
+      return std::move(*c.stats);
+    }
     if (c.interrupted) return interrupted(*program);
     not_composed = std::move(c.why_not);
     out_of_time = c.limit == "time_limit";
@@ -611,6 +654,8 @@ std::optional<Stats> exact_attempt(const Limits& limits, const std::shared_ptr<c
     try {
       Stats s = exact(program, bindings, limits, options, start, deadline);
       s.exact_method = "enumerated";
+      s.explosion_depth = std::min<std::int64_t>(limits.max_explosion_depth,
+                                                 options.explosion_depth.value_or(StatsOptions::first_explosion_depth));
       s.not_composed = std::move(not_composed);
       return s;
     } catch (const Budget& b) {

@@ -9,9 +9,10 @@
 // roll's dice in the opposite order; a program that fails the check is sampled.
 // The check compares lists as multisets, so a result that lists a roll's dice
 // passes it; in exact mode such a list shows the dice in ascending order.
-// Explosion chains are followed to `explosion_depth` extra dice; the
-// probability of going further is reported as `unresolved`, never dropped or
-// spread over the other outcomes. An exact attempt (composing, then
+// Explosion chains are followed to `explosion_depth` extra dice (unset: deeper
+// and deeper while more than max_cut_off of the runs go past them, as time
+// allows); the probability of going further is reported as `unresolved`,
+// never dropped or spread over the other outcomes. An exact attempt (composing, then
 // enumerating) that takes longer than `time_limit`, or needs more than
 // `max_branches` runs when that cap is given, is sampled instead: `samples`
 // runs on `threads` threads, with 95% confidence intervals; deterministic for
@@ -138,6 +139,7 @@ struct Stats {
   Probability errors;
   Probability still_looping;
   std::int64_t loop_rounds = 0;
+  std::int64_t explosion_depth = 0;  // exact: the extra dice each explosion chain was followed to
   std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
   // Sampling that ended before `samples_asked` runs: `cut_short` names the
   // limit that stopped it ("max_sample_work", or "max_odds_memory" for the
@@ -180,7 +182,16 @@ struct StatsOptions {
   // and enumerating together, before sampling instead (or failing, under
   // exact_only). Unset: default_time_limit, or no limit under exact_only.
   std::optional<double> time_limit;
-  std::int64_t explosion_depth = 6;      // exact: extra dice followed per explosion chain
+  // Exact: the extra dice followed per explosion chain. Unset: first
+  // first_explosion_depth; while the runs cut off pass max_cut_off of all, the
+  // composed answer is computed again with deeper chains, each attempt taking
+  // at most deepen_time_factor times the one before (or deepen_min_seconds)
+  // within the time limit, and the deepest answer found is given.
+  std::optional<std::int64_t> explosion_depth;
+  static constexpr std::int64_t first_explosion_depth = 6;
+  static constexpr double max_cut_off = 1e-12;
+  static constexpr double deepen_time_factor = 4;
+  static constexpr double deepen_min_seconds = 0.25;
   bool exact_only = false;               // fail instead of sampling
   bool sampled_only = false;             // sample even when exact would do
   bool compose = true;                   // exact: compose distributions before enumerating runs

@@ -231,7 +231,6 @@ class PyEngine {
     if (s.stats.first_error && s.stats.value.entries.empty()) throw InputError{*s.stats.first_error};
     s.context.expression = source;
     s.context.seed = so.seed;
-    s.context.explosion_depth = so.explosion_depth;
     s.context.engine_explosion_limit = engine_.options().limits.max_explosion_depth;
     s.context.max_render_size = engine_.options().limits.max_render_size;
     return s;

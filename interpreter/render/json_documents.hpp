@@ -91,7 +91,6 @@ struct ListedRuleset {
 struct StatsContext {
   std::string expression;              // shown as the title: "3d6", "my_game.check(dice: 3)"
   std::uint64_t seed = 0;              // the sampler's seed
-  std::int64_t explosion_depth = 12;   // where an exact run cut an explosion chain off
   std::int64_t engine_explosion_limit = 100;  // where a sampled run did (max_explosion_depth)
   std::int64_t max_render_size = Limits{}.max_render_size;  // bytes any one rendering may take
 };

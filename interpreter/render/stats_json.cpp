@@ -102,7 +102,7 @@ std::optional<std::string> stats_document(const Stats& s, const StatsContext& c)
   // Only an exact answer can leave a loop's tail out; a sample runs every loop to its end.
   u["still_looping"] = exact ? probability_json(s, s.still_looping) : json(nullptr);
   u["loop_rounds"] = s.loop_rounds > 0 ? json(s.loop_rounds) : json(nullptr);
-  u["explosion_depth"] = exact ? std::min(c.explosion_depth, c.engine_explosion_limit) : c.engine_explosion_limit;
+  u["explosion_depth"] = exact ? s.explosion_depth : c.engine_explosion_limit;
   u["error"] = s.first_error ? diagnostic_json(error_report(*s.first_error)) : json(nullptr);
   doc["unresolved"] = u;
   std::string out = dump(doc, 2);

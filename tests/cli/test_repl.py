@@ -543,7 +543,7 @@ def test_stats_options(tmp):
         return
     out, err = p.stdout, p.stderr
     check("\nP(true)  55.00%  64.00%  +9.00 pp\n" in out, ":compare: each variant with the session's bonus, and Δ", out)
-    check("dice,variant,method,P(success)\n1,heroes-mythos.check,exact,0.08332976109\n" in out,
+    check("dice,variant,method,P(success)\n1,heroes-mythos.check,exact,0.08333333333\n" in out,
           ":stats takes --outcome and --csv, and sweeps", out)
     check(":stats: --samples: Value 0 not in range" in err, "a bad option is the line's error", err)
     check("error: ':compare' needs the variants" in err, ":compare alone says what it needs", err)

@@ -143,6 +143,18 @@ if doc:
 out, _ = expect(["stats", "d6 explode 6", "--explosion-depth", "2"], 0)
 check("text explosion tail",
       "0.46% (1/216) of the runs went past 2 extra dice in an explosion chain and are not counted" in out, out)
+# With no depth given, chains are followed deeper until less than 1e-12 of the runs go past them
+# (3d6 at 6 extra dice leaves 1.1e-5 out; each die further, a sixth of that). The deeper answer
+# takes about a millisecond, far inside the quarter second a deeper attempt may take.
+doc = json_of(["stats", "3d6 explode 6"], "explosion json, deeper")
+if doc:
+    u = doc["unresolved"]
+    check("json explosion followed deeper", doc["method"] == "exact" and u["cause"] == "explosion"
+          and 0 < u["probability"] <= 1e-12 and u["explosion_depth"] > 6, u)
+doc = json_of(["stats", "3d6 explode 6", "--explosion-depth", "6"], "explosion json, depth given")
+if doc:
+    u = doc["unresolved"]
+    check("json explosion depth as given", u["explosion_depth"] == 6 and u["probability"] > 1e-6, u)
 
 # ---- a record mechanic --------------------------------------------------------------
 out, _ = expect(["stats", "heroes-mythos.check", "dice=3", "red=1", "--explosion-depth", "4"], 0)

@@ -30,12 +30,14 @@
 namespace alea::testing {
 
 // The composed engine alone, as compute_stats tries it first (stats.cpp): at
-// the engine's limits with explosions cut at options.explosion_depth, within
-// options.max_branches. Never enumerates.
+// the engine's limits with explosions cut at options.explosion_depth (unset:
+// the first depth it tries), within options.max_branches. Never enumerates
+// and never goes deeper.
 inline compose::Composed compose_only(const Engine& engine, const CompiledProgram& program,
                                       const Bindings& bindings, const StatsOptions& options) {
   Limits cut = engine.options().limits;
-  cut.max_explosion_depth = std::min<std::int64_t>(cut.max_explosion_depth, options.explosion_depth);
+  cut.max_explosion_depth = std::min<std::int64_t>(
+      cut.max_explosion_depth, options.explosion_depth.value_or(StatsOptions::first_explosion_depth));
   return compose::compose_stats(program, bindings, cut, options);
 }
 
