@@ -52,12 +52,18 @@ class Evaluator {
   // compute without dice (Composer::run_plain).
   Value eval_in_frame(const ast::Expr& e, std::span<const Value> slots, std::int64_t call_depth,
                       std::int64_t depth) {
+    // Room for the frames of the calls e makes, so that they do not move the
+    // stack (and copy every value on it) as they push.
+    stack_.clear();
+    stack_.reserve(slots.size() + frame_room);
     stack_.assign(slots.begin(), slots.end());
     base_ = 0;
     call_depth_ = call_depth;
     depth_ = depth;
     return eval(e);
   }
+
+  static constexpr std::size_t frame_room = 256;
 
   // Helpers for pool operations and builtins.
   std::int64_t eval_int(const ast::Expr& e, std::string_view what);
@@ -109,6 +115,10 @@ class Evaluator {
   }
   void check_collection(const Value& v, Span span);
   [[noreturn]] void value_too_large(Span span);
+  // What eval fails with past max_steps, or nested past max_eval_depth: out of
+  // its line, which every node runs.
+  [[noreturn, gnu::cold, gnu::noinline]] void too_many_steps(Span span);
+  [[noreturn, gnu::cold, gnu::noinline]] void too_deep(Span span);
   // Fails unless a string of `bytes` bytes is within max_string_length; charges for making it.
   void check_string(std::size_t bytes, Span span);
   // `v` as text for the breakdown or a message: cut (with a marker) at

@@ -441,6 +441,7 @@ template <>
 Value Evaluator::node(const ast::RecordLit& k, const ast::Expr& e) {
   check_size(k.values.size(), e.span);
   std::vector<Value> values;
+  values.reserve(k.values.size());
   for (const auto& v : k.values) values.push_back(eval(*v));
   return make_record(k.names, std::move(values));
 }
@@ -589,16 +590,18 @@ Value Evaluator::node(const ast::Loop& k, const ast::Expr& e) {
   }
 }
 
+void Evaluator::too_many_steps(Span span) {
+  fail(DiagCode::StepLimitExceeded, span, fmt::format("evaluation took more than {} steps (max_steps)", limits_.max_steps));
+}
+
+void Evaluator::too_deep(Span span) {
+  fail(DiagCode::CallDepthExceeded, span, fmt::format("evaluation nested more than {} levels deep", max_eval_depth));
+}
+
 Value Evaluator::eval(const ast::Expr& e) {
-  if (++steps_ > limits_.max_steps) {
-    fail(DiagCode::StepLimitExceeded, e.span,
-         fmt::format("evaluation took more than {} steps (max_steps)", limits_.max_steps));
-  }
-  if ((steps_ & 1023) == 0) poll_cancel(e.span);
-  if (++depth_ > max_eval_depth) {
-    fail(DiagCode::CallDepthExceeded, e.span,
-         fmt::format("evaluation nested more than {} levels deep", max_eval_depth));
-  }
+  if (++steps_ > limits_.max_steps) [[unlikely]] too_many_steps(e.span);
+  if ((steps_ & 1023) == 0) [[unlikely]] poll_cancel(e.span);
+  if (++depth_ > max_eval_depth) [[unlikely]] too_deep(e.span);
   struct Leave {
     std::int64_t& d;
     ~Leave() { --d; }
