@@ -330,8 +330,12 @@ std::string unresolved_text(const Stats& s, const StatsContext& c) {
   std::string out;
   if (s.cut_off.value > 0) {
     const std::int64_t depth = exact ? s.explosion_depth : c.engine_explosion_limit;
-    out += fmt::format("{} went past {} in an explosion chain and are not counted\n", amount(s.cut_off),
-                       plural(static_cast<std::uint64_t>(depth), "extra die", "extra dice"));
+    const std::string rare =
+        exact && s.rare_chains > 0
+            ? fmt::format(", or into a pool's combination of chains rarer than {:g},", 1.0 / static_cast<double>(s.rare_chains))
+            : "";
+    out += fmt::format("{} went past {} in an explosion chain{} and are not counted\n", amount(s.cut_off),
+                       plural(static_cast<std::uint64_t>(depth), "extra die", "extra dice"), rare);
   }
   if (s.still_looping.value > 0) {
     out += fmt::format("{} were still looping after {} and are not counted\n", amount(s.still_looping),

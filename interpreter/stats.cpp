@@ -584,12 +584,15 @@ Stats interrupted(const CompiledProgram& program) {
 // Each chain past depth d goes on with the probability p of an exploding face,
 // so the share cut off falls as p^d: the next depth is where the last two
 // answers say it falls below max_cut_off (three times as deep after the
-// first). An attempt that runs out of time or memory leaves the answer it had.
+// first). The combinations of chains rarer than 1 in `rare` are cut off as
+// well, and reported with them. An attempt that runs out of time or memory
+// leaves the answer it had.
 Stats deepened(Stats s, const Limits& limits, const CompiledProgram& program, const Bindings& bindings,
                const StatsOptions& options, Clock::time_point start, Clock::time_point deadline) {
   const std::int64_t deepest = limits.max_explosion_depth;
   double took = std::chrono::duration<double>(Clock::now() - start).count();
   std::optional<std::pair<std::int64_t, double>> before;  // the answer before s: depth, share cut off
+  std::uint64_t rare = StatsOptions::first_rare_chains;
   for (int attempt = 0; attempt < 4; ++attempt) {
     const std::int64_t depth = s.explosion_depth;
     const double cut = s.cut_off.value;
@@ -605,13 +608,15 @@ Stats deepened(Stats s, const Limits& limits, const CompiledProgram& program, co
     const auto allowed = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(std::max(StatsOptions::deepen_min_seconds, StatsOptions::deepen_time_factor * took)));
     const Clock::time_point until = deadline - began > allowed ? began + allowed : deadline;
-    alea::compose::Composed c = alea::compose::compose_stats(program, bindings, deeper, options, start, until);
+    alea::compose::Composed c = alea::compose::compose_stats(program, bindings, deeper, options, start, until, rare);
     if (c.interrupted) return interrupted(program);
     if (!c.stats) break;
     took = std::chrono::duration<double>(Clock::now() - began).count();
     before = {depth, cut};
     s = std::move(*c.stats);
     s.explosion_depth = deeper.max_explosion_depth;
+    s.rare_chains = rare;
+    rare = rare > UINT64_MAX / 100 ? rare : rare * 100;
   }
   return s;
 }

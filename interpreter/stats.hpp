@@ -140,6 +140,9 @@ struct Stats {
   Probability still_looping;
   std::int64_t loop_rounds = 0;
   std::int64_t explosion_depth = 0;  // exact: the extra dice each explosion chain was followed to
+  // Exact: a pool's combinations of explosion chains rarer than 1 in this many
+  // were cut off too (StatsOptions::explosion_depth); 0: none were.
+  std::uint64_t rare_chains = 0;
   std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
   // Sampling that ended before `samples_asked` runs: `cut_short` names the
   // limit that stopped it ("max_sample_work", or "max_odds_memory" for the
@@ -186,10 +189,14 @@ struct StatsOptions {
   // first_explosion_depth; while the runs cut off pass max_cut_off of all, the
   // composed answer is computed again with deeper chains, each attempt taking
   // at most deepen_time_factor times the one before (or deepen_min_seconds)
-  // within the time limit, and the deepest answer found is given.
+  // within the time limit, and the deepest answer found is given. The deeper
+  // attempts also cut off a pool's combinations of chains rarer than 1 in
+  // first_rare_chains (then 100 times rarer each time): several long chains
+  // at once make more pools than the rest of the answer together.
   std::optional<std::int64_t> explosion_depth;
   static constexpr std::int64_t first_explosion_depth = 6;
   static constexpr double max_cut_off = 1e-12;
+  static constexpr std::uint64_t first_rare_chains = 10'000'000'000'000;  // 1e13
   static constexpr double deepen_time_factor = 4;
   static constexpr double deepen_min_seconds = 0.25;
   bool exact_only = false;               // fail instead of sampling

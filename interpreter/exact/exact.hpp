@@ -35,9 +35,12 @@ std::uint64_t multisets(std::uint64_t n, std::uint64_t k);
 
 // `limits` as the enumeration uses them (explosions cut at the depth asked for);
 // the attempt started at `start` and gives up at `deadline` (no deadline: max()).
+// With `rare_chains`, a pool's combinations of explosion chains rarer than 1 in
+// that many are cut off too (Budget::rare_chains).
 Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,
                        const StatsOptions& options,
                        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(),
-                       std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+                       std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max(),
+                       std::uint64_t rare_chains = 0);
 
 }  // namespace alea::compose

@@ -50,6 +50,7 @@ class Composer {
                  const std::function<void(double)>* progress) {
     budget_.set_clock(start, deadline, progress);
   }
+  void cut_rare_chains(std::uint64_t one_in) { budget_.rare_chains = one_in; }
 
   // The distribution of the program's value, pools counted as their totals.
   Dist run_program(const ast::Program& program);

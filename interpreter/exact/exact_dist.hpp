@@ -142,6 +142,10 @@ struct Budget {
   std::uint64_t memory = 0;
   std::uint64_t max_memory = UINT64_MAX;
   const std::atomic<bool>* cancel = nullptr;
+  // Explosion chains on a pool: a combination of the chains of its dice rarer
+  // than 1 in `rare_chains` (among that pool's combinations) is cut off as a
+  // chain past the depth is (0: none is). StatsOptions::explosion_depth.
+  std::uint64_t rare_chains = 0;
 
   // No deadline and no progress: the clock is never read.
   void set_clock(Clock::time_point start_at, Clock::time_point deadline_at,

@@ -119,9 +119,10 @@ std::string over_budget_reason(const std::string& limit, const StatsOptions& opt
 
 Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,
                        const StatsOptions& options, std::chrono::steady_clock::time_point start,
-                       std::chrono::steady_clock::time_point deadline) {
+                       std::chrono::steady_clock::time_point deadline, std::uint64_t rare_chains) {
   Composer c(bindings, limits, options.max_branches, options.cancel);
   c.set_clock(start, deadline, &options.exact_progress);
+  c.cut_rare_chains(rare_chains);
   try {
     Dist d = c.run_program(*program.ast);
     return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.loop_rounds()), "", "", false};

@@ -99,6 +99,21 @@ Dist StepOnPool::fresh(const DieKind& kind) {
 
 Value StepOnPool::join(const Value& a, const Value& b) { return join_as(a, b, false); }
 
+void StepOnPool::cut_rare(Dist& d, std::uint64_t rare) {
+  if (rare == 0) return;
+  const Weight times(rare);
+  auto kept = d.entries.begin();
+  for (auto& e : d.entries) {
+    if (e.second * times < d.total) {
+      d.fail.cut += e.second;
+    } else {
+      if (&*kept != &e) *kept = std::move(e);
+      ++kept;
+    }
+  }
+  d.entries.erase(kept, d.entries.end());
+}
+
 Value StepOnPool::join_as(const Value& a, const Value& b, bool successes) {
   // Both are sorted (make_sorted_pool): merged, they are too.
   const auto& x = a.as_pool()->dice;

@@ -95,8 +95,10 @@ class StepOnPool {
   // The pool with each die that passes `t` replaced by the pool `chain(die)`
   // gives. What the passing dice become together depends on them alone, so
   // it is kept in `memo` for the next pool with the same passing dice.
+  // With `rare` (1 in rare, Budget::rare_chains), the combinations of the
+  // passing dice's pools rarer than that are cut off (Failures::cut).
   template <class Chain>
-  Dist per_die(const DieTest& t, Chain chain) {
+  Dist per_die(const DieTest& t, Chain chain, std::uint64_t rare = 0) {
     std::vector<PoolDie> still;
     StepMemo::Dice passing;
     for (const auto& d : pool.dice) {
@@ -108,28 +110,36 @@ class StepOnPool {
     };
     auto one_by_one = [&] {
       Dist r = Dist::point(make_sorted_pool({}, false));
-      for (const auto& [face, id] : passing) r = product(budget, r, chain(PoolDie{face, id}), join);
+      for (const auto& [face, id] : passing) {
+        r = product(budget, r, chain(PoolDie{face, id}), join);
+        cut_rare(r, rare);
+      }
       return r;
     };
     // (Past max_prefixes passing dice, nothing is kept: together recurses once per die.)
     if (!memo || passing.size() > max_prefixes) return map(budget, one_by_one(), join_rest);
-    return map(budget, together(passing, passing.size(), chain), join_rest);
+    return map(budget, together(passing, passing.size(), chain, rare), join_rest);
   }
 
  private:
   static constexpr std::size_t max_prefixes = 64;
   static Value join_as(const Value& a, const Value& b, bool successes);
+  // Moves the outcomes of d rarer than 1 in `rare` to its cut-off share (rare 0: none).
+  static void cut_rare(Dist& d, std::uint64_t rare);
 
   // What the first n passing dice become together, from the memo, or made
   // from what the first n - 1 become (kept too: a pool's passing dice are
   // sorted, so the next pool with more of them starts there).
   template <class Chain>
-  const Dist& together(const StepMemo::Dice& passing, std::size_t n, Chain& chain) {
+  const Dist& together(const StepMemo::Dice& passing, std::size_t n, Chain& chain, std::uint64_t rare) {
     StepMemo::Dice key(passing.begin(), passing.begin() + static_cast<std::ptrdiff_t>(n));
     if (auto it = memo->per_die.find(key); it != memo->per_die.end()) return it->second;
     Dist r = n == 0 ? Dist::point(make_sorted_pool({}, false))
-                    : product(budget, together(passing, n - 1, chain),
+                    : product(budget, together(passing, n - 1, chain, rare),
                               chain(PoolDie{passing[n - 1].first, passing[n - 1].second}), join);
+    // Cut at each prefix: what is rare among the first n - 1 dice's pools is
+    // rarer still joined with the next die's.
+    cut_rare(r, rare);
     // The outcomes were counted as they were made; the key counts here.
     budget.charge_memory(sizeof(Dist) + 64 + sizeof(key[0]) * key.size());
     return memo->per_die.emplace(std::move(key), std::move(r)).first->second;

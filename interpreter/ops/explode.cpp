@@ -211,13 +211,17 @@ compose::Dist on_pools(compose::StepOnPool& cx) {
       return self(self, kind, id, r + 1, next);
     });
   };
-  return cx.per_die(s.test, [&](const PoolDie& d) {
-    const DieKind& kind = cx.need_kind(d);
-    if (s.mode == ExplodeMode::Compound) return compound(compound, kind, d.id, 0, d.face);
-    return compose::map(cx.budget, chain_extras(chain_extras, kind, 0), [&](const Value& rest) {
-      return compose::StepOnPool::join(compose::make_sorted_pool({d}, false), rest);
-    });
-  });
+  // Only chains with no written limit are cut by depth, so only they by rarity.
+  return cx.per_die(
+      s.test,
+      [&](const PoolDie& d) {
+        const DieKind& kind = cx.need_kind(d);
+        if (s.mode == ExplodeMode::Compound) return compound(compound, kind, d.id, 0, d.face);
+        return compose::map(cx.budget, chain_extras(chain_extras, kind, 0), [&](const Value& rest) {
+          return compose::StepOnPool::join(compose::make_sorted_pool({d}, false), rest);
+        });
+      },
+      s.explicit_limit ? 0 : cx.budget.rare_chains);
 }
 
 }  // namespace

@@ -103,6 +103,8 @@ std::optional<std::string> stats_document(const Stats& s, const StatsContext& c)
   u["still_looping"] = exact ? probability_json(s, s.still_looping) : json(nullptr);
   u["loop_rounds"] = s.loop_rounds > 0 ? json(s.loop_rounds) : json(nullptr);
   u["explosion_depth"] = exact ? s.explosion_depth : c.engine_explosion_limit;
+  // How rare a pool's combination of chains was cut off as well, if any was.
+  u["rare_chains"] = exact && s.rare_chains > 0 ? json(1.0 / static_cast<double>(s.rare_chains)) : json(nullptr);
   u["error"] = s.first_error ? diagnostic_json(error_report(*s.first_error)) : json(nullptr);
   doc["unresolved"] = u;
   std::string out = dump(doc, 2);

@@ -150,11 +150,12 @@ doc = json_of(["stats", "3d6 explode 6"], "explosion json, deeper")
 if doc:
     u = doc["unresolved"]
     check("json explosion followed deeper", doc["method"] == "exact" and u["cause"] == "explosion"
-          and 0 < u["probability"] <= 1e-12 and u["explosion_depth"] > 6, u)
+          and 0 < u["probability"] <= 1e-12 and u["explosion_depth"] > 6 and u["rare_chains"] == 1e-13, u)
 doc = json_of(["stats", "3d6 explode 6", "--explosion-depth", "6"], "explosion json, depth given")
 if doc:
     u = doc["unresolved"]
-    check("json explosion depth as given", u["explosion_depth"] == 6 and u["probability"] > 1e-6, u)
+    check("json explosion depth as given", u["explosion_depth"] == 6 and u["probability"] > 1e-6
+          and u["rare_chains"] is None, u)
 
 # ---- a record mechanic --------------------------------------------------------------
 out, _ = expect(["stats", "heroes-mythos.check", "dice=3", "red=1", "--explosion-depth", "4"], 0)

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <gmpxx.h>
 
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
@@ -127,6 +128,33 @@ TEST(ExactStats, FollowsExplosionChainsDeeperUntilTheTailIsNegligible) {
   s = stats_of(engine, "3d6");
   EXPECT_EQ(s.explosion_depth, 6);
   EXPECT_EQ(s.unresolved.exact(), "0/1");
+}
+
+// The deeper attempts also cut off a pool's combinations of chains rarer than
+// 1e-13: those runs join the tail, and no other value gains or loses anything.
+TEST(ExactStats, CutsRareCombinationsOfChainsIntoTheTail) {
+  Engine engine;
+  const std::string source = "5d6 explode 6 keep highest 3";
+  const Stats deep = stats_of(engine, source);
+  StatsOptions o;
+  o.explosion_depth = 18;
+  const Stats given = stats_of(engine, source, o);
+  EXPECT_EQ(deep.explosion_depth, 18);
+  EXPECT_EQ(deep.rare_chains, StatsOptions::first_rare_chains);
+  EXPECT_EQ(given.rare_chains, 0u);
+  EXPECT_LE(deep.unresolved.value, StatsOptions::max_cut_off);
+  const mpq_class grew = mpq_class(deep.unresolved.exact()) - mpq_class(given.unresolved.exact());
+  EXPECT_GT(grew, 0);  // something was rare enough to cut
+  ASSERT_EQ(deep.value.entries.size(), given.value.entries.size());
+  mpq_class lost = 0;
+  for (std::size_t i = 0; i < given.value.entries.size(); ++i) {
+    ASSERT_EQ(deep.value.entries[i].value, given.value.entries[i].value);
+    const mpq_class d = mpq_class(given.value.entries[i].probability.exact()) -
+                        mpq_class(deep.value.entries[i].probability.exact());
+    EXPECT_GE(d, 0) << to_display(given.value.entries[i].value);
+    lost += d;
+  }
+  EXPECT_EQ(lost, grew);
 }
 
 TEST(ExactStats, CountsNamedOutcomesAndRecordFields) {
