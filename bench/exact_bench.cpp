@@ -73,6 +73,10 @@ void exact_case(benchmark::State& state, const char* source, bool text,
   state.counters["exact"] = exact ? 1 : 0;
   state.counters["composed"] = composed ? 1 : 0;
   state.counters["runs"] = static_cast<double>(last.runs);
+  // Which answer was timed: with no depth given, explosion chains are followed
+  // until less than 1e-12 of the runs are cut off (StatsOptions::explosion_depth).
+  state.counters["cut_off"] = last.cut_off.value;
+  state.counters["explosion_depth"] = static_cast<double>(last.explosion_depth);
   std::string label;
   if (!exact)
     label = "SAMPLED: " + last.reason;
@@ -125,7 +129,9 @@ ALEA_EXACT(cancel_rolls, "let w = 8d6 in let r = 6d6 in let k = w cancel r<= com
       ->UseRealTime()                                                      \
       ->Unit(benchmark::kMillisecond)
 
+// No explode_limit (the game's default): chains followed until less than 1e-12 is cut off.
 ALEA_MECHANIC(hm_3_1, "heroes_mythos.check(3, red: 1)");
+ALEA_MECHANIC(hm_6_0, "heroes_mythos.check(6)");
 ALEA_MECHANIC(hm_5_2, "heroes_mythos.check(5, red: 2, explode_limit: 3)");
 ALEA_MECHANIC(hm_6_6, "heroes_mythos.check(6, red: 6, explode_limit: 3)");
 ALEA_MECHANIC(hm_7_2, "heroes_mythos.check(7, red: 2, explode_limit: 3)");
