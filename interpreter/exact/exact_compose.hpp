@@ -147,14 +147,15 @@ class Composer {
     const Dist* dist;
   };
   std::vector<Spread> spread_;
-  // Expressions that need no dice and read only their frame's names and fixed
-  // constants, which the plain evaluator runs faster than the composer walks
-  // them (exact_compose_calls.cpp): nothing random, no state or program-level
-  // name, no loop (its cut-off is a distribution of its own). The evaluator is
-  // given the constants the composer knows and the parameters calls have set.
-  // How `eval` computes an expression: walked node by node, run once on the
-  // plain evaluator, or run on it once per path through its dice (below). One
-  // lookup per node; a run that fails sends its expression to Walk for good.
+  // How `eval` computes an expression (exact_compose_calls.cpp), decided once
+  // per expression; a run that fails sends it to Walk for good:
+  // - Plain: it needs no dice and reads only its frame's names and fixed
+  //   constants (no state or program-level name, no loop, whose cut-off is a
+  //   distribution of its own), so the plain evaluator runs it once, faster
+  //   than the composer walks it. The evaluator is given the constants the
+  //   composer knows and the parameters calls have set.
+  // - Paths: the same but for a few single dice (below), run once per path.
+  // - Walk: the composer walks it node by node.
   enum class Route : std::uint8_t { Walk, Plain, Paths };
   std::unordered_map<const ast::Expr*, Route> routes_;
   Route route(const ast::Expr& e);
