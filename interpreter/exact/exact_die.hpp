@@ -44,13 +44,17 @@ class DieSteps {
   // The faces' parts mixed, each weighted by how many sides show its face.
   IntDist mixture(const std::vector<const IntDist*>& parts);
   // Keeps a distribution made on the way while parts point at it.
-  const IntDist& hold(IntDist d) { return scratch_.emplace_back(std::move(d)); }
+  const IntDist& hold(IntDist d) {
+    charge(d);
+    return scratch_.emplace_back(std::move(d));
+  }
   // A step's own memo: what it computed for (step, a, b), or null.
   const IntDist* memo(std::size_t k, std::int64_t a, std::int64_t b) const {
     const auto it = memo_.find({k, a, b});
     return it == memo_.end() ? nullptr : &it->second;
   }
   const IntDist& remember(std::size_t k, std::int64_t a, std::int64_t b, IntDist d) {
+    charge(d);
     return memo_.insert_or_assign({k, a, b}, std::move(d)).first->second;
   }
 
@@ -69,6 +73,13 @@ class DieSteps {
   std::deque<IntDist> scratch_;
 
   IntDist compute(std::size_t k, std::int64_t face);
+  // Each distribution kept is a unit of work and its bytes (a die of many
+  // faces, or a long chain, keeps one for each face and step it reaches).
+  void charge(const IntDist& d) {
+    budget_.charge_memory(sizeof(IntDist) + node_bytes + d.entries.size() * sizeof(d.entries[0]));
+    budget_.charge_work(1);
+  }
+  static constexpr std::size_t node_bytes = 64;  // a map node's links and key
 };
 
 }  // namespace alea::compose

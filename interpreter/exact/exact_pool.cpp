@@ -42,6 +42,7 @@ DieSteps::DieSteps(Budget& budget, const DieKind& kind, const std::vector<PoolSt
   std::map<std::int64_t, std::uint64_t> m;
   for (std::int64_t i = 0; i < kind.face_count(); ++i) ++m[kind.face(i)];
   for (const auto& [v, w] : m) faces_.emplace_back(v, Weight(w));
+  budget_.charge_memory(faces_.size() * (sizeof(faces_[0]) + node_bytes));
   counts_ = counts_dice(steps);
   if (end < steps.size() && steps[end].score) terminal_score_ = &steps[end];
 }
@@ -51,13 +52,16 @@ const IntDist& DieSteps::fresh(std::size_t k) {
   std::vector<const IntDist*> parts;
   parts.reserve(faces_.size());
   for (const auto& [f, w] : faces_) parts.push_back(&from(k, f));
-  return fresh_.emplace(k, mixture(parts)).first->second;
+  IntDist d = mixture(parts);
+  charge(d);
+  return fresh_.emplace(k, std::move(d)).first->second;
 }
 
 const IntDist& DieSteps::from(std::size_t k, std::int64_t face) {
   const auto key = std::make_pair(k, face);
   if (auto it = from_.find(key); it != from_.end()) return it->second;
   IntDist d = compute(k, face);
+  charge(d);
   return from_.emplace(key, std::move(d)).first->second;
 }
 

@@ -74,6 +74,13 @@ _, err = expect(["stats", "--exact", "--max-branches", "1000000000000", "1000d10
 check("--exact names the limit", "no exact answer" in err and "(max_odds_" in err, err)
 check("--exact says how to raise it", "note: raise the limit max_odds_" in err, err)
 
+# A die of many faces through chained explosions keeps a distribution for each face and step it
+# reaches: each is counted against the memory limit, so the attempt stops at 4 MB, not at half a
+# gigabyte (the cap) after seconds.
+for expr in ("d50000!!!!!!!!", "4d50000 compound compound compound compound"):
+    _, err = expect(["stats", "--exact", "--limit", "max_odds_memory=4000000", expr], 1, megabytes=300)
+    check(f"{expr}: names the memory limit", "composing needs more than 4000000 bytes" in err, err)
+
 # A sum of dice too big for its work is refused before it starts: with the dice allowed and
 # branches unbounded, 100000d1000 (10^8 totals) stops at once, not after seconds of convolving.
 started = time.monotonic()
