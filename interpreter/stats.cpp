@@ -615,7 +615,7 @@ Stats deepened(Stats s, const Limits& limits, const CompiledProgram& program, co
     before = {depth, cut};
     s = std::move(*c.stats);
     s.explosion_depth = deeper.max_explosion_depth;
-    s.rare_chains = rare;
+    s.rare_chains = c.cut_rare_chains ? rare : 0;
     rare = rare > UINT64_MAX / 100 ? rare : rare * 100;
   }
   return s;

@@ -141,7 +141,7 @@ struct Stats {
   std::int64_t loop_rounds = 0;
   std::int64_t explosion_depth = 0;  // exact: the extra dice each explosion chain was followed to
   // Exact: a pool's combinations of explosion chains rarer than 1 in this many
-  // were cut off too (StatsOptions::explosion_depth); 0: none were.
+  // were cut off too (StatsOptions::explosion_depth); 0: none was.
   std::uint64_t rare_chains = 0;
   std::optional<Diagnostic> first_error;  // the first such error, when it was not a cut-off chain
   // Sampling that ended before `samples_asked` runs: `cut_short` names the

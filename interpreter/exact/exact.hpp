@@ -24,6 +24,7 @@ struct Composed {
   std::string why_not;         // otherwise, why
   std::string limit;           // the limit that stopped it, when one did (max_odds_work…)
   bool interrupted = false;    // the cancel flag stopped it
+  bool cut_rare_chains = false;  // some combination of chains was cut as rare (rare_chains)
 };
 
 // Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory, time_limit), naming it.

@@ -51,6 +51,8 @@ class Composer {
     budget_.set_clock(start, deadline, progress);
   }
   void cut_rare_chains(std::uint64_t one_in) { budget_.rare_chains = one_in; }
+  // Whether any combination of chains was rare enough to be cut.
+  [[nodiscard]] bool cut_rare_chains() const { return budget_.cut_rare_chains; }
 
   // The distribution of the program's value, pools counted as their totals.
   Dist run_program(const ast::Program& program);

@@ -146,6 +146,7 @@ struct Budget {
   // than 1 in `rare_chains` (among that pool's combinations) is cut off as a
   // chain past the depth is (0: none is). StatsOptions::explosion_depth.
   std::uint64_t rare_chains = 0;
+  bool cut_rare_chains = false;  // whether any combination was cut so
 
   // No deadline and no progress: the clock is never read.
   void set_clock(Clock::time_point start_at, Clock::time_point deadline_at,

@@ -125,7 +125,8 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   c.cut_rare_chains(rare_chains);
   try {
     Dist d = c.run_program(*program.ast);
-    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.loop_rounds()), "", "", false};
+    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.loop_rounds()), "", "", false,
+            c.cut_rare_chains()};
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why, "", false};
   } catch (const OverBudget& o) {

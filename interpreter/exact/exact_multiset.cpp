@@ -111,7 +111,9 @@ void StepOnPool::cut_rare(Dist& d, std::uint64_t rare) {
       ++kept;
     }
   }
+  if (kept == d.entries.end()) return;
   d.entries.erase(kept, d.entries.end());
+  budget.cut_rare_chains = true;
 }
 
 Value StepOnPool::join_as(const Value& a, const Value& b, bool successes) {

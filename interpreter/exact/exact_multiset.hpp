@@ -124,8 +124,9 @@ class StepOnPool {
  private:
   static constexpr std::size_t max_prefixes = 64;
   static Value join_as(const Value& a, const Value& b, bool successes);
-  // Moves the outcomes of d rarer than 1 in `rare` to its cut-off share (rare 0: none).
-  static void cut_rare(Dist& d, std::uint64_t rare);
+  // Moves the outcomes of d rarer than 1 in `rare` to its cut-off share (rare 0:
+  // none), and marks the budget when it moves any (Budget::cut_rare_chains).
+  void cut_rare(Dist& d, std::uint64_t rare);
 
   // What the first n passing dice become together, from the memo, or made
   // from what the first n - 1 become (kept too: a pool's passing dice are

@@ -150,7 +150,19 @@ doc = json_of(["stats", "3d6 explode 6"], "explosion json, deeper")
 if doc:
     u = doc["unresolved"]
     check("json explosion followed deeper", doc["method"] == "exact" and u["cause"] == "explosion"
-          and 0 < u["probability"] <= 1e-12 and u["explosion_depth"] > 6 and u["rare_chains"] == 1e-13, u)
+          and 0 < u["probability"] <= 1e-12 and u["explosion_depth"] > 6, u)
+    # A sum adds each die's chain on its own: no combination of chains is cut as rare, and none is named.
+    check("json: no rare combination cut, none named", u["rare_chains"] is None, u)
+out, _ = expect(["stats", "3d6 explode 6"], 0)
+check("text: no rare combination cut, none named", "went past 18 extra dice in an explosion chain" in out
+      and "rarer than" not in out, out[-400:])
+# Keeping the highest two looks at the dice together: some combinations of chains are cut as rare.
+doc = json_of(["stats", "3d6 explode 6 keep highest 2"], "explosion json, rare combinations")
+if doc:
+    u = doc["unresolved"]
+    check("json: rare combinations cut and named", 0 < u["probability"] <= 1e-12 and u["rare_chains"] == 1e-13, u)
+out, _ = expect(["stats", "3d6 explode 6 keep highest 2"], 0)
+check("text: rare combinations named", "or into a pool's combination of chains rarer than 1e-13," in out, out[-400:])
 doc = json_of(["stats", "3d6 explode 6", "--explosion-depth", "6"], "explosion json, depth given")
 if doc:
     u = doc["unresolved"]

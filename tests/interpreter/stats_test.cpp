@@ -142,6 +142,10 @@ TEST(ExactStats, CutsRareCombinationsOfChainsIntoTheTail) {
   EXPECT_EQ(deep.explosion_depth, 18);
   EXPECT_EQ(deep.rare_chains, StatsOptions::first_rare_chains);
   EXPECT_EQ(given.rare_chains, 0u);
+  // A sum adds each die's chain on its own: followed as deep, nothing is cut as rare, and none is named.
+  const Stats sum = stats_of(engine, "3d6 explode 6");
+  EXPECT_EQ(sum.explosion_depth, 18);
+  EXPECT_EQ(sum.rare_chains, 0u);
   EXPECT_LE(deep.unresolved.value, StatsOptions::max_cut_off);
   const mpq_class grew = mpq_class(deep.unresolved.exact()) - mpq_class(given.unresolved.exact());
   EXPECT_GT(grew, 0);  // something was rare enough to cut
