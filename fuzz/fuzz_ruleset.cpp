@@ -1,15 +1,24 @@
 // fuzz/fuzz_ruleset.cpp — libFuzzer harness: load a ruleset file; every problem
 // comes back as diagnostics with a renderable position, and a ruleset that
 // loads has mechanics that compile and run (or fail cleanly) under tight limits.
+// Also: written_nodes_bound, which lets the loader build the tree without counting the
+// parser's events first, is never below the count of those events.
 #include <cstdint>
 #include <string>
 
 #include "interpreter/api.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/yaml_bounds.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16384) return 0;
   const std::string yaml(reinterpret_cast<const char*>(data), size);
+  try {
+    const auto over = alea::yaml_event_overflow(yaml, {alea::written_nodes_bound(yaml), SIZE_MAX});
+    if (over && !over->too_deep) __builtin_trap();
+  } catch (const YAML::Exception&) {
+    // not YAML, or nested past yaml-cpp's own guard: no count to compare
+  }
   alea::EngineOptions options;
   options.limits.max_dice = 200;
   options.limits.max_steps = 20'000;

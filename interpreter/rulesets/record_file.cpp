@@ -30,14 +30,14 @@ class RecordReader {
                             static_cast<std::size_t>(std::max<std::int64_t>(1, limits_.max_value_depth + 1))};
     YAML::Node root;
     try {
-      if (const auto over = yaml_event_overflow(file_->text(), bounds)) return overflow(*over, bounds);
-      root = YAML::Load(file_->text());
+      BoundedYaml yaml = load_bounded_yaml(file_->text(), bounds);
+      if (yaml.over) return overflow(*yaml.over, bounds);
+      root = std::move(yaml.root);
     } catch (const YAML::ParserException& e) {
       const auto pos = offset_of(e.mark);
       error(DiagCode::RulesetSyntax, file_->span(pos, pos + 1), fmt::format("this is not valid YAML or JSON: {}", e.msg));
       return finish(std::move(out));
     }
-    if (const auto over = yaml_overflow(root, bounds)) return overflow(*over, bounds);
     if (!root.IsMap()) {
       error(DiagCode::RulesetFieldType, span_of(root), "the file must be a mapping of named entries")
           .note({}, shape_note);

@@ -57,10 +57,9 @@ class Loader final : public detail::RulesetReader {
     RulesetLoad out;
     YAML::Node root;
     try {
-      // Counted on yaml-cpp's events first, so that no tree is built for a document
-      // with too many nodes even before its aliases are expanded.
-      if (const auto over = yaml_event_overflow(file_->text())) return overflow(*over);
-      root = YAML::Load(file_->text());
+      BoundedYaml yaml = load_bounded_yaml(file_->text());
+      if (yaml.over) return overflow(*yaml.over);
+      root = std::move(yaml.root);
     } catch (const YAML::ParserException& e) {
       // Where the mistake starts, which is often before where the parser gave up.
       const YamlSyntaxError why = explain_yaml_error(file_->text(), e);
@@ -71,7 +70,6 @@ class Loader final : public detail::RulesetReader {
       out.diagnostics = std::move(diags_);
       return out;
     }
-    if (const auto over = yaml_overflow(root)) return overflow(*over);
     if (!root.IsMap()) {
       error(DiagCode::RulesetFieldType, file_->span(0, 1),
             "a ruleset is a YAML mapping with the keys schema, name, title, source and mechanics");

@@ -136,21 +136,26 @@ class Merge {
           .note(src->span(offset, offset + 1), "here");
       return std::nullopt;
     };
-    YAML::Node root;
+    // Padded with a comment to where the file starts among the ruleset's files, so that each
+    // node's mark is its place there (the padding holds no node).
+    BoundedYaml yaml;
     try {
-      if (const auto over = yaml_event_overflow(text)) {
-        return broken(static_cast<std::uint32_t>(std::max(0, over->mark.pos)), "it holds too many values");
+      yaml = load_bounded_yaml("#" + std::string(start - 2, ' ') + "\n" + text);
+    } catch (const YAML::ParserException&) {
+      try {
+        (void)YAML::Load(text);  // where the syntax error is, without the padding
+      } catch (const YAML::ParserException& e) {
+        const YamlSyntaxError why = explain_yaml_error(text, e);
+        return broken(why.offset, fmt::format("it is not valid YAML: {}", why.message));
       }
-      (void)YAML::Load(text);  // where a syntax error is, without the padding
-      root = YAML::Load("#" + std::string(start - 2, ' ') + "\n" + text);
-    } catch (const YAML::ParserException& e) {
-      const YamlSyntaxError why = explain_yaml_error(text, e);
-      return broken(why.offset, fmt::format("it is not valid YAML: {}", why.message));
+      return broken(0, "it is not valid YAML");
     }
+    if (yaml.over) {
+      return broken(static_cast<std::uint32_t>(std::max(0, yaml.over->mark.pos - static_cast<int>(start))),
+                    "it holds too many values");
+    }
+    YAML::Node root = std::move(yaml.root);
     files.push_back({src, start, split_lines(text)});
-    if (const auto over = yaml_overflow(root)) {
-      return broken(static_cast<std::uint32_t>(std::max(0, over->mark.pos) - static_cast<int>(start)), "it holds too many values");
-    }
     if (!root.IsMap()) return broken(0, "it is not a YAML mapping");
     return root;
   }

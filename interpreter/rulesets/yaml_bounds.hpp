@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <yaml-cpp/yaml.h>
 
@@ -32,5 +33,18 @@ struct YamlOverflow {
 // so a file of a million tiny values never becomes a million nodes in memory. Throws
 // YAML::ParserException for what is not YAML, as YAML::Load does.
 [[nodiscard]] std::optional<YamlOverflow> yaml_event_overflow(const std::string& text, const YamlBounds& bounds = {});
+
+// At least as many nodes as the first document of `text` has as written, counted on its bytes
+// alone: every node is the root or comes from a token that one of the bytes - ? : , [ { begins.
+[[nodiscard]] std::size_t written_nodes_bound(std::string_view text);
+
+// The first document of `text` as a tree within `bounds`, or where it passes them: as written
+// (the events' count) before its aliases are expanded (the tree's). Throws
+// YAML::ParserException for what is not YAML.
+struct BoundedYaml {
+  YAML::Node root;
+  std::optional<YamlOverflow> over;
+};
+[[nodiscard]] BoundedYaml load_bounded_yaml(const std::string& text, const YamlBounds& bounds = {});
 
 }  // namespace alea

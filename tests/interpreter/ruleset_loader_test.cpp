@@ -14,6 +14,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/rulesets/ruleset.hpp"
+#include "interpreter/rulesets/yaml_bounds.hpp"
 #include "interpreter/stats.hpp"
 
 namespace alea {
@@ -394,6 +395,18 @@ TEST(RulesetBombs, TooManyValuesAsWrittenAreCountedBeforeATreeIsBuilt) {
   const std::string yaml = std::string(header) + "constants:\n  c: [" + many + "1]\n" + mechanic;
   // At the 200,001st value: the event count stops yaml-cpp before it builds the tree.
   EXPECT_EQ(first_problem(yaml), "6:399981 RulesetInvalidValue the file holds too many values here");
+}
+
+// A text under the bound is read without counting events first (load_bounded_yaml): the bound
+// must hold where a node costs the fewest bytes. fuzz_ruleset checks it on every input too.
+TEST(RulesetBombs, TheBoundOnNodesAsWrittenHoldsForTheDensestDocuments) {
+  for (const std::string text : {"{,,,,,}", "[,,,,,]", "[a: b, : c, d:]", "? \n? \n? \n", "- - - -\n- -\n",
+                                 "a:\n b:\n  c:\n", ":\n:\n", "[: : :]", "{? , ? : }", "- :\n- :\n", "[[[[]]]]",
+                                 "&a [*a, *a, *a]"}) {
+    const std::size_t bound = written_nodes_bound(text);
+    EXPECT_EQ(yaml_event_overflow(text, {bound, 1000}), std::nullopt) << text;
+    EXPECT_NE(yaml_event_overflow(text, {1, 1000}), std::nullopt) << text;  // the check can fail
+  }
 }
 
 TEST(RulesetBombs, DeepNestingAsWrittenIsRefusedAtItsPlace) {
