@@ -223,29 +223,39 @@ std::string percentiles_text(const Analysis& a) {
 }
 
 // The table of a distribution: value, probability (with the exact fraction or
-// the 95% interval), at least and at most for numbers, and a histogram bar.
-std::string table_text(const Stats& s, const Distribution& d, const Analysis& a) {
+// the 95% interval), at least and at most for numbers, and a histogram bar. Only the rows that a text cut at `max_bytes` can show are made (their
+// widths set the columns); the others are added to `left_out`, one line each, so that the
+// work is bounded by the text shown and not by the distribution.
+std::string table_text(const Stats& s, const Distribution& d, const Analysis& a, std::size_t max_bytes,
+                       std::uint64_t& left_out) {
   const bool exact = s.method == StatsMethod::Exact;
   const bool numeric = d.numeric;
-  std::vector<std::string> values, probs, least, most;
+  double max = 0;  // the bars' scale, of every row
+  for (const auto& e : d.entries) max = std::max(max, e.probability.value);
+  std::vector<std::string> values, details, least, most;
   std::size_t detail_width = 0;
-  std::vector<std::string> details;
-  double max = 0;
-  for (const auto& e : d.entries) {
+  std::size_t rows = 0;
+  for (std::size_t bytes = 0; rows < d.entries.size() && bytes <= max_bytes; ++rows) {
+    const DistributionEntry& e = d.entries[rows];
     values.push_back(shown_value(e.value));
     details.push_back(exact ? short_fraction(e.probability) : interval(e.probability));
     detail_width = std::max(detail_width, columns(details.back()));
-    max = std::max(max, e.probability.value);
+    if (numeric) {
+      least.push_back(percent(a.at_least[rows]));
+      most.push_back(percent(a.at_most[rows]));
+    }
+    // The least the row holds, its trailing spaces trimmed: the value, the percentage (7 wide)
+    // and for numbers both shares, each after two spaces, and the newline.
+    bytes += columns(values.back()) + 2 + 7 + 1;
+    if (numeric) bytes += 2 + columns(least.back()) + 2 + columns(most.back());
   }
+  left_out += d.entries.size() - rows;
   const std::string prob_header = exact ? "probability" : "probability, 95% interval";
-  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+  std::vector<std::string> probs;
+  for (std::size_t i = 0; i < rows; ++i) {
     std::string cell = pad_left(percent(d.entries[i].probability.value), 7);
     if (detail_width > 0) cell += "  " + pad_right(details[i], detail_width);
     probs.push_back(cell);
-    if (numeric) {
-      least.push_back(percent(a.at_least[i]));
-      most.push_back(percent(a.at_most[i]));
-    }
   }
   auto width_of = [](const std::vector<std::string>& cells, std::string_view header) {
     std::size_t w = columns(header);
@@ -265,7 +275,7 @@ std::string table_text(const Stats& s, const Distribution& d, const Analysis& a)
   std::string out = value_cell("value") + "  " + pad_right(prob_header, pw);
   if (numeric) out += "  " + pad_left("at least", lw) + "  " + pad_left("at most", mw);
   out += "\n";
-  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+  for (std::size_t i = 0; i < rows; ++i) {
     out += value_cell(values[i]) + "  " + pad_right(probs[i], pw);
     if (numeric) out += "  " + pad_left(least[i], lw) + "  " + pad_left(most[i], mw);
     out += "  " + bar(d.entries[i].probability.value, max, bar_width) + "\n";
@@ -273,24 +283,27 @@ std::string table_text(const Stats& s, const Distribution& d, const Analysis& a)
   return out;
 }
 
-// A distribution's summary and table; `title` is "" for the value itself.
-std::string distribution_text(const Stats& s, const Distribution& d, const std::string& title) {
+// A distribution's summary and table; `title` is "" for the value itself. The table's rows past
+// what a text of `max_bytes` can show are counted in `left_out` (table_text).
+std::string distribution_text(const Stats& s, const Distribution& d, const std::string& title, std::size_t max_bytes,
+                              std::uint64_t& left_out) {
   const std::string lead = title.empty() ? "" : title + ": ";
   switch (shape_of(d)) {
     case Shape::Numeric: {
       const Analysis a = analyse(s, d);
-      return fmt::format("{}{}\n{}\n\n{}", lead, mean_text(s, d), percentiles_text(a), table_text(s, d, a));
+      return fmt::format("{}{}\n{}\n\n{}", lead, mean_text(s, d), percentiles_text(a),
+                         table_text(s, d, a, max_bytes, left_out));
     }
     case Shape::Bool: {
       const Distribution both = with_both_bools(s, d);
       if (!title.empty()) return lead + bool_text(s, d) + "\n";
-      return bool_text(s, d) + "\n\n" + table_text(s, both, analyse(s, both));
+      return bool_text(s, d) + "\n\n" + table_text(s, both, analyse(s, both), max_bytes, left_out);
     }
     case Shape::Other:
       break;
   }
   if (d.entries.empty()) return lead + "no value\n";
-  return (title.empty() ? "\n" : title + ":\n") + table_text(s, d, analyse(s, d));
+  return (title.empty() ? "\n" : title + ":\n") + table_text(s, d, analyse(s, d), max_bytes, left_out);
 }
 
 // Sampling that ended early says so, and of how many runs its answer is.
@@ -401,20 +414,22 @@ void add_declared_outcomes(Stats& stats, const DeclaredOutcomes& declared) {
 // ---- the renderers -----------------------------------------------------------------
 
 std::string stats_text(const Stats& s, const StatsContext& c) {
+  const auto max = static_cast<std::size_t>(std::max<std::int64_t>(0, c.max_render_size));
+  std::uint64_t not_made = 0;  // rows no text within max can show: never made
   std::string out = header_text(s, c);
   out += unresolved_text(s, c);
   if (is_record_value(s)) {
-    for (const auto& f : s.fields) out += "\n" + distribution_text(s, f, f.name);
+    for (const auto& f : s.fields) out += "\n" + distribution_text(s, f, f.name, max, not_made);
   } else {
-    out += distribution_text(s, s.value, "");
+    out += distribution_text(s, s.value, "", max, not_made);
   }
   out = rtrim_lines(out);
-  const auto max = static_cast<std::size_t>(std::max<std::int64_t>(0, c.max_render_size));
-  if (out.size() <= max) return out;
+  if (out.size() <= max) return out;  // (rows not made mean it is not: table_text)
   // Cut at the end of a line, then say how much was left out.
   std::size_t cut = out.rfind('\n', max);
   cut = cut == std::string::npos ? 0 : cut + 1;
-  const auto left_out = static_cast<std::uint64_t>(std::count(out.begin() + static_cast<std::ptrdiff_t>(cut), out.end(), '\n'));
+  const auto left_out =
+      not_made + static_cast<std::uint64_t>(std::count(out.begin() + static_cast<std::ptrdiff_t>(cut), out.end(), '\n'));
   out.resize(cut);
   out += fmt::format("… {} more {} left out: the text passed {} bytes (max_render_size)\n", thousands(left_out),
                      left_out == 1 ? "line" : "lines", max);

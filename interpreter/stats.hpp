@@ -90,6 +90,13 @@ struct Probability {
   }
   // The fraction when it is held in GMP integers (any terms), else nullptr.
   [[nodiscard]] const BigFraction* big_fraction() const { return big_.get(); }
+  // The fraction when it is held in 128 bits (any terms): true, and num/den set.
+  __extension__ bool small_fraction(unsigned __int128& num, unsigned __int128& den) const {
+    if (den_ == 0) return false;
+    num = num_;
+    den = den_;
+    return true;
+  }
 
  private:
   std::string text_;

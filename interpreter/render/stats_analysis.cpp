@@ -18,6 +18,13 @@ namespace {
 // (the lcm of theirs, nearly always the largest): the cumulative sums and the
 // percentiles are then sums and comparisons of integers, with no gcd per
 // addition (a distribution of 500d6 has 2501 fractions of 1300 bits).
+__extension__ using u128 = unsigned __int128;
+
+void set_u128(mpz_class& z, u128 v) {
+  const mp_limb_t limbs[2] = {static_cast<mp_limb_t>(v), static_cast<mp_limb_t>(v >> 64)};
+  mpz_import(z.get_mpz_t(), 2, -1, sizeof(mp_limb_t), 0, 0, limbs);
+}
+
 bool common_denominator(const Distribution& d, std::vector<mpz_class>& num, mpz_class& den) {
   std::vector<mpz_class> dens(d.entries.size());
   num.resize(d.entries.size());
@@ -25,9 +32,13 @@ bool common_denominator(const Distribution& d, std::vector<mpz_class>& num, mpz_
   for (std::size_t i = 0; i < d.entries.size(); ++i) {
     const Probability& p = d.entries[i].probability;
     if (!p.is_exact()) return false;
+    u128 n = 0, m = 0;
     if (const BigFraction* f = p.big_fraction()) {  // wide: as it is held, unreduced
       num[i] = f->num;
       dens[i] = f->den;
+    } else if (p.small_fraction(n, m)) {  // in 128 bits: as it is held, unreduced
+      set_u128(num[i], n);
+      set_u128(dens[i], m);
     } else {
       const std::string text = p.exact();  // "a/b" in lowest terms
       const std::size_t slash = text.find('/');
@@ -63,19 +74,19 @@ Analysis cumulate(const Distribution& d, const std::vector<T>& w, Share share_of
     a.at_most.push_back(share_of(below));
   }
   if (d.numeric) {
-    // The smallest v with P(X <= v) >= p, among the runs that gave a value.
-    for (const int point : percentile_points) {
-      const T target = resolved * point;
-      T sum = 0;
-      std::optional<std::int64_t> found;
-      for (std::size_t i = 0; i < n && resolved > 0; ++i) {
-        sum += w[i];
-        if (sum * 100 >= target) {
-          found = *d.entries[i].value.as_int();
-          break;
-        }
+    // The smallest v with P(X <= v) >= p, among the runs that gave a value: one pass for all the
+    // points, which are ascending.
+    a.percentiles.assign(std::size(percentile_points), std::nullopt);
+    std::vector<T> targets;
+    for (const int point : percentile_points) targets.push_back(resolved * point);
+    std::size_t next = 0;
+    T sum = 0, hundred = 0;
+    for (std::size_t i = 0; i < n && resolved > 0 && next < targets.size(); ++i) {
+      sum += w[i];
+      hundred = sum * 100;
+      while (next < targets.size() && hundred >= targets[next]) {
+        a.percentiles[next++] = *d.entries[i].value.as_int();
       }
-      a.percentiles.push_back(found);
     }
   }
   return a;

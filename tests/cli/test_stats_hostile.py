@@ -152,6 +152,23 @@ svg = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"alea-stats-hostile-{os.ge
 _, err = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000", "--svg", svg], 1)
 check("long chart refused", "the chart would pass" in err and "(max_render_size)" in err, err)
 check("long chart: no file", not os.path.exists(svg), svg)
+# An exact table of 199,999 values cut at 100 kB: only the rows that can show are made, and the
+# count of lines left out is still of the whole table (5 lines before it, one row per value).
+out, _ = expect(["stats", "2d100000", "--limit", "max_render_size=100000"], 0, megabytes=300)
+lines = out.splitlines()
+left = lines[-1]
+check("cut exact table: the marker", left.startswith("… ") and left.endswith(
+    " more lines left out: the text passed 100000 bytes (max_render_size)"), left)
+if left.startswith("… "):
+    missing = int(left.split()[1].replace(",", ""))
+    check("cut exact table: shown and left out make the whole", len(lines) - 1 + missing == 5 + 199_999,
+          (len(lines) - 1, missing))
+    check("cut exact table: the last row shown is whole", lines[-2].split()[0] == str(len(lines) - 5), lines[-2])
+# 1.1 million values at the default limits: the rows that cannot show are never made, so the whole
+# run stays within 800 MB (making them all took 1.4 GB).
+out, _ = expect(["stats", "2d555555"], 0, megabytes=800)
+check("a million rows: cut", out.rstrip().endswith("more lines left out: the text passed 4000000 bytes "
+                                                   "(max_render_size)"), out[-200:])
 out, _ = expect(["stats", "3d6", "--json", "--limit", "max_render_size=100000"], 0)
 check("a short JSON fits", json.loads(out)["method"] == "exact", out[:200])
 
