@@ -274,6 +274,9 @@ Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f) {
     out.dice = a.dice + d.dice;
     return out;
   }
+  // Every pair is a branch: a product past the budget fails before it starts.
+  const std::uint64_t pairs = static_cast<std::uint64_t>(a.entries.size()) * d.entries.size();  // < 2^64: both fit in memory
+  b.expect(pairs, 0);
   Accumulator acc(b);
   for (const auto& [x, wx] : a.entries) {
     for (const auto& [y, wy] : d.entries) acc.add(f(x, y), wx * wy);
