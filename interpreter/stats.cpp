@@ -28,6 +28,7 @@
 #include "interpreter/eval/evaluator.hpp"
 #include "interpreter/exact/exact.hpp"
 #include "interpreter/exact/exact_dist.hpp"
+#include "interpreter/exact/exact_multiset.hpp"
 #include "interpreter/sample/lowered.hpp"
 #include "interpreter/sample/sampler.hpp"
 #include "interpreter/stats_tally.hpp"
@@ -56,18 +57,6 @@ struct Choice {
   mpq_class weight;                      // its probability
   std::uint64_t outcomes = 0;            // how many multisets it has
 };
-
-std::vector<std::pair<std::int64_t, std::uint64_t>> distinct_faces(const DieKind& k) {
-  if (k.is_plain()) {  // 1 to N, each once: no map of a million sides
-    std::vector<std::pair<std::int64_t, std::uint64_t>> faces;
-    faces.reserve(static_cast<std::size_t>(k.max_face()));
-    for (std::int64_t f = 1; f <= k.max_face(); ++f) faces.emplace_back(f, 1);
-    return faces;
-  }
-  std::map<std::int64_t, std::uint64_t> m;
-  for (std::int64_t i = 0; i < k.face_count(); ++i) ++m[k.face(i)];
-  return {m.begin(), m.end()};
-}
 
 mpz_class factorial(std::size_t n) {
   mpz_class f;
@@ -152,7 +141,7 @@ class PathDice final : public DiceSource {
       c.kind = kind;
       c.n = faces.size();
       // A plain die's faces are counted before they are listed.
-      const auto faces_of = kind.is_plain() ? std::vector<std::pair<std::int64_t, std::uint64_t>>{} : distinct_faces(kind);
+      const auto faces_of = kind.is_plain() ? std::vector<std::pair<std::int64_t, std::uint64_t>>{} : compose::faces_of(kind);
       const std::uint64_t distinct = kind.is_plain() ? static_cast<std::uint64_t>(kind.max_face()) : faces_of.size();
       const std::uint64_t count = compose::multisets(c.n, distinct);
       if (count > runs_left) {
@@ -160,7 +149,7 @@ class PathDice final : public DiceSource {
                                  count == UINT64_MAX ? std::string("more than 2^62") : fmt::format("{}", count))};
       }
       c.outcomes = count;
-      for (const auto& [v, w] : kind.is_plain() ? distinct_faces(kind) : faces_of) {
+      for (const auto& [v, w] : kind.is_plain() ? compose::faces_of(kind) : faces_of) {
         c.values.push_back(v);
         c.weight_of.push_back(w);
       }

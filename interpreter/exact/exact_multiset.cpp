@@ -40,6 +40,12 @@ std::vector<Weight> binomial_weights(std::int64_t n, std::uint64_t m) {
 }
 
 std::vector<std::pair<std::int64_t, std::uint64_t>> faces_of(const DieKind& k) {
+  if (k.is_plain()) {  // 1 to N, each once: no map of a million sides
+    std::vector<std::pair<std::int64_t, std::uint64_t>> faces;
+    faces.reserve(static_cast<std::size_t>(k.max_face()));
+    for (std::int64_t f = 1; f <= k.max_face(); ++f) faces.emplace_back(f, 1);
+    return faces;
+  }
   std::map<std::int64_t, std::uint64_t> m;
   for (std::int64_t i = 0; i < k.face_count(); ++i) ++m[k.face(i)];
   return {m.begin(), m.end()};

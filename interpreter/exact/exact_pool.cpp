@@ -12,6 +12,7 @@
 #include <map>
 
 #include "interpreter/exact/exact_die.hpp"
+#include "interpreter/exact/exact_multiset.hpp"
 
 namespace alea::compose {
 
@@ -39,10 +40,11 @@ std::pair<std::int64_t, std::int64_t> dice_bound(std::int64_t n,
 DieSteps::DieSteps(Budget& budget, const DieKind& kind, const std::vector<PoolStep>& steps, std::size_t end,
                    Mode mode)
     : budget_(budget), kind_(kind), steps_(steps), end_(end), mode_(mode) {
-  std::map<std::int64_t, std::uint64_t> m;
-  for (std::int64_t i = 0; i < kind.face_count(); ++i) ++m[kind.face(i)];
-  for (const auto& [v, w] : m) faces_.emplace_back(v, Weight(w));
-  budget_.charge_memory(faces_.size() * (sizeof(faces_[0]) + node_bytes));
+  // Counted before they are listed: a die of a million sides may be past the memory allowed.
+  budget_.charge_memory(static_cast<std::uint64_t>(kind.face_count()) * sizeof(faces_[0]));
+  const auto faces = faces_of(kind);
+  faces_.reserve(faces.size());
+  for (const auto& [v, w] : faces) faces_.emplace_back(v, Weight(w));
   counts_ = counts_dice(steps);
   if (end < steps.size() && steps[end].score) terminal_score_ = &steps[end];
 }
