@@ -223,9 +223,10 @@ std::string percentiles_text(const Analysis& a) {
 }
 
 // The table of a distribution: value, probability (with the exact fraction or
-// the 95% interval), at least and at most for numbers, and a histogram bar. Only the rows that a text cut at `max_bytes` can show are made (their
-// widths set the columns); the others are added to `left_out`, one line each, so that the
-// work is bounded by the text shown and not by the distribution.
+// the 95% interval), at least and at most for numbers, and a histogram bar.
+// Only the rows that a text cut at `max_bytes` can show are made (their widths
+// set the columns); the others are added to `left_out`, one line each, so that
+// the work is bounded by the text shown and not by the distribution.
 std::string table_text(const Stats& s, const Distribution& d, const Analysis& a, std::size_t max_bytes,
                        std::uint64_t& left_out) {
   const bool exact = s.method == StatsMethod::Exact;

@@ -14,10 +14,6 @@ namespace alea {
 
 namespace {
 
-// The exact probabilities of `d` as numerators over one common denominator
-// (the lcm of theirs, nearly always the largest): the cumulative sums and the
-// percentiles are then sums and comparisons of integers, with no gcd per
-// addition (a distribution of 500d6 has 2501 fractions of 1300 bits).
 __extension__ using u128 = unsigned __int128;
 
 void set_u128(mpz_class& z, u128 v) {
@@ -25,6 +21,10 @@ void set_u128(mpz_class& z, u128 v) {
   mpz_import(z.get_mpz_t(), 2, -1, sizeof(mp_limb_t), 0, 0, limbs);
 }
 
+// The exact probabilities of `d` as numerators over one common denominator
+// (the lcm of theirs, nearly always the largest): the cumulative sums and the
+// percentiles are then sums and comparisons of integers, with no gcd per
+// addition (a distribution of 500d6 has 2501 fractions of 1300 bits).
 bool common_denominator(const Distribution& d, std::vector<mpz_class>& num, mpz_class& den) {
   std::vector<mpz_class> dens(d.entries.size());
   num.resize(d.entries.size());
