@@ -89,20 +89,22 @@ std::optional<YamlOverflow> yaml_event_overflow(const std::string& text, const Y
 std::size_t written_nodes_bound(std::string_view text) {
   // yaml-cpp's parser (singledocparser.cpp) makes one node for the root and one for each
   // HandleNode or OnNull of its loops. A block sequence makes one per '-' it takes; a block or
-  // flow mapping two (a key and a value) per key or value token it takes, a key being '?' or
-  // the one implicit key before a ':'; a compact mapping two per key or value; a flow sequence
-  // or mapping at most two per ',' it takes and two for its last entry, before ']' or '}'. A
-  // collection's own node is one of those of its parent. Bytes inside scalars and comments
-  // count too: the bound only grows.
-  std::size_t n = 1;
+  // flow mapping two (a key and a value) per key or value token it takes; a compact mapping two
+  // per key or value; a flow sequence or mapping at most two per ',' it takes and two for its
+  // last entry, before ']' or '}'. A collection's own node is one of those of its parent. A key
+  // token is a '?', or the implicit key a ':' verifies, or one the scanner still holds
+  // unverified when the text ends (scanner.cpp returns those as they are): at most one for the
+  // block context and one for each flow collection open then. Bytes inside scalars and
+  // comments count too: the bound only grows.
+  std::size_t n = 3;  // the root, and the block context's key left unverified
   for (const char c : text) {
     switch (c) {
       case '-': n += 1; break;
-      case ':': n += 4; break;  // the value, and the implicit key it may end
+      case ':': n += 4; break;  // the value, and the implicit key it verifies
       case '?':
-      case ',':
+      case ',': n += 2; break;
       case '[':
-      case '{': n += 2; break;
+      case '{': n += 4; break;  // the last entry, and a key left unverified inside
       default: break;
     }
   }

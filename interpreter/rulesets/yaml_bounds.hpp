@@ -35,7 +35,8 @@ struct YamlOverflow {
 [[nodiscard]] std::optional<YamlOverflow> yaml_event_overflow(const std::string& text, const YamlBounds& bounds = {});
 
 // At least as many nodes as the first document of `text` has as written, counted on its bytes
-// alone: every node is the root or comes from a token that one of the bytes - ? : , [ { begins.
+// alone: every node is the root or comes from a token that one of the bytes - ? : , [ { begins,
+// or from a key the scanner holds unverified when a broken text ends.
 [[nodiscard]] std::size_t written_nodes_bound(std::string_view text);
 
 // The first document of `text` as a tree within `bounds`, or where it passes them: as written
