@@ -53,12 +53,25 @@ class Loader final : public detail::RulesetReader {
     return out;
   }
 
+  // Each entry a reader would never see: the ruleset is not read on.
+  RulesetLoad duplicates(const std::vector<YamlDuplicateKey>& twice) {
+    for (const auto& [first, again] : twice) {
+      error(DiagCode::RulesetInvalidValue, span_of(again),
+            fmt::format("the key '{}' appears twice in this mapping", again.Scalar()))
+          .note(span_of(first), "first here");
+    }
+    RulesetLoad out;
+    out.diagnostics = std::move(diags_);
+    return out;
+  }
+
   RulesetLoad run() {
     RulesetLoad out;
     YAML::Node root;
     try {
       BoundedYaml yaml = load_bounded_yaml(file_->text());
       if (yaml.over) return overflow(*yaml.over);
+      if (!yaml.twice.empty()) return duplicates(yaml.twice);
       root = std::move(yaml.root);
     } catch (const YAML::ParserException& e) {
       // Where the mistake starts, which is often before where the parser gave up.
@@ -144,6 +157,7 @@ class Loader final : public detail::RulesetReader {
     return {f, static_cast<std::uint32_t>(std::min<std::size_t>(pos - f->start, size))};
   }
   Span span_of(const YAML::Node& n) const override {
+    if (!n.IsDefined()) return {};  // a key looked up and missing: no place to name
     const auto [f, b] = locate(n.Mark());
     const SourceFile& file = *f->file;
     std::uint32_t len = 1;
@@ -159,22 +173,17 @@ class Loader final : public detail::RulesetReader {
   }
 
   // ---- shapes ---------------------------------------------------------------
-  // Checks a mapping's keys: every key known, none twice, the required ones present.
+  // Checks a mapping's keys: every key known, the required ones present.
   bool keys(const YAML::Node& map, Span where, std::string_view what, const std::vector<Key>& allowed) override {
     if (!map.IsMap()) {
       error(DiagCode::RulesetFieldType, where, fmt::format("{} must be a mapping", what));
       return false;
     }
-    std::set<std::string> seen;
     std::vector<std::string> names;
     for (const auto& k : allowed) names.push_back(k.name);
-    for (auto it = map.begin(); it != map.end(); ++it) {
+    for (auto it = map.begin(); it != map.end(); ++it) {  // none twice: load_bounded_yaml
       const std::string key = it->first.Scalar();
       const Span at = span_of(it->first);
-      if (!seen.insert(key).second) {
-        error(DiagCode::RulesetInvalidValue, at, fmt::format("the key '{}' appears twice in {}", key, what));
-        continue;
-      }
       if (std::find(names.begin(), names.end(), key) == names.end()) {
         auto& d = error(DiagCode::RulesetUnknownKey, at, fmt::format("unknown key '{}' in {}", key, what));
         if (auto near = closest_name(key, names); !near.empty()) {
@@ -187,7 +196,7 @@ class Loader final : public detail::RulesetReader {
       }
     }
     for (const auto& k : allowed) {
-      if (k.required && !seen.count(k.name)) {
+      if (k.required && !std::as_const(map)[k.name]) {
         auto& d = error(DiagCode::RulesetMissingKey, where, fmt::format("{} needs the key '{}'", what, k.name));
         if (k.name == "schema") d.note({}, "write 'schema: 1' first: the version of the ruleset format it is in");
       }

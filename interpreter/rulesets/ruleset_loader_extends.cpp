@@ -154,6 +154,11 @@ class Merge {
       return broken(static_cast<std::uint32_t>(std::max(0, yaml.over->mark.pos - static_cast<int>(start))),
                     "it holds too many values");
     }
+    if (!yaml.twice.empty()) {
+      const auto& again = yaml.twice.front().again;
+      return broken(static_cast<std::uint32_t>(std::max(0, again.Mark().pos - static_cast<int>(start))),
+                    fmt::format("the key '{}' appears twice in one mapping", again.Scalar()));
+    }
     YAML::Node root = std::move(yaml.root);
     files.push_back({src, start, split_lines(text)});
     if (!root.IsMap()) return broken(0, "it is not a YAML mapping");

@@ -1,6 +1,8 @@
 // interpreter/rulesets/yaml_bounds.cpp — see yaml_bounds.hpp.
 #include "interpreter/rulesets/yaml_bounds.hpp"
 
+#include <algorithm>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -8,7 +10,12 @@
 
 namespace alea {
 
-std::optional<YamlOverflow> yaml_overflow(const YAML::Node& root, const YamlBounds& bounds) {
+namespace {
+
+// Where the tree passes the bounds, if it does; else each text key written twice in one
+// mapping, added to `twice` once (an alias walks what it names again), in the order met.
+std::optional<YamlOverflow> walk(const YAML::Node& root, const YamlBounds& bounds,
+                                 std::vector<YamlDuplicateKey>& twice) {
   // Depth-first with an explicit stack, so that no document can exhaust the call stack.
   struct Item {
     YAML::Node node;
@@ -16,6 +23,9 @@ std::optional<YamlOverflow> yaml_overflow(const YAML::Node& root, const YamlBoun
   };
   std::vector<Item> todo{{root, 0}};
   std::size_t nodes = 0;
+  std::vector<std::pair<const std::string*, std::size_t>> keys;  // a mapping's text keys, and their places
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;  // the places of a key's first entry and another
+  std::set<int> reported;
   while (!todo.empty()) {
     Item item = std::move(todo.back());
     todo.pop_back();
@@ -24,9 +34,26 @@ std::optional<YamlOverflow> yaml_overflow(const YAML::Node& root, const YamlBoun
     if (item.node.IsSequence()) {
       for (const auto& child : item.node) todo.push_back({child, item.depth + 1});
     } else if (item.node.IsMap()) {
+      keys.clear();
       for (auto it = item.node.begin(); it != item.node.end(); ++it) {
+        if (it->first.IsScalar()) keys.emplace_back(&it->first.Scalar(), keys.size());
         todo.push_back({it->first, item.depth + 1});
         todo.push_back({it->second, item.depth + 1});
+      }
+      std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+      pairs.clear();
+      for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
+        if (*keys[i].first != *keys[first].first) first = i;
+        else pairs.emplace_back(keys[first].second, keys[i].second);
+      }
+      if (!pairs.empty()) {  // one more pass over the entries, however many keys are written twice
+        std::vector<YAML::Node> written;
+        for (auto it = item.node.begin(); it != item.node.end(); ++it) {
+          if (it->first.IsScalar()) written.push_back(it->first);
+        }
+        for (const auto& [a, b] : pairs) {
+          if (reported.insert(written[b].Mark().pos).second) twice.push_back({written[a], written[b]});
+        }
       }
     }
     // The stack holds at most the children of the nodes on one path: bounded by the nodes.
@@ -34,6 +61,8 @@ std::optional<YamlOverflow> yaml_overflow(const YAML::Node& root, const YamlBoun
   }
   return std::nullopt;
 }
+
+}  // namespace
 
 namespace {
 
@@ -119,24 +148,32 @@ BoundedYaml load_bounded_yaml(const std::string& text, const YamlBounds& bounds)
   // as written, is built, and yaml-cpp's own depth guard bounds its recursion.
   const bool may_pass = written_nodes_bound(text) > bounds.max_nodes;
   if (may_pass) {
-    if (auto over = yaml_event_overflow(text, bounds)) return {{}, over};
+    if (auto over = yaml_event_overflow(text, bounds)) return {{}, over, {}};
   }
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException&) {
     if (!may_pass) {
-      if (auto over = yaml_event_overflow(text, bounds)) return {{}, over};
+      if (auto over = yaml_event_overflow(text, bounds)) return {{}, over, {}};
     }
     throw;
   }
-  if (auto over = yaml_overflow(root, bounds)) {
+  std::vector<YamlDuplicateKey> twice;
+  if (auto over = walk(root, bounds, twice)) {
     if (!may_pass) {
-      if (auto written = yaml_event_overflow(text, bounds)) return {{}, written};
+      if (auto written = yaml_event_overflow(text, bounds)) return {{}, written, {}};
     }
-    return {{}, over};
+    return {{}, over, {}};
   }
-  return {std::move(root), std::nullopt};
+  // In the order written; not sorted in place: assigning a YAML::Node rewrites the node it refers to.
+  std::vector<std::size_t> order(twice.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return twice[a].again.Mark().pos < twice[b].again.Mark().pos; });
+  BoundedYaml out{std::move(root), std::nullopt, {}};
+  for (const std::size_t i : order) out.twice.push_back(twice[i]);
+  return out;
 }
 
 }  // namespace alea

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
@@ -26,9 +27,7 @@ struct YamlOverflow {
   bool as_written = false;  // counted before aliases are expanded
 };
 
-[[nodiscard]] std::optional<YamlOverflow> yaml_overflow(const YAML::Node& root, const YamlBounds& bounds = {});
-
-// The same bounds on the first document of `text` as written (an alias counts as one node),
+// The bounds on the first document of `text` as written (an alias counts as one node),
 // counted on the parser's events: yaml-cpp builds its tree only for a document that passes,
 // so a file of a million tiny values never becomes a million nodes in memory. Throws
 // YAML::ParserException for what is not YAML, as YAML::Load does.
@@ -39,12 +38,21 @@ struct YamlOverflow {
 // or from a key the scanner holds unverified when a broken text ends.
 [[nodiscard]] std::size_t written_nodes_bound(std::string_view text);
 
+// A text key written twice in one mapping. YAML forbids it, but yaml-cpp keeps both entries,
+// and a reader that looks the key up sees only the first: the second would be silently ignored.
+// Keys compare as written: `a` and `"a"` are the same key, `1` and `01` are not.
+struct YamlDuplicateKey {
+  YAML::Node first, again;
+};
+
 // The first document of `text` as a tree within `bounds`, or where it passes them: as written
-// (the events' count) before its aliases are expanded (the tree's). Throws
-// YAML::ParserException for what is not YAML.
+// (the events' count) before its aliases are expanded (the tree's). For a tree within them,
+// every key written twice, once each, in the order written. Throws YAML::ParserException for
+// what is not YAML.
 struct BoundedYaml {
   YAML::Node root;
   std::optional<YamlOverflow> over;
+  std::vector<YamlDuplicateKey> twice;
 };
 [[nodiscard]] BoundedYaml load_bounded_yaml(const std::string& text, const YamlBounds& bounds = {});
 

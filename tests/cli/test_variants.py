@@ -62,12 +62,15 @@ expect(["check", f"{VARIANTS}/deeper.yaml"], 1, env=environment(ALEA_PATH="examp
 # ...the variant's own code at its lines, the inherited code at the base's.
 expect(["check", f"{VARIANTS}/on-bad.yaml"], 1, err_contains=[
     f"{VARIANTS}/on-bad.yaml:7:16: error: unknown name 'nope'", f"{VARIANTS}/base-bad.yaml:10:16: error: unknown name 'bonsu'"])
-# A base that is not there, not YAML, or extends its variant: an error at the `extends:` line.
+# A base that is not there, not YAML, holds a key twice, or extends its variant: an error at the `extends:` line.
 expect(["check", f"{VARIANTS}/orphan.yaml"], 1, err_contains=
        f"{VARIANTS}/orphan.yaml:3:10: error: there is no ruleset 'no-such-game' to extend in {VARIANTS}")
 expect(["check", f"{VARIANTS}/on-syntax.yaml"], 1, err_contains=[
     f"{VARIANTS}/on-syntax.yaml:3:10: error: the ruleset 'base-syntax' cannot be extended: it is not valid YAML",
     f"{VARIANTS}/base-syntax.yaml:5:16: note: here"])
+expect(["check", f"{VARIANTS}/on-twice.yaml"], 1, err_contains=[
+    f"{VARIANTS}/on-twice.yaml:3:10: error: the ruleset 'base-twice' cannot be extended: the key 'a' appears twice in one mapping",
+    f"{VARIANTS}/base-twice.yaml:7:3: note: here"])
 expect(["check", f"{VARIANTS}/cycle-a.yaml"], 1, err_contains=[
     f"{VARIANTS}/cycle-b.yaml:3:10: error: the rulesets extend each other in a circle: cycle-a extends cycle-b extends cycle-a",
     f"{VARIANTS}/cycle-a.yaml:3:10: error: the ruleset 'cycle-b' that cycle-a extends has errors"])

@@ -25,6 +25,10 @@ std::vector<std::string> problems(std::string_view yaml, std::optional<std::stri
   Engine engine;
   std::vector<std::string> out;
   for (const auto& d : engine.load_ruleset_text(yaml, "rulesets/x.yaml", std::move(expected_name))) {
+    if (!d.span.file) {
+      out.push_back(fmt::format("nowhere {}", code_name(d.code)));
+      continue;
+    }
     const LineColumn lc = d.span.file->line_column(d.span.begin);
     out.push_back(fmt::format("{}:{} {}", lc.line, lc.column, code_name(d.code)));
   }
@@ -130,10 +134,41 @@ TEST(RulesetLoader, RefusesRepeatedKeysAndNames) {
                            "mechanics:\n"
                            "  roll:\n"  // line 7: the name is taken by the constant
                            "    doc: x\n"
-                           "    doc: y\n"  // line 9
                            "    body: 1\n"
                            "    returns: {type: int, doc: x}\n";
-  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"7:3 RulesetInvalidValue", "9:5 RulesetInvalidValue"}));
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"7:3 RulesetInvalidValue"}));
+}
+
+// YAML forbids a key twice in one mapping, but yaml-cpp keeps both entries: a reader that looks
+// one up sees the first, so the second would be ignored. Each is refused, wherever it is, and
+// nothing is read on. The field bound by a sibling (`max: tip`) only on its second entry
+// crashed the loader, which looked the bound up on the first.
+TEST(RulesetLoader, RefusesAKeyWrittenTwiceInAnyMapping) {
+  const std::string yaml = std::string(header) +
+                           "types:\n"
+                           "  die:\n"
+                           "    doc: a die\n"
+                           "    fields:\n"
+                           "      top: {type: int, doc: the top}\n"
+                           "      face: {type: int, min: 0, doc: its value}\n"
+                           "      face: {type: int, max: tip, doc: its value}\n"  // line 11
+                           "tables:\n"
+                           "  t: {doc: a table, rows: {1: a, \"1\": b}}\n"  // line 13
+                           "mechanics:\n"
+                           "  m:\n"
+                           "    doc: x\n"
+                           "    params: {c: {type: label, choices: {a: one, a: two}, doc: x}}\n"  // line 17
+                           "    doc: y\n"  // line 18
+                           "    body: 1\n"
+                           "    returns: {type: int, doc: x}\n";
+  EXPECT_EQ(problems(yaml), (std::vector<std::string>{"11:7 RulesetInvalidValue", "13:34 RulesetInvalidValue",
+                                                      "17:49 RulesetInvalidValue", "18:5 RulesetInvalidValue"}));
+  Engine engine;
+  const auto diags = engine.load_ruleset_text(yaml, "rulesets/x.yaml");
+  ASSERT_FALSE(diags.empty());
+  EXPECT_EQ(diags[0].message, "the key 'face' appears twice in this mapping");
+  ASSERT_EQ(diags[0].notes.size(), 1u);
+  EXPECT_EQ(diags[0].notes[0].span.file->line_column(diags[0].notes[0].span.begin).line, 10u);
 }
 
 TEST(RulesetLoader, ChecksTheNameAgainstTheFile) {
