@@ -342,11 +342,11 @@ int write_svg(const StatsArgs& a, const std::optional<std::string>& svg, const S
 }
 
 // One distribution, reported in full (or the fields --field names, each in full).
-int single_report(const StatsArgs& a, const StatsCell& cell) {
+int single_report(const StatsArgs& a, StatsCell&& cell) {
   if (!cell.stats) return fail(a, cell.diagnostics);
   std::vector<std::pair<Stats, StatsContext>> shown;
   if (a.fields.empty()) {
-    shown.emplace_back(*cell.stats, cell.context);
+    shown.emplace_back(std::move(*cell.stats), std::move(cell.context));  // not copied: it may hold millions of rows
   } else {
     (void)resolve_filter({a.fields, {}}, *cell.stats);
     for (const auto& f : a.fields) {
@@ -417,7 +417,7 @@ int run_stats(const StatsSession& session, const StatsArgs& a, bool variants) {
                                   exact_progress(progress, "exact odds"));
     progress.finish();
     if (!a.labels.empty()) cell.context.expression = plan.variants.front().label;  // the title
-    return single_report(a, cell);
+    return single_report(a, std::move(cell));
   }
   if (!a.chart.empty() && a.svg.empty()) throw UsageError("--chart shapes the SVG chart; give --svg FILE too");
   if (!a.chart.empty() && plan.sweeping()) {

@@ -64,7 +64,7 @@ Distribution finish(std::string name, Tally t, const Fractions& fractions) {
   return d;
 }
 
-Stats to_stats(Dist&& dist, std::uint64_t branches, std::int64_t loop_rounds) {
+Stats to_stats(Dist&& dist, const Composer& c) {
   Tally value;
   std::vector<std::string> names;
   std::vector<Tally> fields;
@@ -88,18 +88,23 @@ Stats to_stats(Dist&& dist, std::uint64_t branches, std::int64_t loop_rounds) {
       }
     }
   }
+  // Each row of the answer holds its value and exact probability, next to the distribution
+  // it comes from; a number's row its weight once more, for the moments.
+  std::uint64_t rows = value.entries.size();
+  for (const auto& f : fields) rows += f.entries.size();
+  c.expect_memory(rows * (sizeof(DistributionEntry) + sizeof(std::pair<std::int64_t, Weight>)));
   Fractions fractions(dist.total);
   Stats s;
   s.method = StatsMethod::Exact;
   s.exact_method = "composed";
-  s.runs = branches;
+  s.runs = std::max<std::uint64_t>(c.branches(), 1);
   s.value = finish("", std::move(value), fractions);
   for (std::size_t i = 0; i < fields.size(); ++i)
     s.fields.push_back(finish(names[i], std::move(fields[i]), fractions));
   s.cut_off = fractions(dist.fail.cut);
   s.errors = fractions(dist.fail.err);
   s.still_looping = fractions(dist.fail.loop);
-  if (!dist.fail.loop.is_zero()) s.loop_rounds = loop_rounds;
+  if (!dist.fail.loop.is_zero()) s.loop_rounds = c.loop_rounds();
   s.unresolved = fractions(dist.fail.cut + dist.fail.err + dist.fail.loop);
   if (!dist.fail.err.is_zero() && dist.fail.error) s.first_error = *dist.fail.error;
   return s;
@@ -125,8 +130,8 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   c.cut_rare_chains(rare_chains);
   try {
     Dist d = c.run_program(*program.ast);
-    return {to_stats(std::move(d), std::max<std::uint64_t>(c.branches(), 1), c.loop_rounds()), "", "", false,
-            c.cut_rare_chains()};
+    Stats s = to_stats(std::move(d), c);
+    return {std::move(s), "", "", false, c.cut_rare_chains()};
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why, "", false};
   } catch (const OverBudget& o) {
