@@ -31,6 +31,7 @@
 #include "interpreter/exact/exact_multiset.hpp"
 #include "interpreter/sample/lowered.hpp"
 #include "interpreter/sample/sampler.hpp"
+#include "interpreter/stats_probe.hpp"
 #include "interpreter/stats_tally.hpp"
 
 namespace alea {
@@ -258,6 +259,23 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
                                       ? UINT64_MAX
                                       : options.max_branches * exact_steps_per_branch;
   const bool timed = deadline != Clock::time_point::max() || options.exact_progress;
+  // A few random runs first, in a tenth of the time left at most, estimate how many the
+  // enumeration takes (stats_probe.hpp): an estimate, not a bound, so half the median of the
+  // estimates. With the time a run takes, what cannot end before the deadline is not begun.
+  double estimated = 0;
+  int probes = 0;
+  if (deadline != Clock::time_point::max()) {
+    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (const auto e = estimate_runs(program, bindings, limits, input, left / 10)) {
+      estimated = e->runs / 2;
+      probes = e->probes;
+    }
+  }
+  const auto about = [](double runs) { return runs < 1e9 ? fmt::format("{:.0f}", runs) : fmt::format("{:.1e}", runs); };
+  if (estimated > static_cast<double>(options.max_branches)) {  // named first: it does not depend on the machine
+    throw Budget{fmt::format("an exact answer needs more than {} runs (max_branches): about {}, by {} random runs",
+                             options.max_branches, about(estimated), probes)};
+  }
   const Clock::time_point enumeration_start = Clock::now();
   Clock::time_point next_report = enumeration_start;  // the time spent, reported ten times a second
   // Whatever max_branches allows: steps and weights' work against
@@ -362,7 +380,8 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
                                options.max_branches, exact_steps_per_branch)};
     }
     if (work > max_work) throw out_of_work();
-    if (more > 0 && deadline != Clock::time_point::max()) {
+    const double ahead = std::max(static_cast<double>(more), estimated - static_cast<double>(t.runs));
+    if (ahead > 0 && deadline != Clock::time_point::max()) {
       // Within the limits above, but not the time: at the time a run has taken so
       // far, what cannot end before the deadline is not begun. Checked last, so
       // that a limit that does not depend on the machine's speed is the one named.
@@ -370,8 +389,11 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
       const double per_run = std::chrono::duration<double>(now - enumeration_start).count() /
                              static_cast<double>(t.runs);
       const double left = std::chrono::duration<double>(deadline - now).count();
-      if (static_cast<double>(more) * per_run > left) {
-        throw Budget{fmt::format("{}: {} more runs at {:.3g} ms each", out_of_time(options), more, per_run * 1e3)};
+      if (ahead * per_run > left) {
+        throw Budget{static_cast<double>(more) >= ahead
+                         ? fmt::format("{}: {} more runs at {:.3g} ms each", out_of_time(options), more, per_run * 1e3)
+                         : fmt::format("{}: about {} more runs at {:.3g} ms each, by {} random runs",
+                                       out_of_time(options), about(ahead), per_run * 1e3, probes)};
       }
     }
     // The next path: advance the deepest choice that has a next multiset.

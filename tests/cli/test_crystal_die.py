@@ -14,6 +14,7 @@ Usage: test_crystal_die.py /path/to/alea   (CTest passes the built binary)
 """
 import itertools
 import json
+import re
 import shlex
 from fractions import Fraction
 
@@ -281,5 +282,15 @@ code, out, err = run(["stats", "--exact", "crystal-die.skirmish", "p1=" + dice(*
                       "p2=" + dice(*[die(k, "blue") for k in a2])])
 check("stats text", code == 0 and f": exact ({n} outcomes)" in out and "winner:\n" in out
       and str(Fraction(counts["p1"], n)) in out, out[:800] + err)
+# Three dice a side take 15,876 runs, about 4 s: with half a second to spare, 16 random games
+# estimate them before the enumeration begins, and it is not begun. The reason says so.
+three1 = dice(die("attack", "red"), die("attack", "red"), die("life", "red"))
+three2 = dice(die("defence", "blue"), die("life", "blue"), die("life", "blue"))
+code, out, err = run(["stats", "--json", "--time-limit", "0.5", "--samples", "2000", "crystal-die.skirmish",
+                      "p1=" + three1, "p2=" + three2])
+st = json.loads(out) if code == 0 else {}
+check("futile enumeration not begun", st.get("method") == "sampled" and re.search(
+    r"enumerating: an exact answer takes more than 0\.5 s \(time_limit\): about \d+ more runs at [\d.]+ ms each, "
+    r"by 16 random runs$", st.get("reason", "")), out[:600] + err)
 
 finish("test_crystal_die")

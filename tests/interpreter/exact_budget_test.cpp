@@ -58,7 +58,10 @@ TEST(ExactBudget, AGameOfTwoFullArmiesFallsBackToSampling) {
   const Stats s = stats_of(skirmish, o);
   EXPECT_EQ(s.method, StatsMethod::Sampled);
   EXPECT_EQ(s.runs, 200u);
-  EXPECT_NE(s.reason.find(fmt::format("more work than {} runs", budget)), std::string::npos) << s.reason;
+  // Named before the first run, by the runs that 16 random games estimate.
+  EXPECT_NE(s.reason.find(fmt::format("needs more than {} runs (max_branches): about ", budget)), std::string::npos)
+      << s.reason;
+  EXPECT_TRUE(s.reason.ends_with(", by 16 random runs")) << s.reason;
   ASSERT_EQ(s.fields.empty(), false);
   EXPECT_EQ(s.fields[0].name, "winner");
 }

@@ -47,7 +47,9 @@ TEST(LoadWhileRolling, EveryRunSeesOneWholeSetOfRulesets) {
   }
   for (int v = 1; v <= loads; ++v) {
     EXPECT_TRUE(engine.load_ruleset_text(version_of(v), "live.yaml").empty());
-    if (v % 10 == 0) EXPECT_TRUE(engine.load_ruleset("heroes-mythos", {ALEA_SOURCE_DIR "/rulesets"}).empty());
+    if (v % 10 == 0) {
+      EXPECT_TRUE(engine.load_ruleset("heroes-mythos", {ALEA_SOURCE_DIR "/rulesets"}).empty());
+    }
   }
   loading = false;
   for (auto& t : threads) t.join();

@@ -10,6 +10,7 @@
 
 #include "interpreter/api.hpp"
 #include "interpreter/stats.hpp"
+#include "interpreter/stats_probe.hpp"
 #include "tests/support/pinned_stats.hpp"
 
 namespace alea {
@@ -26,6 +27,40 @@ std::string exact_of(const Distribution& d, const Value& v) {
     if (e.value == v) return e.probability.exact();
   }
   return "absent";
+}
+
+// Before it starts, an enumeration with a time limit estimates its runs from 16 random runs
+// (stats_probe.hpp), and does not begin what cannot end in time. The estimate is near the runs
+// taken where the paths are alike (one roll, two rolls), and low where some are much longer than
+// most (a roll that depends on another, races of rolls): it never stops an enumeration as too
+// long that is not.
+TEST(ExactStats, EstimatesTheRunsOfAnEnumerationBeforeItStarts) {
+  Engine engine;
+  StatsOptions enumerate;
+  enumerate.compose = false;
+  enumerate.exact_only = true;
+  struct Case {
+    const char* source;
+    bool alike;
+  };
+  for (const auto& [source, alike] : {Case{"3d6", true}, Case{"d6 + d6", true}, Case{"4d{1,1,1,2,3}", true},
+                                      Case{"if d6 == 6 then 3d6 else 0", false},
+                                      Case{"loop x = 0 until x >= 10 { x + d6 }", false},
+                                      Case{"loop x = 0 until x >= 12 { x + 2d{1,1,1,2,3} }", false}}) {
+    SCOPED_TRACE(source);
+    const Compiled c = engine.compile(source);
+    ASSERT_TRUE(c.ok());
+    const auto e = estimate_runs(c.program, {}, engine.options().limits, {}, 60);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->probes, 16);
+    const Stats s = compute_stats(engine, c.program, {}, enumerate);
+    ASSERT_EQ(s.exact_method, "enumerated");
+    const auto runs = static_cast<double>(s.runs);
+    EXPECT_LE(e->runs, 1.5 * runs);
+    if (alike) {
+      EXPECT_GE(e->runs, runs / 2);
+    }
+  }
 }
 
 TEST(ExactStats, ProbabilityWritesItsFractionInLowestTerms) {

@@ -1,0 +1,73 @@
+// interpreter/stats_probe.cpp — see stats_probe.hpp.
+#include "interpreter/stats_probe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace alea {
+namespace {
+
+// Random faces, and the log of 1/P of the multisets they show: P is the multinomial
+// n! / prod(c_v!) * prod((w_v / F)^c_v), with w_v of the die's F faces showing value v.
+class ProbeDice final : public DiceSource {
+ public:
+  explicit ProbeDice(std::uint64_t seed) : dice_(seed) {}
+  double log_paths = 0;
+
+  void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
+    dice_.roll(kind, faces);
+    sorted_.assign(faces.begin(), faces.end());
+    std::sort(sorted_.begin(), sorted_.end());
+    const auto f = static_cast<double>(kind.face_count());
+    if (!kind.is_plain()) {
+      kind_faces_.resize(static_cast<std::size_t>(kind.face_count()));
+      for (std::int64_t i = 0; i < kind.face_count(); ++i) kind_faces_[static_cast<std::size_t>(i)] = kind.face(i);
+      std::sort(kind_faces_.begin(), kind_faces_.end());
+    }
+    double log_p = std::lgamma(static_cast<double>(sorted_.size()) + 1);
+    for (std::size_t i = 0; i < sorted_.size();) {
+      std::size_t j = i;
+      while (j < sorted_.size() && sorted_[j] == sorted_[i]) ++j;
+      const auto c = static_cast<double>(j - i);
+      double w = 1;
+      if (!kind.is_plain()) {
+        const auto [lo, hi] = std::equal_range(kind_faces_.begin(), kind_faces_.end(), sorted_[i]);
+        w = static_cast<double>(hi - lo);
+      }
+      log_p += c * std::log(w / f) - std::lgamma(c + 1);
+      i = j;
+    }
+    log_paths -= log_p;
+  }
+
+ private:
+  RandomDice dice_;
+  std::vector<std::int64_t> sorted_, kind_faces_;
+};
+
+constexpr int probes = 16;
+
+}  // namespace
+
+std::optional<RunEstimate> estimate_runs(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
+                                         const Limits& limits, const RunInput& input, double budget) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  std::vector<double> logs;
+  for (int i = 0; i < probes; ++i) {
+    ProbeDice dice(0x5EEDu + static_cast<std::uint64_t>(i));
+    (void)evaluate(program, bindings, dice, limits, input);  // an error ends a path as a value does
+    if (input.cancel && input.cancel->load(std::memory_order_relaxed)) return std::nullopt;
+    logs.push_back(dice.log_paths);
+    if (std::chrono::duration<double>(Clock::now() - start).count() > budget) return std::nullopt;
+  }
+  std::sort(logs.begin(), logs.end());
+  RunEstimate e;
+  e.probes = probes;
+  e.runs = std::exp((logs[probes / 2 - 1] + logs[probes / 2]) / 2);  // the median
+  e.seconds_per_run = std::chrono::duration<double>(Clock::now() - start).count() / probes;
+  return e;
+}
+
+}  // namespace alea
