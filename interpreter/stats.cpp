@@ -272,7 +272,8 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     }
   }
   const auto about = [](double runs) { return runs < 1e9 ? fmt::format("{:.0f}", runs) : fmt::format("{:.1e}", runs); };
-  if (estimated > static_cast<double>(options.max_branches)) {  // named first: it does not depend on the machine
+  // Named first: it does not depend on the machine.
+  if (options.max_branches != no_branch_cap && estimated > static_cast<double>(options.max_branches)) {
     throw Budget{fmt::format("an exact answer needs more than {} runs (max_branches): about {}, by {} random runs",
                              options.max_branches, about(estimated), probes)};
   }

@@ -20,7 +20,8 @@ class ProbeDice final : public DiceSource {
     sorted_.assign(faces.begin(), faces.end());
     std::sort(sorted_.begin(), sorted_.end());
     const auto f = static_cast<double>(kind.face_count());
-    if (!kind.is_plain()) {
+    if (!kind.is_plain() && !(kind == kind_)) {  // sorted once per kind: comparing costs what rolling it did
+      kind_ = kind;
       kind_faces_.resize(static_cast<std::size_t>(kind.face_count()));
       for (std::int64_t i = 0; i < kind.face_count(); ++i) kind_faces_[static_cast<std::size_t>(i)] = kind.face(i);
       std::sort(kind_faces_.begin(), kind_faces_.end());
@@ -43,7 +44,9 @@ class ProbeDice final : public DiceSource {
 
  private:
   RandomDice dice_;
-  std::vector<std::int64_t> sorted_, kind_faces_;
+  std::vector<std::int64_t> sorted_;
+  DieKind kind_;                        // the last die of listed faces rolled, and its faces sorted
+  std::vector<std::int64_t> kind_faces_;
 };
 
 constexpr int probes = 16;
