@@ -2,8 +2,11 @@
 #include "interpreter/stats_probe.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <vector>
+
+#include "interpreter/exact/exact_multiset.hpp"
 
 namespace alea {
 namespace {
@@ -19,13 +22,12 @@ class ProbeDice final : public DiceSource {
     dice_.roll(kind, faces);
     sorted_.assign(faces.begin(), faces.end());
     std::sort(sorted_.begin(), sorted_.end());
-    const auto f = static_cast<double>(kind.face_count());
-    if (!kind.is_plain() && !(kind == kind_)) {  // sorted once per kind: comparing costs what rolling it did
+    // A listed die's faces counted once per kind: comparing kinds costs what rolling one did.
+    if (!kind.is_plain() && !(kind == kind_)) {
       kind_ = kind;
-      kind_faces_.resize(static_cast<std::size_t>(kind.face_count()));
-      for (std::int64_t i = 0; i < kind.face_count(); ++i) kind_faces_[static_cast<std::size_t>(i)] = kind.face(i);
-      std::sort(kind_faces_.begin(), kind_faces_.end());
+      weights_ = compose::faces_of(kind);
     }
+    const auto f = static_cast<double>(kind.face_count());
     double log_p = std::lgamma(static_cast<double>(sorted_.size()) + 1);
     for (std::size_t i = 0; i < sorted_.size();) {
       std::size_t j = i;
@@ -33,8 +35,8 @@ class ProbeDice final : public DiceSource {
       const auto c = static_cast<double>(j - i);
       double w = 1;
       if (!kind.is_plain()) {
-        const auto [lo, hi] = std::equal_range(kind_faces_.begin(), kind_faces_.end(), sorted_[i]);
-        w = static_cast<double>(hi - lo);
+        w = static_cast<double>(std::lower_bound(weights_.begin(), weights_.end(), std::pair{sorted_[i], std::uint64_t{0}})
+                                    ->second);
       }
       log_p += c * std::log(w / f) - std::lgamma(c + 1);
       i = j;
@@ -45,8 +47,8 @@ class ProbeDice final : public DiceSource {
  private:
   RandomDice dice_;
   std::vector<std::int64_t> sorted_;
-  DieKind kind_;                        // the last die of listed faces rolled, and its faces sorted
-  std::vector<std::int64_t> kind_faces_;
+  DieKind kind_;  // the last die of listed faces rolled, and how many of its faces show each value
+  std::vector<std::pair<std::int64_t, std::uint64_t>> weights_;
 };
 
 constexpr int probes = 16;
@@ -69,7 +71,6 @@ std::optional<RunEstimate> estimate_runs(std::shared_ptr<const CompiledProgram> 
   RunEstimate e;
   e.probes = probes;
   e.runs = std::exp((logs[probes / 2 - 1] + logs[probes / 2]) / 2);  // the median
-  e.seconds_per_run = std::chrono::duration<double>(Clock::now() - start).count() / probes;
   return e;
 }
 

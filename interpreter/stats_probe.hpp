@@ -9,7 +9,6 @@
 // is an estimate, not a bound: a game of 15,876 paths gave 11,664 to 46,656, median 11,664.
 #pragma once
 
-#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -18,9 +17,8 @@
 namespace alea {
 
 struct RunEstimate {
-  double runs = 0;             // the median of the estimates of the runs the enumeration takes
-  double seconds_per_run = 0;  // the random runs' mean
-  int probes = 0;              // random runs made
+  double runs = 0;  // the median of the estimates of the runs the enumeration takes
+  int probes = 0;   // random runs made
 };
 
 // The estimate, from random runs of a fixed seed; none when they took more than `budget`

@@ -62,10 +62,6 @@ std::optional<YamlOverflow> walk(const YAML::Node& root, const YamlBounds& bound
   return std::nullopt;
 }
 
-}  // namespace
-
-namespace {
-
 // Counts nodes and nesting; throws the overflow to stop the parser at once.
 class Counter final : public YAML::EventHandler {
  public:
