@@ -261,13 +261,14 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   const bool timed = deadline != Clock::time_point::max() || options.exact_progress;
   // A few random runs first, in a tenth of the time left at most, estimate how many the
   // enumeration takes (stats_probe.hpp): an estimate, not a bound, so half the median of the
-  // estimates. With the time a run takes, what cannot end before the deadline is not begun.
+  // estimates, or a quarter of their mean where a few long paths raise it that much. With the
+  // time a run takes, what cannot end before the deadline is not begun.
   double estimated = 0;
   int probes = 0;
   if (deadline != Clock::time_point::max()) {
     const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
     if (const auto e = estimate_runs(program, bindings, limits, input, left / 10)) {
-      estimated = e->runs / 2;
+      estimated = std::max(e->runs / 2, e->mean / 4);
       probes = e->probes;
     }
   }

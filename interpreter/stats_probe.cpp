@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <unordered_set>
 #include <vector>
 
 #include "interpreter/exact/exact_multiset.hpp"
@@ -11,44 +12,53 @@
 namespace alea {
 namespace {
 
-// Random faces, and the log of 1/P of the multisets they show: P is the multinomial
-// n! / prod(c_v!) * prod((w_v / F)^c_v), with w_v of the die's F faces showing value v.
+// Each roll one of its multisets, every one as likely (not the faces' own odds), and the
+// log of the product of their counts: the enumeration runs once per multiset of a roll.
 class ProbeDice final : public DiceSource {
  public:
   explicit ProbeDice(std::uint64_t seed) : dice_(seed) {}
   double log_paths = 0;
 
   void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
-    dice_.roll(kind, faces);
-    sorted_.assign(faces.begin(), faces.end());
-    std::sort(sorted_.begin(), sorted_.end());
-    // A listed die's faces counted once per kind: comparing kinds costs what rolling one did.
-    if (!kind.is_plain() && !(kind == kind_)) {
-      kind_ = kind;
-      weights_ = compose::faces_of(kind);
-    }
-    const auto f = static_cast<double>(kind.face_count());
-    double log_p = std::lgamma(static_cast<double>(sorted_.size()) + 1);
-    for (std::size_t i = 0; i < sorted_.size();) {
-      std::size_t j = i;
-      while (j < sorted_.size() && sorted_[j] == sorted_[i]) ++j;
-      const auto c = static_cast<double>(j - i);
-      double w = 1;
-      if (!kind.is_plain()) {
-        w = static_cast<double>(std::lower_bound(weights_.begin(), weights_.end(), std::pair{sorted_[i], std::uint64_t{0}})
-                                    ->second);
+    // The distinct values a die shows, ascending; a listed die's counted once per kind.
+    std::uint64_t k = 0;
+    if (kind.is_plain()) {
+      k = static_cast<std::uint64_t>(kind.face_count());
+    } else {
+      if (!(kind == kind_)) {
+        kind_ = kind;
+        values_.clear();
+        for (const auto& [v, w] : compose::faces_of(kind)) values_.push_back(v);
       }
-      log_p += c * std::log(w / f) - std::lgamma(c + 1);
-      i = j;
+      k = values_.size();
     }
-    log_paths -= log_p;
+    const std::uint64_t n = faces.size();
+    if (n == 0) return;
+    // A multiset of n of k values is n distinct places among n + k - 1 (stars and bars):
+    // the i-th place, ascending, less i is the i-th value's index. The places by Floyd's
+    // sampling, as many steps as dice.
+    const std::uint64_t places = n + k - 1;
+    taken_.clear();
+    for (std::uint64_t j = places - n; j < places; ++j) {
+      const std::uint64_t t = dice_.below(j + 1);
+      if (!taken_.insert(t).second) taken_.insert(j);
+    }
+    sorted_.assign(taken_.begin(), taken_.end());
+    std::sort(sorted_.begin(), sorted_.end());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t index = sorted_[i] - i;
+      faces[i] = kind.is_plain() ? kind.face(static_cast<std::int64_t>(index)) : values_[index];
+    }
+    log_paths += std::lgamma(static_cast<double>(places) + 1) - std::lgamma(static_cast<double>(n) + 1) -
+                 std::lgamma(static_cast<double>(k));
   }
 
  private:
   RandomDice dice_;
-  std::vector<std::int64_t> sorted_;
-  DieKind kind_;  // the last die of listed faces rolled, and how many of its faces show each value
-  std::vector<std::pair<std::int64_t, std::uint64_t>> weights_;
+  std::unordered_set<std::uint64_t> taken_;
+  std::vector<std::uint64_t> sorted_;
+  DieKind kind_;  // the last die of listed faces rolled, and the values it shows
+  std::vector<std::int64_t> values_;
 };
 
 constexpr int probes = 16;
@@ -71,6 +81,7 @@ std::optional<RunEstimate> estimate_runs(std::shared_ptr<const CompiledProgram> 
   RunEstimate e;
   e.probes = probes;
   e.runs = std::exp((logs[probes / 2 - 1] + logs[probes / 2]) / 2);  // the median
+  for (const double l : logs) e.mean += std::exp(l) / probes;
   return e;
 }
 

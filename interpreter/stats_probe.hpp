@@ -2,11 +2,14 @@
 // before it starts from a few random runs.
 //
 // The enumeration runs a program once per path through its rolls, each roll one choice among
-// the multisets of its dice. A random run follows one path with its probability P, and 1/P is
-// an unbiased estimate of the number of paths (Knuth's estimator of a tree's size, with the
-// choices weighted by their probabilities). One estimate can be far off either way, and it
-// passes k times the true count N with probability below 1/k (Markov). The median of several
-// is an estimate, not a bound: a game of 15,876 paths gave 11,664 to 46,656, median 11,664.
+// the multisets of its dice. A random run that takes each roll's multisets alike follows one
+// path, and the product of the multisets it passed is an unbiased estimate of the number of
+// paths (Knuth's estimator of a tree's size). Where every path passes the same rolls (a fixed
+// pool, a game whose every turn rolls the same dice) it is exact. Where a few paths are much
+// longer than most (a six that explodes into more rolls), most estimates are low and a few
+// far too high: the median misses those few paths, the mean sees them if a probe does.
+// Either is an estimate, not a bound (one estimate passes k times the true count with
+// probability below 1/k).
 #pragma once
 
 #include <memory>
@@ -18,6 +21,7 @@ namespace alea {
 
 struct RunEstimate {
   double runs = 0;  // the median of the estimates of the runs the enumeration takes
+  double mean = 0;  // and their mean
   int probes = 0;   // random runs made
 };
 

@@ -66,6 +66,22 @@ TEST(ExactBudget, AGameOfTwoFullArmiesFallsBackToSampling) {
   EXPECT_EQ(s.fields[0].name, "winner");
 }
 
+// A few paths much longer than most (the rolls a six explodes into): the random runs that
+// estimate the enumeration mostly miss them, but their mean does not, and what cannot fit is
+// refused before the first run. 6d6 explode 6 limit 2 takes 54,264 runs.
+TEST(ExactBudget, AnEnumerationWhoseFewPathsAreLongIsRefusedBeforeItStarts) {
+  StatsOptions o;
+  o.compose = false;
+  o.max_branches = 10'000;
+  o.time_limit = no_time_limit;
+  o.samples = 100;
+  o.threads = 1;
+  const Stats s = stats_of("6d6 explode 6 limit 2", o);
+  EXPECT_EQ(s.method, StatsMethod::Sampled);
+  EXPECT_NE(s.reason.find("needs more than 10000 runs (max_branches): about "), std::string::npos) << s.reason;
+  EXPECT_TRUE(s.reason.ends_with(", by 16 random runs")) << s.reason;
+}
+
 TEST(ExactBudget, ExactOnlySaysWhyThereIsNoExactAnswer) {
   StatsOptions o;
   o.max_branches = budget;
