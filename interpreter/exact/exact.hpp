@@ -11,6 +11,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "interpreter/values/bindings.hpp"
 #include "interpreter/limits.hpp"
@@ -25,6 +26,7 @@ struct Composed {
   std::string limit;           // the limit that stopped it, when one did (max_odds_work…)
   bool interrupted = false;    // the cancel flag stopped it
   bool cut_rare_chains = false;  // some combination of chains was cut as rare (rare_chains)
+  std::vector<std::string> loop_counters;  // the fields loops moved as counters, sorted (exact_compose_counters.cpp)
 };
 
 // Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory, time_limit), naming it.

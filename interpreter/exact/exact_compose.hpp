@@ -20,6 +20,7 @@
 #include <map>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -62,6 +63,8 @@ class Composer {
   // The fewest rounds after which a loop's live mass was left uncounted
   // (Failures::loop); 0 when none was.
   [[nodiscard]] std::int64_t loop_rounds() const { return loop_rounds_; }
+  // The fields of loops' states that were moved as counters, sorted.
+  [[nodiscard]] std::vector<std::string> loop_counters() const { return {counters_.begin(), counters_.end()}; }
 
   // As the evaluator's conform: `v` checked against `t`, a record type's
   // missing fields given their defaults; not composable where it would fail.
@@ -101,6 +104,7 @@ class Composer {
   };
   std::int64_t call_depth_ = 0;
   std::int64_t loop_rounds_ = 0;
+  std::set<std::string> counters_;
   // Distributions already computed for an expression, by the values of the
   // slots it reads, within one activation of a frame (`frame_`): a body that
   // only depends on some of the names bound around it is computed once per
@@ -257,6 +261,9 @@ class Composer {
   Dist opposed(const ast::Opposed& k, Demand d);
   // `loop` as a Markov chain over its merged states: exact_compose_loop.cpp.
   Dist loop(const ast::Loop& k, const ast::Expr& e);
+  // The int fields of `state`, a record, that the loop's next state only moves:
+  // exact_compose_counters.cpp.
+  std::vector<std::string> loop_counters(const ast::Loop& k, const ast::Expr& e, const Value& state);
   // Pool operations: exact_compose_pool.cpp.
   Dist pool_chain(const ast::Expr& e, Demand d);
   // Appends the distribution of each of op's parameters to `out`.

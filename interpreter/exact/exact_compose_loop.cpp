@@ -10,9 +10,13 @@
 // still looping after so many rounds (Failures::loop, Composer::loop_rounds),
 // never dropped silently. A state that keeps growing (a list appended to in
 // every round) makes every state distinct: the budget stops it, and the
-// program is sampled.
+// program is sampled. The fields of the state that only count (the rolls, the
+// turns: exact_compose_counters.cpp) are left out of the transition memo: the
+// next states are computed with them at 0 and moved by the state's own.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "interpreter/exact/exact_compose.hpp"
@@ -57,15 +61,72 @@ Weight live_mass(const Dist& live) {
 
 }  // namespace
 
+// Counters at most this large in magnitude are moved as counters (a state with a larger
+// one is computed as it is): with the small moves of exact_compose_counters.cpp, no sum
+// overflows from 0 where it would not from the state's counters, nor the other way.
+constexpr std::int64_t loop_counter_bound = std::int64_t{1} << 40;
+
+// `s` with each of `counters` set to 0: null when s is not a record with each of them an int
+// within loop_counter_bound.
+std::optional<Value> counters_at_zero(const Value& s, const std::vector<std::string>& counters) {
+  const RecordData* r = s.as_record();
+  if (!r) return std::nullopt;
+  std::vector<Value> values = r->values;
+  for (const std::string& f : counters) {
+    const auto at = std::find(r->names.begin(), r->names.end(), f);
+    if (at == r->names.end()) return std::nullopt;
+    Value& v = values[static_cast<std::size_t>(at - r->names.begin())];
+    const std::int64_t* n = v.as_int();
+    if (!n || *n > loop_counter_bound || *n < -loop_counter_bound) return std::nullopt;
+    v = Value(std::int64_t{0});
+  }
+  return make_record(r->names, std::move(values));
+}
+
+// A next state `x` computed from a state with its counters at 0, moved by `s`'s.
+Value moved_by(const Value& x, const Value& s, const std::vector<std::string>& counters) {
+  const RecordData* r = x.as_record();
+  if (!r) not_composable("a loop's next state that is not a record");
+  std::vector<Value> values = r->values;
+  for (const std::string& f : counters) {
+    const auto at = std::find(r->names.begin(), r->names.end(), f);
+    const Value* by = s.field(f);
+    const std::int64_t* n = at == r->names.end() ? nullptr : values[static_cast<std::size_t>(at - r->names.begin())].as_int();
+    const std::int64_t* add = by ? by->as_int() : nullptr;
+    std::int64_t moved = 0;
+    if (!n || !add || __builtin_add_overflow(*n, *add, &moved)) not_composable("a loop's counter that cannot be moved");
+    values[static_cast<std::size_t>(at - r->names.begin())] = Value(moved);
+  }
+  return make_record(r->names, std::move(values));
+}
+
 Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
   // Restored on return only: a throw abandons the whole composition, frames and all.
   const Value saved = slot(k.slot);
   Dist live = eval(*k.init, Demand::Full);
   Transitions transitions;
+  // The counters of the state, and the next states of each state with them at 0.
+  const std::vector<std::string> counters =
+      live.entries.empty() ? std::vector<std::string>{} : loop_counters(k, e, live.entries[0].first);
+  Transitions nexts;
+  counters_.insert(counters.begin(), counters.end());
   // The evaluator's error for the runs that reach max_loop_iterations.
   std::shared_ptr<const Diagnostic> too_long;
   // One round from state s: [true, s] where the loop ends, [false, next] where it goes on.
   auto step = [&](const Value& s, bool last) -> Dist {
+    const std::optional<Value> zero = counters.empty() || last ? std::nullopt : counters_at_zero(s, counters);
+    if (zero) {
+      // The condition on the state as it is; its next states from the memo of those at 0.
+      return with_slot(k.slot, s, [&] {
+        const Dist c = eval(*k.cond, Demand::Counted);
+        return bind(budget_, c, [&](const Value& cv) {
+          if (to_bool(cv) == k.until) return Dist::point(tagged(true, s));
+          const Dist* next = nexts.find(*zero);
+          if (!next) next = &nexts.add(*zero, with_slot(k.slot, *zero, [&] { return eval(*k.next, Demand::Full); }));
+          return map(budget_, *next, [&](const Value& x) { return tagged(false, moved_by(x, s, counters)); });
+        });
+      });
+    }
     if (!last) {
       if (const Dist* t = transitions.find(s)) return *t;
     }

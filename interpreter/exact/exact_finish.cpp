@@ -131,7 +131,7 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   try {
     Dist d = c.run_program(*program.ast);
     Stats s = to_stats(std::move(d), c);
-    return {std::move(s), "", "", false, c.cut_rare_chains()};
+    return {std::move(s), "", "", false, c.cut_rare_chains(), c.loop_counters()};
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why, "", false};
   } catch (const OverBudget& o) {

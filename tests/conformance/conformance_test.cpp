@@ -24,6 +24,8 @@
 //   ruleset: NAME, …         load rulesets/NAME.yaml (or this folder's rulesets/NAME.yaml)
 //   bind: NAME = EXPR        a host binding (EXPR is evaluated without dice)
 //   explosion-depth: N       the exact engine's explosion depth (default 6)
+//   counters: F, F | none    the fields of loops' states the exact engine moves as
+//                            counters, sorted (checked when given)
 //   tight-limits: errors     under the tight limits, some seeded runs must fail
 //   skip-sampler: REASON     the program does not lower (checked: it must not)
 //   skip-exact: REASON       the exact engine does not compose it (checked)
@@ -89,6 +91,7 @@ struct Case {
   int explosion_depth = 6;
   bool tight_errors = false;
   std::optional<std::string> skip_sampler, skip_exact, skip_enumeration, exact_unchecked;
+  std::optional<std::vector<std::string>> counters;
   std::string malformed;  // a problem with the chunk or the file: the case fails with it
 
   [[nodiscard]] std::string where() const { return fmt::format("{}:{} [{}]", file, line, label); }
@@ -243,6 +246,15 @@ void read_file(const fs::path& path, std::vector<Case>& out) {
       } else if (key == "tight-limits") {
         if (value != "errors") fail(k, "'tight-limits' can only be 'errors'");
         c.tight_errors = true;
+      } else if (key == "counters") {
+        std::vector<std::string> names;
+        for (std::size_t at = 0; value != "none" && at <= value.size();) {
+          const std::size_t comma = std::min(value.find(',', at), value.size());
+          names.push_back(trim(std::string_view(value).substr(at, comma - at)));
+          if (names.back().empty()) fail(k, "'counters' is a list of field names, or none");
+          at = comma + 1;
+        }
+        c.counters = names;
       } else if (key == "exact-unchecked") {
         if (value.empty()) fail(k, "'" + key + "' needs its reason");
         c.exact_unchecked = value;
@@ -361,7 +373,7 @@ std::optional<Stats> stats_of(const Case& c, bool compose) {
 
 // Whether the composed engine answers the case; if not, why (the composer's
 // own reason; compute_stats would enumerate first, and lose it).
-bool composes(const Case& c, std::string& why) {
+bool composes(const Case& c, std::string& why, std::vector<std::string>* counters = nullptr) {
   const Engine& engine = engine_for(c);
   const Compiled compiled = engine.compile(c.source);
   if (!compiled.ok()) {
@@ -371,6 +383,7 @@ bool composes(const Case& c, std::string& why) {
   const compose::Composed attempt = testing::compose_only(engine, *compiled.program, bindings_for(c),
                                                           options_for(c, true));
   why = attempt.why_not.empty() ? "no reason given" : attempt.why_not;
+  if (counters) *counters = attempt.loop_counters;
   return attempt.stats.has_value();
 }
 
@@ -424,7 +437,11 @@ TEST_P(Conformance, Exact) {
   SCOPED_TRACE(c.where());
   if (c.exact_unchecked) GTEST_SKIP() << c.where() << ": exact-unchecked: " << *c.exact_unchecked;
   std::string why;
-  const bool composed = composes(c, why);
+  std::vector<std::string> counters;
+  const bool composed = composes(c, why, &counters);
+  if (c.counters) {
+    EXPECT_EQ(counters, *c.counters) << c.where() << ": the fields moved as counters";
+  }
   if (c.skip_exact) {
     EXPECT_FALSE(composed) << c.where() << " is on the exact engine's skip list (" << *c.skip_exact
                            << ") but it composes: remove its '# skip-exact:' line";
