@@ -141,5 +141,8 @@ ALEA_MECHANIC(hm_8_6, "heroes_mythos.check(8, red: 6, explode_limit: 3)");
 ALEA_MECHANIC(dd_melee, "dozen_die.melee({pool: 2, ST: 7}, {pool: 1, ST: 6})");
 // A loop over a battle's states, calling the same functions on the same values.
 ALEA_MECHANIC(duel, "strategiya.combat_duel({str: 3}, {str: 3})");
+// One hero against two, the example `describe` shows without its log: the rolls and turns
+// only count, and the rounds share their transitions.
+ALEA_MECHANIC(battle, "strategiya.combat_battle([{str: 4}], [{str: 2}, {str: 2}])");
 
 }  // namespace
