@@ -59,11 +59,10 @@ Weight live_mass(const Dist& live) {
   return m;
 }
 
-}  // namespace
-
 // Counters at most this large in magnitude are moved as counters (a state with a larger
-// one is computed as it is): with the small moves of exact_compose_counters.cpp, no sum
-// overflows from 0 where it would not from the state's counters, nor the other way.
+// one is computed as it is). A counter is moved by amounts of at most 2^31, each `+` of
+// the next state's expression once (exact_compose_counters.cpp): no sum overflows from 0
+// where it would not from the state's counters, nor the other way.
 constexpr std::int64_t loop_counter_bound = std::int64_t{1} << 40;
 
 // `s` with each of `counters` set to 0: null when s is not a record with each of them an int
@@ -99,6 +98,8 @@ Value moved_by(const Value& x, const Value& s, const std::vector<std::string>& c
   }
   return make_record(r->names, std::move(values));
 }
+
+}  // namespace
 
 Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
   // Restored on return only: a throw abandons the whole composition, frames and all.
