@@ -333,8 +333,16 @@ Stats narrowed(const Stats& s, const std::string& field) {
   return out;
 }
 
+// too_large, with what the command line can do about it.
+Diagnostic too_large_here(std::string_view what, const StatsContext& context) {
+  Diagnostic d = too_large(what, context);
+  d.note({}, "raise the limit with --limit max_render_size=BYTES, or, for a record, report one of its fields "
+             "with --field NAME");
+  return d;
+}
+
 int write_svg(const StatsArgs& a, const std::optional<std::string>& svg, const StatsContext& context) {
-  if (!svg) return fail(a, {too_large("the chart", context)});
+  if (!svg) return fail(a, {too_large_here("the chart", context)});
   if (const std::string problem = write_atomically(a.svg, *svg); !problem.empty()) {
     throw UsageError(fmt::format("--svg: {}", problem));
   }
@@ -363,7 +371,7 @@ int single_report(const StatsArgs& a, StatsCell&& cell) {
     const auto& [s, c] = shown[i];
     if (a.json) {
       const std::optional<std::string> doc = stats_document(s, c);
-      if (!doc) return fail(a, {too_large("the JSON", c)});
+      if (!doc) return fail(a, {too_large_here("the JSON", c)});
       fmt::print("{}\n", *doc);
     } else {
       fmt::print("{}{}", i ? "\n" : "", stats_text(s, c));
@@ -468,7 +476,7 @@ int run_stats(const StatsSession& session, const StatsArgs& a, bool variants) {
     if (!doc) {
       StatsContext limits = context;
       limits.max_render_size = report.max_render_size;
-      return fail(a, {too_large("the JSON", limits)});
+      return fail(a, {too_large_here("the JSON", limits)});
     }
     fmt::print("{}\n", *doc);
   } else if (a.csv) {

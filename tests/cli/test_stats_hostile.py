@@ -148,6 +148,17 @@ doc = json.loads(out)
 check("long JSON refused", doc["error"]["code"] == "SizeLimitExceeded"
       and "(max_render_size)" in doc["error"]["message"], out[:300])
 check("long JSON: one diagnostic", err.count("error:") == 1 and "(max_render_size)" in err, err)
+check("long JSON: what to do", "note: raise the limit with --limit max_render_size=BYTES, or, for a record, "
+      "report one of its fields with --field NAME" in err, err)
+# An exact answer of 18,942 records (a battle of one hero against two): the JSON of every record
+# is refused, one field's is not.
+battle = ["stats", "strategiya.combat_battle", "first=[{str: 4}]", "second=[{str: 2}, {str: 2}]", "--exact"]
+out, err = expect(battle + ["--json"], 1)
+check("records' JSON refused, with what to do", "--field NAME" in err, err)
+out, err = expect(battle + ["--json", "--field", "outcome"], 0)
+doc = json.loads(out)
+check("one field's JSON", doc["method"] == "exact" and [e["value"] for e in doc["distribution"]]
+      == ["first_wins", "second_wins", "stalemate", "continues"], out[:400])
 svg = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"alea-stats-hostile-{os.getpid()}.svg")
 _, err = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000", "--svg", svg], 1)
 check("long chart refused", "the chart would pass" in err and "(max_render_size)" in err, err)
