@@ -35,7 +35,7 @@ namespace {
 struct Taint {
   enum Kind : std::uint8_t { Clean, Counter, State, Bad } kind = Clean;
   std::string field;           // Counter: the counter it is moved from
-  std::vector<std::string> in;  // State: the counters the record carries, each in its own field
+  std::vector<std::string> in;  // State: the counters the record carries, each in its own field, sorted
   std::optional<Value> known;   // Clean: the value, when it is known while the loop is composed
   static Taint bad() { return {Bad, {}, {}, {}}; }
 };
@@ -57,12 +57,8 @@ class CounterScan {
     frames_.push_back({});
     const Taint t = expr(*loop_.next);
     frames_.pop_back();
-    if (t.kind != Taint::State) return false;
-    std::vector<std::string> in = t.in;
-    std::sort(in.begin(), in.end());
-    std::vector<std::string> all = counters_;
-    std::sort(all.begin(), all.end());
-    return in == all;
+    // (Each of `in` is a counter, once: all of them when there are as many.)
+    return t.kind == Taint::State && t.in.size() == counters_.size();
   }
 
  private:
@@ -97,13 +93,7 @@ class CounterScan {
   // Both branches of an `if` whose condition is not known: one kind of value from either.
   static Taint join(Taint a, const Taint& b) {
     if (a.kind != b.kind) return Taint::bad();
-    if (a.kind == Taint::Counter && a.field != b.field) return Taint::bad();
-    if (a.kind == Taint::State) {
-      std::vector<std::string> x = a.in, y = b.in;
-      std::sort(x.begin(), x.end());
-      std::sort(y.begin(), y.end());
-      if (x != y) return Taint::bad();
-    }
+    if (a.field != b.field || a.in != b.in) return Taint::bad();
     if (a.kind == Taint::Clean && !(a.known && b.known && same(*a.known, *b.known))) a.known.reset();
     return a;
   }
@@ -116,13 +106,12 @@ class CounterScan {
   }
 
   Taint bind(std::int32_t slot, Taint t, const ast::Expr& body) {
-    auto& frame = frames_.back();
-    const auto saved = frame.find(slot) == frame.end() ? std::nullopt : std::optional<Taint>(frame[slot]);
-    frame[slot] = std::move(t);
+    std::optional<Taint> saved;
+    if (auto it = frames_.back().find(slot); it != frames_.back().end()) saved = it->second;
+    frames_.back()[slot] = std::move(t);
     Taint r = expr(body);
-    auto& again = frames_.back();
-    if (saved) again[slot] = *saved;
-    else again.erase(slot);
+    if (saved) frames_.back()[slot] = std::move(*saved);
+    else frames_.back().erase(slot);
     return r;
   }
 
@@ -229,6 +218,7 @@ class CounterScan {
               r.kind = Taint::State;
               r.in.push_back(v.field);
             }
+            std::sort(r.in.begin(), r.in.end());
             return r;
           } else if constexpr (std::is_same_v<T, ast::Call>) {
             return call(k);
