@@ -32,7 +32,18 @@ enum class Lowering : std::uint8_t {
   Abs, Clamp, FloorDiv, CeilDiv, TruncDiv, RoundDiv,  // of numbers
 };
 
+// What a builtin gives when the exact engine hands it, as argument 1, a pool
+// that stands for another: one with the same total, the same number of dice
+// and the same largest dice up to a reach (compose::summary_pool).
+enum class OnSummary : std::uint8_t {
+  No,     // it may read more of the pool
+  Same,   // the same value: the total, the size
+  Reach,  // the same value while argument 2 is at most the reach
+  Shape,  // the same while argument 2 is at most the reach, but for the lists inside
+};
+
 struct BuiltinCaps {
+  OnSummary on_summary = OnSummary::No;
   bool sees_order = false;  // reads the order of a roll's dice, not only which faces came up
   bool draws = false;       // rolls dice itself
   ArgUse first = ArgUse::Whole, rest = ArgUse::Whole;  // argument 0, and every later one

@@ -398,7 +398,8 @@ Value b_cover(BuiltinCall& c) {
 enum Flag { Plain, SeesOrder, Draws };
 struct Caps : BuiltinCaps {
   Caps(ArgUse first_arg = ArgUse::Whole, ArgUse other_args = ArgUse::Whole, Lowering lowering = Lowering::None,
-       Flag flag = Plain) {
+       Flag flag = Plain, OnSummary summary = OnSummary::No) {
+    on_summary = summary;
     first = first_arg;
     rest = other_args;
     lowered_as = lowering;
@@ -416,8 +417,8 @@ struct Entry {
 
 const std::vector<Entry>& table() {
   static const std::vector<Entry> t = {
-      {{"sum", 1, -1}, b_sum, {ArgUse::TotalIfMany, ArgUse::Total, Lowering::Sum}, "sum(xs)", "the sum of a list, of a pool's faces, or of the arguments"},
-      {{"len", 1, 1}, b_len, {ArgUse::Whole, ArgUse::Whole, Lowering::Len}, "len(x)", "the number of items in a list, dice in a pool, fields in a record, or characters in a string"},
+      {{"sum", 1, -1}, b_sum, {ArgUse::TotalIfMany, ArgUse::Total, Lowering::Sum, Plain, OnSummary::Same}, "sum(xs)", "the sum of a list, of a pool's faces, or of the arguments"},
+      {{"len", 1, 1}, b_len, {ArgUse::Whole, ArgUse::Whole, Lowering::Len, Plain, OnSummary::Same}, "len(x)", "the number of items in a list, dice in a pool, fields in a record, or characters in a string"},
       {{"min", 1, -1}, b_min, {ArgUse::TotalIfMany, ArgUse::Total, Lowering::Min}, "min(a, b, …)", "the smallest of the arguments, or of a list or pool"},
       {{"max", 1, -1}, b_max, {ArgUse::TotalIfMany, ArgUse::Total, Lowering::Max}, "max(a, b, …)", "the largest of the arguments, or of a list or pool"},
       {{"abs", 1, 1}, b_abs, {ArgUse::Total, ArgUse::Total, Lowering::Abs}, "abs(x)", "the absolute value"},
@@ -442,8 +443,8 @@ const std::vector<Entry>& table() {
       {{"rolled", 1, 1}, b_rolled, {ArgUse::Whole, ArgUse::Whole, Lowering::None, SeesOrder}, "rolled(pool)", "every die of the rolls behind a pool, the removed ones too, as a list of faces"},
       {{"note", 2, 2}, b_note, {ArgUse::Total, ArgUse::Passed, Lowering::Note}, "note(label, x)", "x, after adding the line 'label: x' to the breakdown"},
       {{"roll_each", 1, 2}, b_roll_each, {ArgUse::Whole, ArgUse::Whole, Lowering::None, Draws}, "roll_each(dice, die)", "rolls a list of described dice (records with a 'die' and tags such as a colour), each die with its tags in the trace; gives the records with each one's 'face'"},
-      {{"fewest_reaching", 2, 2}, b_fewest_reaching, {ArgUse::Whole, ArgUse::Total}, "fewest_reaching(xs, target)", "how few of the largest items of a list (or dice of a pool) reach target together: 0 for a target of 0 or less, none if all fall short"},
-      {{"cover", 2, 2}, b_cover, {}, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
+      {{"fewest_reaching", 2, 2}, b_fewest_reaching, {ArgUse::Whole, ArgUse::Total, Lowering::None, Plain, OnSummary::Reach}, "fewest_reaching(xs, target)", "how few of the largest items of a list (or dice of a pool) reach target together: 0 for a target of 0 or less, none if all fall short"},
+      {{"cover", 2, 2}, b_cover, {ArgUse::Whole, ArgUse::Whole, Lowering::None, Plain, OnSummary::Shape}, "cover(xs, target)", "{used, leftover}: the fewest items reaching target (smallest sum, then largest items), and the rest; none if all fall short"},
   };
   return t;
 }

@@ -69,6 +69,16 @@ class Composer {
   // As the evaluator's conform: `v` checked against `t`, a record type's
   // missing fields given their defaults; not composable where it would fail.
   Value conform(const ast::TypeSpec& t, const Value& v);
+
+  // The targets of a let whose pool what follows reads only through its
+  // summary (exact_compose_summary.cpp): the numbers, and the slots of the
+  // let's frame, whose largest value is the reach.
+  struct SummaryUse {
+    std::vector<std::int64_t> literals;
+    std::vector<std::int32_t> slots;
+  };
+  // How many lets' pools were held as summaries (for the conformance tests).
+  [[nodiscard]] std::uint64_t summarised() const { return summarised_.size(); }
   // A record field's default, which must not be random (for the type walk, conform.hpp).
   Value field_default(const ast::FieldSpec& f);
 
@@ -105,6 +115,25 @@ class Composer {
   std::int64_t call_depth_ = 0;
   std::int64_t loop_rounds_ = 0;
   std::set<std::string> counters_;
+  std::unordered_map<const ast::Let*, std::optional<SummaryUse>> summary_uses_;
+  const std::optional<SummaryUse>& summary_use(const ast::Let& l);
+  // While a let's value is composed as summaries: that value, and the reach.
+  struct Summarising {
+    const ast::Let* let = nullptr;
+    std::int64_t reach = 0;
+  } summarising_;
+  std::set<const ast::Let*> summarised_;
+  // A name of a spine bound to an independent value, not yet joined (exact_compose_let.cpp).
+  struct Waiting {
+    std::int32_t slot;
+    Dist dist;
+  };
+  // The reach of l's summaries now, or none: no summary, or a target whose
+  // slot does not hold its value (a waiting name, or one of `unset`).
+  std::optional<std::int64_t> reach(const ast::Let& l, const std::vector<Waiting>& waiting,
+                                    const std::vector<std::int32_t>& unset = {});
+  // l's value, its pools held as summaries reaching `reach`.
+  Dist summarised(const ast::Let& l, Demand d, std::int64_t reach);
   // Distributions already computed for an expression, by the values of the
   // slots it reads, within one activation of a frame (`frame_`): a body that
   // only depends on some of the names bound around it is computed once per
@@ -144,7 +173,7 @@ class Composer {
   // null for an operation that draws no dice.
   std::unordered_map<MemoKey, StepMemo, MemoHash, MemoEq> step_memos_;
   StepMemo* step_memo(const ast::Expr& chain, std::size_t op, const PoolStep& step, const Value* params,
-                      std::size_t n);
+                      std::size_t n, std::optional<std::int64_t> reach);
   std::uint64_t frame_ = 0, frames_ = 0;
   // Names whose value is a whole distribution while a let's value that reads
   // each of them once is computed (exact_compose_let.cpp): the stack index of

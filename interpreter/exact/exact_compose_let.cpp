@@ -70,10 +70,6 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
     rest = l->body.get();
   }
   std::vector<std::int32_t> live = outer;  // the names env holds, in the order of its lists
-  struct Waiting {
-    std::int32_t slot;
-    Dist dist;
-  };
   std::vector<Waiting> waiting;  // names bound to independent values, not yet in env
   // Moves the names for which pred holds out of `from`, in order.
   const auto take = [](std::vector<Waiting>& from, auto pred) {
@@ -183,7 +179,9 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
     // (Names with one value so far, a mechanic's parameters, do not tie it to them.)
     if (with.empty() && spread.empty() && !env.entries.empty() && (env.is_point() || !reads_any(*l->value, live))) {
       if (env.is_point()) enter(env.entries[0].first);
-      once = inside ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
+      const auto r = reach(*l, waiting, env.is_point() ? std::vector<std::int32_t>{} : live);
+      if (r) once = summarised(*l, value_demand, *r);
+      else once = inside ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
       if (once->is_point()) fixed = &once->entries[0].first;
     }
     const auto kept_live = static_cast<std::size_t>(
@@ -214,8 +212,10 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
     auto rest_value = [&] { return inside ? memo_eval(*rest, d) : eval(*rest, d); };
     auto value = [&]() -> Dist {
       if (once) return *once;
+      const auto r = reach(*l, waiting);
+      if (r && spread.empty()) return summarised(*l, value_demand, *r);
       if (spread.empty()) return memo ? memo_eval(*l->value, value_demand) : eval(*l->value, value_demand);
-      return spreading(spread, [&] { return eval(*l->value, value_demand); });
+      return spreading(spread, [&] { return r ? summarised(*l, value_demand, *r) : eval(*l->value, value_demand); });
     };
     if (last && waiting.empty() && with.empty() && spread.empty() && kept_live == live.size()) {
       // The last let sums nothing out: the rest follows each of its values
@@ -241,7 +241,10 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
         auto over = [&](auto&& self, std::size_t i) -> Dist {
           if (i == with.size()) {
             const Dist v = value();
-            return map(budget_, v, [&](const Value& x) { return extend(values, &x); });
+            Dist lists = map(budget_, v, [&](const Value& x) { return extend(values, &x); });
+            // v goes now: what it held, the lists hold.
+            lists.held += v.held;
+            return lists;
           }
           return bind(budget_, with[i].dist, [&](const Value& x) {
             return with_slot(with[i].slot, x, [&] { return self(self, i + 1); });
@@ -259,6 +262,35 @@ Dist Composer::let_spine(const ast::Let& k, Demand d, Dist env, const std::vecto
     enter(names);
     return spreading(spread, [&] { return eval(*rest, d); });
   }));
+}
+
+std::optional<std::int64_t> Composer::reach(const ast::Let& l, const std::vector<Waiting>& waiting,
+                                            const std::vector<std::int32_t>& unset) {
+  const std::optional<SummaryUse>& use = summary_use(l);
+  if (!use) return std::nullopt;
+  std::int64_t r = 0;
+  for (const std::int64_t v : use->literals) r = std::max(r, v);
+  for (const std::int32_t s : use->slots) {
+    // A name whose slot does not hold its value now: a waiting one, or one of several values.
+    if (std::any_of(waiting.begin(), waiting.end(), [&](const Waiting& w) { return w.slot == s; }) ||
+        std::find(unset.begin(), unset.end(), s) != unset.end()) {
+      return std::nullopt;
+    }
+    const std::int64_t* v = slot(s).as_int();
+    if (!v) return std::nullopt;
+    r = std::max(r, *v);
+  }
+  return r;
+}
+
+Dist Composer::summarised(const ast::Let& l, Demand d, std::int64_t reach) {
+  // Not kept in memo_: its key does not hold the reach.
+  struct Restore {
+    Summarising& s;
+    ~Restore() { s = {}; }
+  } restore{summarising_};
+  summarising_ = {&l, reach};
+  return eval(*l.value, d);
 }
 
 // An `if` whose branches are spines (`if len(kept) == 0 then … else let pool

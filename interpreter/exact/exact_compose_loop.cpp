@@ -198,7 +198,7 @@ Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
     const Weight scale = out.total.divexact(d.total);
     for (const auto& [v, w] : d.entries) acc.add(v, w * scale);
   }
-  out.entries = acc.take();
+  acc.take_into(out);
   return out;
 }
 

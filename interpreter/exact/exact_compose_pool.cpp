@@ -44,15 +44,19 @@ void Composer::op_params(const ast::PoolOp& op, std::vector<Dist>& out) {
 }
 
 StepMemo* Composer::step_memo(const ast::Expr& chain, std::size_t op, const PoolStep& step, const Value* params,
-                               std::size_t n) {
+                               std::size_t n, std::optional<std::int64_t> reach) {
   // Only a step that draws dice for some of a pool's dice has anything to keep.
   if (!step.draws) return nullptr;
   MemoKey key{0, &chain, Demand::Full, {Value(static_cast<std::int64_t>(op))}};
   key.slots.insert(key.slots.end(), params, params + n);
+  // A summary's reach last: the operation's keys without one are shorter.
+  if (reach) key.slots.emplace_back(*reach);
   auto it = step_memos_.find(key);
   if (it != step_memos_.end()) return &it->second;
   budget_.charge_memory(sizeof(MemoKey) + sizeof(StepMemo) + sizeof(Value) * key.slots.size());
-  return &step_memos_.emplace(std::move(key), StepMemo{}).first->second;
+  StepMemo memo;
+  memo.reach = reach;
+  return &step_memos_.emplace(std::move(key), std::move(memo)).first->second;
 }
 
 // Each operation's step is made in interpreter/ops/<family>.cpp.
@@ -181,6 +185,13 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
     base = op->pool.get();
   }
   std::reverse(ops.begin(), ops.end());
+  // A let's value that what follows reads only through its summary (summarised).
+  std::optional<std::int64_t> summary;
+  if (summarising_.let && summarising_.let->value.get() == &e) {
+    summary = summarising_.reach;
+    summarised_.insert(summarising_.let);
+    summarising_.let = nullptr;
+  }
   depth_ += static_cast<std::int64_t>(ops.size());
   struct Leave {
     std::int64_t& depth;
@@ -210,6 +221,8 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
   }
   // How many parameters operation i has.
   const auto params_of = [&](std::size_t i) { return (i + 1 < first.size() ? first[i + 1] : parts.size()) - first[i]; };
+  // The last operation's pools are summaries when the chain's are.
+  const auto last_reach = [&](std::size_t i) { return i + 1 == ops.size() ? summary : std::nullopt; };
   Dist r;
   if (dice) {
     r = bind_many(budget_, parts, [&](const std::vector<Value>& v) {
@@ -234,7 +247,7 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       } else {
         out = roll_pools(budget_, kinds_, kind, n);
         for (std::size_t i = 0; i < steps.size(); ++i) {
-          StepMemo* memo = step_memo(e, i, steps[i], &v[first[i]], params_of(i));
+          StepMemo* memo = step_memo(e, i, steps[i], &v[first[i]], params_of(i), last_reach(i));
           out = bind(budget_, out,
                      [&](const Value& p) { return apply_step(budget_, kinds_, steps[i], p, memo); });
         }
@@ -249,7 +262,7 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
       Dist out = Dist::point(v[0]);
       for (std::size_t i = 0; i < ops.size(); ++i) {
         const PoolStep s = make_step(*ops[i], &v[first[i]]);
-        StepMemo* memo = step_memo(e, i, s, &v[first[i]], params_of(i));
+        StepMemo* memo = step_memo(e, i, s, &v[first[i]], params_of(i), last_reach(i));
         out = bind(budget_, out, [&](const Value& p) {
           const PoolData* pool = p.as_pool();
           if (!pool) not_composable("a pool operation on something else than a pool");
@@ -263,6 +276,14 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
     });
   }
   r.steps += static_cast<std::int64_t>(ops.size());
+  // (A step that made summaries already, explode's, leaves nothing to change.)
+  if (summary && std::any_of(r.entries.begin(), r.entries.end(), [&](const auto& entry) {
+        return summary_pool(entry.first, *summary).as_pool() != entry.first.as_pool();
+      })) {
+    const std::uint64_t held = r.held;
+    r = map(budget_, r, [&](const Value& v) { return summary_pool(v, *summary); });
+    r.held += held;  // what the pools before held, their summaries hold or it goes
+  }
   return r;
 }
 

@@ -205,7 +205,7 @@ void Accumulator::scale(const Weight& k) {
   for (auto& e : entries_) e.second *= k;
 }
 
-void Accumulator::add(Value v, const Weight& w) {
+void Accumulator::add(Value v, const Weight& w, bool shared) {
   budget_.charge(1);
   if (w.is_zero()) return;
   constexpr std::size_t linear = 12;
@@ -216,7 +216,9 @@ void Accumulator::add(Value v, const Weight& w) {
         return;
       }
     }
-    budget_.charge_memory(value_bytes(v) + sizeof(Weight));
+    const std::uint64_t bytes = (shared ? item_bytes(v) : value_bytes(v)) + sizeof(Weight);
+    budget_.charge_memory(bytes);
+    charged_ += bytes;
     entries_.emplace_back(std::move(v), w);
     if (entries_.size() > linear) {
       table_.assign(64, 0);
@@ -235,7 +237,10 @@ void Accumulator::add(Value v, const Weight& w) {
       return;
     }
   }
-  budget_.charge_memory(value_bytes(v) + sizeof(Weight) + sizeof(std::size_t) + 2 * sizeof(std::uint32_t));
+  const std::uint64_t bytes = (shared ? item_bytes(v) : value_bytes(v)) + sizeof(Weight) + sizeof(std::size_t) +
+                              2 * sizeof(std::uint32_t);
+  budget_.charge_memory(bytes);
+  charged_ += bytes;
   if (entries_.size() >= UINT32_MAX - 1) not_composable("too many outcomes to merge");
   entries_.emplace_back(std::move(v), w);
   hashes_.push_back(h);
@@ -256,9 +261,9 @@ Dist map(Budget& b, const Dist& d, const ValueFn& f) {
     return out;
   }
   Accumulator acc(b);
-  for (const auto& [v, w] : d.entries) acc.add(f(v), w);
+  for (const auto& [v, w] : d.entries) acc.add(f(v), w, true);
   Dist out;
-  out.entries = acc.take();
+  acc.take_into(out);
   out.total = d.total;
   out.fail = d.fail;
   out.steps = d.steps;
@@ -279,10 +284,10 @@ Dist product(Budget& b, const Dist& a, const Dist& d, const PairFn& f) {
   b.expect(pairs, 0);
   Accumulator acc(b);
   for (const auto& [x, wx] : a.entries) {
-    for (const auto& [y, wy] : d.entries) acc.add(f(x, y), wx * wy);
+    for (const auto& [y, wy] : d.entries) acc.add(f(x, y), wx * wy, true);
   }
   Dist out;
-  out.entries = acc.take();
+  acc.take_into(out);
   out.total = a.total * d.total;
   out.fail = a.fail;
   out.fail.then(d.fail, d.total, a.ok());
@@ -300,9 +305,10 @@ namespace {
 class Mixture {
  public:
   Mixture(Budget& b, const Weight& outer_total, const Failures& outer_fail)
-      : acc_(b), outer_total_(outer_total), outer_fail_(outer_fail) {}
+      : budget_(b), acc_(b), outer_total_(outer_total), outer_fail_(outer_fail) {}
 
-  void add(const Weight& weight, const Dist& d) {
+  // `given`: d is a temporary, which goes once added.
+  void add(const Weight& weight, const Dist& d, bool given = false) {
     if (first_) {
       common_ = d.total;
       first_ = false;
@@ -317,6 +323,15 @@ class Mixture {
     }
     const Weight k = weight * (d.total == common_ ? Weight(1) : common_.divexact(d.total));
     for (const auto& [v, w] : d.entries) acc_.add(v, k * w);
+    if (d.held > 0 && given) {
+      // d goes once added: what only it holds (merged into an outcome already
+      // here) goes with it.
+      std::uint64_t alone = 0;
+      for (const auto& [v, w] : d.entries) {
+        if (!held_elsewhere(v)) alone += value_bytes(v) + sizeof(Weight);
+      }
+      budget_.release(std::min(alone, d.held));
+    }
     if (!d.fail.cut.is_zero()) inner_.cut += k * d.fail.cut;
     if (!d.fail.loop.is_zero()) inner_.loop += k * d.fail.loop;
     if (!d.fail.err.is_zero()) {
@@ -338,13 +353,14 @@ class Mixture {
       out.fail.err += inner_.err;
       merge_error(out.fail.error, inner_.error);
     }
-    out.entries = acc_.take();
+    acc_.take_into(out);
     out.steps = steps + steps_;
     out.dice = dice + dice_;
     return out;
   }
 
  private:
+  Budget& budget_;
   Accumulator acc_;
   Weight outer_total_;
   Failures outer_fail_;
@@ -365,7 +381,7 @@ Dist bind(Budget& b, const Dist& outer, const BindFn& f) {
     return out;
   }
   Mixture mix(b, outer.total, outer.fail);
-  for (const auto& [v, w] : outer.entries) mix.add(w, f(v));
+  for (const auto& [v, w] : outer.entries) mix.add(w, f(v), true);
   return mix.finish(outer.steps, outer.dice);
 }
 
@@ -398,7 +414,7 @@ Dist bind_many(Budget& b, const std::vector<Dist>& parts, const BindManyFn& f) {
   Mixture mix(b, total, fail);
   auto each = [&](auto&& self, std::size_t i, const Weight& w) -> void {
     if (i == parts.size()) {
-      mix.add(w, f(values));
+      mix.add(w, f(values), true);
       return;
     }
     b.charge(parts[i].entries.size());

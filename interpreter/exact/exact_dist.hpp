@@ -79,6 +79,10 @@ struct Dist {
     std::int64_t n = 0;
   };
   std::optional<Roll> roll;
+  // The bytes counted against max_odds_memory for its entries as they were
+  // made (Accumulator::take_into); a mixture that takes it up gives back, up
+  // to this, what it alone held (Budget::release).
+  std::uint64_t held = 0;
 
   static Dist point(Value v) {
     Dist d;
@@ -98,17 +102,25 @@ struct Budget;
 class Accumulator {
  public:
   explicit Accumulator(Budget& budget) : budget_(budget) {}
-  void add(Value v, const Weight& w);
+  // With `shared`, contents of v that another value holds too (an outcome of
+  // the distribution v was made from, by map or product) were counted there
+  // and are not counted again; otherwise v is counted whole, as the only
+  // holder of what it holds.
+  void add(Value v, const Weight& w, bool shared = false);
   // Every weight so far times k.
   void scale(const Weight& k);
-  std::vector<std::pair<Value, Weight>> take() {
+  // The entries merged so far, and the bytes counted for them, into d.
+  void take_into(Dist& d) {
     table_.clear();
     hashes_.clear();
-    return std::move(entries_);
+    d.entries = std::move(entries_);
+    d.held = charged_;
+    charged_ = 0;
   }
 
  private:
   Budget& budget_;
+  std::uint64_t charged_ = 0;
   std::vector<std::pair<Value, Weight>> entries_;
   // Once there are many entries: each one's hash, and an open-addressed table
   // of their places (index + 1; 0 is free), probed linearly.
@@ -126,7 +138,8 @@ class Accumulator {
 // `branches` are outcomes combined (max_branches, the caller's); `work` is
 // the same plus the work that is not a branch (DP cells, weights wider than
 // 128 bits), against max_odds_work whatever max_branches allows; `memory` the
-// bytes of every outcome created, never given back (max_odds_memory). Every
+// bytes of the outcomes held: every one created, but those of a distribution
+// a mixture took up, that nothing else holds (max_odds_memory). Every
 // charge polls the cancel flag; every `poll_every` units of work, the clock,
 // against `deadline` (time_limit), and reports the time spent to `progress`.
 struct Budget {
@@ -171,6 +184,8 @@ struct Budget {
     memory += bytes;
     check();
   }
+  // Bytes counted before that are no longer held.
+  void release(std::uint64_t bytes) { memory -= std::min(memory, bytes); }
   // Before a step known to take `n` branches holding `bytes`: fails now
   // rather than after spending the budget (the time too, at the rate so far).
   void expect(std::uint64_t n, std::uint64_t bytes) const { expect(n, n, bytes); }

@@ -131,13 +131,13 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   try {
     Dist d = c.run_program(*program.ast);
     Stats s = to_stats(std::move(d), c);
-    return {std::move(s), "", "", false, c.cut_rare_chains(), c.loop_counters()};
+    return {std::move(s), "", "", false, c.cut_rare_chains(), c.loop_counters(), c.summarised()};
   } catch (const NotComposable& n) {
-    return {std::nullopt, n.why, "", false};
+    return {std::nullopt, n.why, "", false, false, {}, 0};
   } catch (const OverBudget& o) {
-    return {std::nullopt, over_budget_reason(o.limit, options, limits), o.limit, false};
+    return {std::nullopt, over_budget_reason(o.limit, options, limits), o.limit, false, false, {}, 0};
   } catch (const Cancelled&) {
-    return {std::nullopt, "interrupted", "", true};
+    return {std::nullopt, "interrupted", "", true, false, {}, 0};
   }
 }
 

@@ -30,6 +30,43 @@ Value make_sorted_pool(std::vector<PoolDie> dice, bool successes) {
   return Value(PoolPtr(std::move(p)));
 }
 
+Value summary_pool(const Value& v, std::int64_t reach) {
+  const PoolData* pool = v.as_pool();
+  if (!pool || pool->successes || pool->dice.empty()) return v;
+  const auto& d = pool->dice;  // ascending
+  __extension__ using wide = __int128;
+  std::uint32_t id = UINT32_MAX;
+  wide total = 0;
+  for (const PoolDie& x : d) {
+    total += x.face;
+    id = std::min(id, x.id);
+  }
+  // The prefix, from the largest die down, to the first that reaches.
+  std::size_t top = 0;
+  wide run = 0;
+  while (run < reach && top < d.size()) run += d[d.size() - 1 - top++].face;
+  // The rest's faces lie between its smallest and largest, so do q and q + 1;
+  // none passes the prefix's smallest die, so the prefix stays the largest.
+  const std::size_t rest = d.size() - top;
+  const wide left = total - run;
+  const auto n = static_cast<wide>(rest);
+  wide q = rest ? left / n : 0;
+  if (q * n > left) --q;  // rounded down
+  if (q < INT64_MIN || q + 1 > INT64_MAX) return v;
+  const auto lower = static_cast<std::size_t>(n - (left - q * n));  // how many show q, the others q + 1
+  const auto face = [&](std::size_t i) { return static_cast<std::int64_t>(i < lower ? q : q + 1); };
+  // Already one (a summary joined with nothing that changes it): kept as it is.
+  bool same = true;
+  for (std::size_t i = 0; i < d.size() && same; ++i) same = d[i].id == id && (i >= rest || d[i].face == face(i));
+  if (same) return v;
+  auto p = std::make_shared<PoolData>();
+  p->dice.reserve(d.size());
+  for (std::size_t i = 0; i < rest; ++i) p->dice.push_back({face(i), id});  // ascending: q, then q + 1,
+  for (std::size_t i = rest; i < d.size(); ++i) p->dice.push_back({d[i].face, id});  // then the prefix
+  if (!pool_total(*p)) return v;
+  return Value(PoolPtr(std::move(p)));
+}
+
 std::vector<Weight> binomial_weights(std::int64_t n, std::uint64_t m) {
   std::vector<Weight> w{Weight(1)};
   for (std::int64_t k = 1; k <= n; ++k) {
@@ -154,7 +191,7 @@ Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int6
   const std::uint32_t id = kinds.id_of(kind);
   roll_rec(budget, acc, faces, 0, n, id, dice, Weight(1));
   Dist d;
-  d.entries = acc.take();
+  acc.take_into(d);
   d.roll = Dist::Roll{id, n};
   d.total =
       Weight(static_cast<std::uint64_t>(kind.face_count())).pow(static_cast<std::uint64_t>(n));

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,16 @@ inline bool by_face_then_id(const PoolDie& a, const PoolDie& b) {
 // A pool value with these dice, sorted.
 Value make_sorted_pool(std::vector<PoolDie> dice, bool successes);
 
+// A pool that stands for `pool` wherever only its total, its number of dice
+// and how few of its largest dice reach a target of at most `reach` are read
+// (sum, len, fewest_reaching; detail::OnSummary): its largest dice up to the
+// first whose running sum reaches `reach`, then the others evened out, each
+// face q or q + 1, with the same total, all of one die id. Pools that differ
+// only below that prefix become one. `pool` itself where it is one already,
+// or where none can stand for it (a pool of successes, a total that
+// overflows), or where it is not a pool.
+Value summary_pool(const Value& pool, std::int64_t reach);
+
 // C(n, k)·m^k for k = 0 … n: the weight of k of n dice showing a face that m
 // of their sides show, the others placed elsewhere.
 std::vector<Weight> binomial_weights(std::int64_t n, std::uint64_t m);
@@ -58,6 +69,10 @@ Dist roll_pools(Budget& budget, PoolKinds& kinds, const DieKind& kind, std::int6
 struct StepMemo {
   using Dice = std::vector<std::pair<std::int64_t, std::uint32_t>>;  // (face, id), sorted
   std::map<Dice, Dist> per_die;
+  // For the last step of a let's value read only through summaries
+  // (summary_pool): their reach. The pools this step makes, and the parts it
+  // keeps here, are then summaries.
+  std::optional<std::int64_t> reach;
 };
 
 // What one step makes of one pool: pools, or numbers for a step that scores.
@@ -105,9 +120,12 @@ class StepOnPool {
       if (passes(t, d)) passing.emplace_back(d.face, d.id);
       else still.push_back(d);
     }
-    const auto join_rest = [&, base = make_sorted_pool(std::move(still), false)](const Value& v) {
-      return join_as(v, base, pool.successes);
-    };
+    // A summary of a part joined with more dice is a summary of the whole
+    // (summary_pool), so the parts are kept as summaries too. (Where rare
+    // combinations are cut, each summary is one: fewer are rare.)
+    const std::optional<std::int64_t> reach = memo ? memo->reach : std::nullopt;
+    const Value base = summarised(make_sorted_pool(std::move(still), false), reach);
+    const auto join_rest = [&](const Value& v) { return summarised(join_as(v, base, pool.successes), reach); };
     auto one_by_one = [&] {
       Dist r = Dist::point(make_sorted_pool({}, false));
       for (const auto& [face, id] : passing) {
@@ -118,12 +136,16 @@ class StepOnPool {
     };
     // (Past max_prefixes passing dice, nothing is kept: together recurses once per die.)
     if (!memo || passing.size() > max_prefixes) return map(budget, one_by_one(), join_rest);
-    return map(budget, together(passing, passing.size(), chain, rare), join_rest);
+    return map(budget, together(passing, passing.size(), chain, rare, reach), join_rest);
   }
 
  private:
   static constexpr std::size_t max_prefixes = 64;
   static Value join_as(const Value& a, const Value& b, bool successes);
+  // v's summary reaching `reach` (summary_pool), or v when there is none.
+  static Value summarised(Value v, std::optional<std::int64_t> reach) {
+    return reach ? summary_pool(v, *reach) : v;
+  }
   // Moves the outcomes of d rarer than 1 in `rare` to its cut-off share (rare 0:
   // none), and marks the budget when it moves any (Budget::cut_rare_chains).
   void cut_rare(Dist& d, std::uint64_t rare);
@@ -132,12 +154,14 @@ class StepOnPool {
   // from what the first n - 1 become (kept too: a pool's passing dice are
   // sorted, so the next pool with more of them starts there).
   template <class Chain>
-  const Dist& together(const StepMemo::Dice& passing, std::size_t n, Chain& chain, std::uint64_t rare) {
+  const Dist& together(const StepMemo::Dice& passing, std::size_t n, Chain& chain, std::uint64_t rare,
+                       std::optional<std::int64_t> reach) {
     StepMemo::Dice key(passing.begin(), passing.begin() + static_cast<std::ptrdiff_t>(n));
     if (auto it = memo->per_die.find(key); it != memo->per_die.end()) return it->second;
     Dist r = n == 0 ? Dist::point(make_sorted_pool({}, false))
-                    : product(budget, together(passing, n - 1, chain, rare),
-                              chain(PoolDie{passing[n - 1].first, passing[n - 1].second}), join);
+                    : product(budget, together(passing, n - 1, chain, rare, reach),
+                              chain(PoolDie{passing[n - 1].first, passing[n - 1].second}),
+                              [&](const Value& a, const Value& b) { return summarised(join(a, b), reach); });
     // Cut at each prefix: what is rare among the first n - 1 dice's pools is
     // rarer still joined with the next die's.
     cut_rare(r, rare);

@@ -212,7 +212,7 @@ std::optional<compose::Dist> on_rolls(compose::Budget& budget, compose::PoolKind
     acc.add(compose::make_sorted_pool(std::move(out), false), w);
   }
   compose::Dist d;
-  d.entries = acc.take();
+  acc.take_into(d);
   d.total = pool.total * by.total;
   return d;
 }

@@ -26,6 +26,8 @@
 //   explosion-depth: N       the exact engine's explosion depth (default 6)
 //   counters: F, F | none    the fields of loops' states the exact engine moves as
 //                            counters, sorted (checked when given)
+//   summaries: N             how many times the exact engine held a let's pools as
+//                            summaries (checked when given)
 //   tight-limits: errors     under the tight limits, some seeded runs must fail
 //   skip-sampler: REASON     the program does not lower (checked: it must not)
 //   skip-exact: REASON       the exact engine does not compose it (checked)
@@ -92,6 +94,7 @@ struct Case {
   bool tight_errors = false;
   std::optional<std::string> skip_sampler, skip_exact, skip_enumeration, exact_unchecked;
   std::optional<std::vector<std::string>> counters;
+  std::optional<std::uint64_t> summaries;
   std::string malformed;  // a problem with the chunk or the file: the case fails with it
 
   [[nodiscard]] std::string where() const { return fmt::format("{}:{} [{}]", file, line, label); }
@@ -255,6 +258,10 @@ void read_file(const fs::path& path, std::vector<Case>& out) {
           at = comma + 1;
         }
         c.counters = names;
+      } else if (key == "summaries") {
+        const auto v = parse_int(value);
+        if (!v || *v < 0) fail(k, "'summaries' needs a count, not '" + value + "'");
+        else c.summaries = static_cast<std::uint64_t>(*v);
       } else if (key == "exact-unchecked") {
         if (value.empty()) fail(k, "'" + key + "' needs its reason");
         c.exact_unchecked = value;
@@ -373,7 +380,8 @@ std::optional<Stats> stats_of(const Case& c, bool compose) {
 
 // Whether the composed engine answers the case; if not, why (the composer's
 // own reason; compute_stats would enumerate first, and lose it).
-bool composes(const Case& c, std::string& why, std::vector<std::string>* counters = nullptr) {
+bool composes(const Case& c, std::string& why, std::vector<std::string>* counters = nullptr,
+              std::uint64_t* summaries = nullptr) {
   const Engine& engine = engine_for(c);
   const Compiled compiled = engine.compile(c.source);
   if (!compiled.ok()) {
@@ -384,6 +392,7 @@ bool composes(const Case& c, std::string& why, std::vector<std::string>* counter
                                                           options_for(c, true));
   why = attempt.why_not.empty() ? "no reason given" : attempt.why_not;
   if (counters) *counters = attempt.loop_counters;
+  if (summaries) *summaries = attempt.summaries;
   return attempt.stats.has_value();
 }
 
@@ -438,9 +447,13 @@ TEST_P(Conformance, Exact) {
   if (c.exact_unchecked) GTEST_SKIP() << c.where() << ": exact-unchecked: " << *c.exact_unchecked;
   std::string why;
   std::vector<std::string> counters;
-  const bool composed = composes(c, why, &counters);
+  std::uint64_t summaries = 0;
+  const bool composed = composes(c, why, &counters, &summaries);
   if (c.counters) {
     EXPECT_EQ(counters, *c.counters) << c.where() << ": the fields moved as counters";
+  }
+  if (c.summaries) {
+    EXPECT_EQ(summaries, *c.summaries) << c.where() << ": the let values held as summaries";
   }
   if (c.skip_exact) {
     EXPECT_FALSE(composed) << c.where() << " is on the exact engine's skip list (" << *c.skip_exact
