@@ -138,6 +138,11 @@ ALEA_MECHANIC(hm_7_2, "heroes_mythos.check(7, red: 2, explode_limit: 3)");
 // Eight white dice: the most the 0.1 s target names.
 ALEA_MECHANIC(hm_8_0, "heroes_mythos.check(8, explode_limit: 3)");
 ALEA_MECHANIC(hm_8_6, "heroes_mythos.check(8, red: 6, explode_limit: 3)");
+ALEA_MECHANIC(hm_8_4_d25, "heroes_mythos.check(8, red: 4, difficulty: 25, explode_limit: 3)");
+ALEA_MECHANIC(hm_8_0_unlimited, "heroes_mythos.check(8)");
+// Up to twelve white dice: the 1 s target.
+ALEA_MECHANIC(hm_10_0, "heroes_mythos.check(10, explode_limit: 3)");
+ALEA_MECHANIC(hm_12_6, "heroes_mythos.check(12, red: 6, explode_limit: 3)");
 ALEA_MECHANIC(dd_melee, "dozen_die.melee({pool: 2, ST: 7}, {pool: 1, ST: 6})");
 // A loop over a battle's states, calling the same functions on the same values.
 ALEA_MECHANIC(duel, "strategiya.combat_duel({str: 3}, {str: 3})");

@@ -14,7 +14,7 @@
 //   - bytes that start with a NUL: the rest drives a generator of programs from a small grammar
 //     (dice with every pool operation of dsl/pool_ops.def, written from its row, arithmetic,
 //     comparisons, `if`, `let` over numbers and pools, tiers, `repeat`, records, a function
-//     called with a pool);
+//     called with a pool, a pool read through sum, len, fewest_reaching and cover);
 //   - anything else: the bytes are the source (the seeds in corpus/exact/ are conformance cases
 //     that compose, and gen-* seeds for the generator; dsl.dict supplies the language's tokens).
 // Why both, measured under ASan for 90 s each when this harness was written: as source alone, 93%
@@ -161,6 +161,24 @@ class Generator {
   }
   std::string small() { return pick(2) ? num(0, 3) : "d" + num(1, 4); }
 
+  // A pool read only through its total, size and largest dice, as the exact
+  // engine holds as summaries (exact_compose_summary.cpp): targets a number or
+  // a name bound before, cover's lists noted for the trace only; now and then a
+  // read that a summary does not answer.
+  std::string through_summary() {
+    const std::string x = fresh(), k = fresh(), c = fresh(), u = fresh();
+    const auto target = [&] {
+      if (!numbers_.empty() && pick(3) == 0) return numbers_[pick(static_cast<unsigned>(numbers_.size()))];
+      return num(-1, 14);
+    };
+    std::string r = "(let " + x + " = " + pool() + " in let " + k + " = fewest_reaching(" + x + ", " + target() +
+                    ") in let " + c + " = cover(" + x + ", " + target() + ") in let " + u + " = if " + c +
+                    " == none then none else note(\"used\", " + c + ".used) in sum(" + x + ") * 3 + len(" + x +
+                    ") + (if " + k + " == none then -1 else " + k + ")";
+    if (pick(4) == 0) r += " + (if " + c + " == none then 0 else len(" + c + ".leftover))";  // read: made whole
+    return r + ")";
+  }
+
   std::string number() {
     if (++depth_ > 4) {
       --depth_;
@@ -214,6 +232,10 @@ class Generator {
           break;
         }
         [[fallthrough]];
+      case 15:
+        if (!r.empty()) break;
+        r = through_summary();
+        break;
       default: r = num(-3, 9); break;
     }
     --depth_;

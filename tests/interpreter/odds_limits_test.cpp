@@ -107,6 +107,18 @@ TEST(OddsLimits, EnumeratingStopsAtMaxOddsMemory) {
   EXPECT_TRUE(has(s.first_error->message, "(max_odds_memory)")) << s.first_error->message;
 }
 
+// Each roll of seven dice makes its exploded pools, which then merge into the
+// few that what follows reads: over the whole computation they pass 9 MB, but
+// no more than 2 MB are held at once, and that is what the limit measures.
+TEST(OddsLimits, MaxOddsMemoryCountsTheOutcomesHeldNotEveryOneMade) {
+  const Engine e = with_limits([](Limits& l) { l.max_odds_memory = 4'000'000; });
+  const Stats s = stats_of(
+      e, "let w = 7d6 in let p = w explode 6 limit 3 in let s = sum(p) in if s >= 20 then fewest_reaching(p, 20) else 0",
+      exact_only());
+  EXPECT_FALSE(s.first_error) << s.first_error->message;
+  EXPECT_EQ(s.method, StatsMethod::Exact);
+}
+
 TEST(OddsLimits, WithinTheLimitsTheAnswerStaysExact) {
   const Stats s = stats_of("4d6kh3", exact_only());
   EXPECT_FALSE(s.first_error);
