@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -30,10 +31,11 @@ Value make_sorted_pool(std::vector<PoolDie> dice, bool successes) {
   return Value(PoolPtr(std::move(p)));
 }
 
-Value summary_pool(const Value& v, std::int64_t reach) {
-  const PoolData* pool = v.as_pool();
-  if (!pool || pool->successes || pool->dice.empty()) return v;
-  const auto& d = pool->dice;  // ascending
+namespace {
+
+// The dice of the summary of `d` (ascending: q, then q + 1, then the prefix),
+// into `out`; false where faces q and q + 1 would not fit in 64 bits.
+bool summary_dice(std::span<const PoolDie> d, std::int64_t reach, std::vector<PoolDie>& out) {
   __extension__ using wide = __int128;
   std::uint32_t id = UINT32_MAX;
   wide total = 0;
@@ -52,19 +54,34 @@ Value summary_pool(const Value& v, std::int64_t reach) {
   const auto n = static_cast<wide>(rest);
   wide q = rest ? left / n : 0;
   if (q * n > left) --q;  // rounded down
-  if (q < INT64_MIN || q + 1 > INT64_MAX) return v;
+  if (q < INT64_MIN || q + 1 > INT64_MAX) return false;
   const auto lower = static_cast<std::size_t>(n - (left - q * n));  // how many show q, the others q + 1
-  const auto face = [&](std::size_t i) { return static_cast<std::int64_t>(i < lower ? q : q + 1); };
-  // Already one (a summary joined with nothing that changes it): kept as it is.
-  bool same = true;
-  for (std::size_t i = 0; i < d.size() && same; ++i) same = d[i].id == id && (i >= rest || d[i].face == face(i));
-  if (same) return v;
+  out.clear();
+  for (std::size_t i = 0; i < rest; ++i) out.push_back({static_cast<std::int64_t>(i < lower ? q : q + 1), id});
+  for (std::size_t i = rest; i < d.size(); ++i) out.push_back({d[i].face, id});
+  return true;
+}
+
+Value pool_of(const std::vector<PoolDie>& dice, const Value& otherwise) {
   auto p = std::make_shared<PoolData>();
-  p->dice.reserve(d.size());
-  for (std::size_t i = 0; i < rest; ++i) p->dice.push_back({face(i), id});  // ascending: q, then q + 1,
-  for (std::size_t i = rest; i < d.size(); ++i) p->dice.push_back({d[i].face, id});  // then the prefix
-  if (!pool_total(*p)) return v;
+  p->dice = dice;
+  if (!pool_total(*p)) return otherwise;
   return Value(PoolPtr(std::move(p)));
+}
+
+}  // namespace
+
+Value summary_pool(const Value& v, std::int64_t reach) {
+  const PoolData* pool = v.as_pool();
+  if (!pool || pool->successes || pool->dice.empty()) return v;
+  thread_local std::vector<PoolDie> out;
+  if (!summary_dice(pool->dice, reach, out)) return v;
+  // Already one (a summary joined with nothing that changes it): kept as it is.
+  if (std::equal(out.begin(), out.end(), pool->dice.begin(), pool->dice.end(),
+                 [](const PoolDie& a, const PoolDie& b) { return a.face == b.face && a.id == b.id; })) {
+    return v;
+  }
+  return pool_of(out, v);
 }
 
 std::vector<Weight> binomial_weights(std::int64_t n, std::uint64_t m) {
@@ -157,6 +174,21 @@ void StepOnPool::cut_rare(Dist& d, std::uint64_t rare) {
   if (kept == d.entries.end()) return;
   d.entries.erase(kept, d.entries.end());
   budget.cut_rare_chains = true;
+}
+
+Value StepOnPool::join_summary(const Value& a, const Value& b, bool successes, std::optional<std::int64_t> reach) {
+  if (!reach || successes) return summarised(join_as(a, b, successes), reach);
+  // Merged into a buffer and summarised from there: one pool made, not two.
+  const auto& x = a.as_pool()->dice;
+  const auto& y = b.as_pool()->dice;
+  thread_local std::vector<PoolDie> merged, out;
+  merged.resize(x.size() + y.size());
+  std::merge(x.begin(), x.end(), y.begin(), y.end(), merged.begin(), by_face_then_id);
+  if (merged.empty() || !summary_dice(merged, *reach, out)) return join_as(a, b, successes);
+  const Value none;
+  Value r = pool_of(out, none);
+  if (!r.as_pool()) not_composable("a pool's total would overflow");
+  return r;
 }
 
 Value StepOnPool::join_as(const Value& a, const Value& b, bool successes) {

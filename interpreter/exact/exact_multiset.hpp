@@ -125,7 +125,7 @@ class StepOnPool {
     // combinations are cut, each summary is one: fewer are rare.)
     const std::optional<std::int64_t> reach = memo ? memo->reach : std::nullopt;
     const Value base = summarised(make_sorted_pool(std::move(still), false), reach);
-    const auto join_rest = [&](const Value& v) { return summarised(join_as(v, base, pool.successes), reach); };
+    const auto join_rest = [&](const Value& v) { return join_summary(v, base, pool.successes, reach); };
     auto one_by_one = [&] {
       Dist r = Dist::point(make_sorted_pool({}, false));
       for (const auto& [face, id] : passing) {
@@ -142,6 +142,8 @@ class StepOnPool {
  private:
   static constexpr std::size_t max_prefixes = 64;
   static Value join_as(const Value& a, const Value& b, bool successes);
+  // The two joined, as a summary reaching `reach` where there is one.
+  static Value join_summary(const Value& a, const Value& b, bool successes, std::optional<std::int64_t> reach);
   // v's summary reaching `reach` (summary_pool), or v when there is none.
   static Value summarised(Value v, std::optional<std::int64_t> reach) {
     return reach ? summary_pool(v, *reach) : v;
@@ -161,7 +163,7 @@ class StepOnPool {
     Dist r = n == 0 ? Dist::point(make_sorted_pool({}, false))
                     : product(budget, together(passing, n - 1, chain, rare, reach),
                               chain(PoolDie{passing[n - 1].first, passing[n - 1].second}),
-                              [&](const Value& a, const Value& b) { return summarised(join(a, b), reach); });
+                              [&](const Value& a, const Value& b) { return join_summary(a, b, false, reach); });
     // Cut at each prefix: what is rare among the first n - 1 dice's pools is
     // rarer still joined with the next die's.
     cut_rare(r, rare);
