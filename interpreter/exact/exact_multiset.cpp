@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <span>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -33,10 +34,27 @@ Value make_sorted_pool(std::vector<PoolDie> dice, bool successes) {
 
 namespace {
 
-// The dice of the summary of `d` (ascending: q, then q + 1, then the prefix),
-// into `out`; false where faces q and q + 1 would not fit in 64 bits.
+__extension__ using wide = __int128;
+
+// `count` dice of die id `id` with the total `left`, evened out: faces q and
+// q + 1, ascending, appended to `out`; false where they would not fit in 64
+// bits. Below a summary's prefix: the dice they stand for lie between their
+// smallest and largest, so do q and q + 1, and none passes the prefix's
+// smallest die, so the prefix stays the largest.
+bool push_evened(std::vector<PoolDie>& out, wide left, std::size_t count, std::uint32_t id) {
+  if (count == 0) return true;
+  const auto n = static_cast<wide>(count);
+  wide q = left / n;
+  if (q * n > left) --q;  // rounded down
+  if (q < INT64_MIN || q + 1 > INT64_MAX) return false;
+  const auto lower = static_cast<std::size_t>(n - (left - q * n));  // how many show q, the others q + 1
+  for (std::size_t i = 0; i < count; ++i) out.push_back({static_cast<std::int64_t>(i < lower ? q : q + 1), id});
+  return true;
+}
+
+// The dice of the summary of `d` (ascending: the evened ones, then the
+// prefix), into `out`; false where they would not fit in 64 bits.
 bool summary_dice(std::span<const PoolDie> d, std::int64_t reach, std::vector<PoolDie>& out) {
-  __extension__ using wide = __int128;
   std::uint32_t id = UINT32_MAX;
   wide total = 0;
   for (const PoolDie& x : d) {
@@ -47,17 +65,9 @@ bool summary_dice(std::span<const PoolDie> d, std::int64_t reach, std::vector<Po
   std::size_t top = 0;
   wide run = 0;
   while (run < reach && top < d.size()) run += d[d.size() - 1 - top++].face;
-  // The rest's faces lie between its smallest and largest, so do q and q + 1;
-  // none passes the prefix's smallest die, so the prefix stays the largest.
   const std::size_t rest = d.size() - top;
-  const wide left = total - run;
-  const auto n = static_cast<wide>(rest);
-  wide q = rest ? left / n : 0;
-  if (q * n > left) --q;  // rounded down
-  if (q < INT64_MIN || q + 1 > INT64_MAX) return false;
-  const auto lower = static_cast<std::size_t>(n - (left - q * n));  // how many show q, the others q + 1
   out.clear();
-  for (std::size_t i = 0; i < rest; ++i) out.push_back({static_cast<std::int64_t>(i < lower ? q : q + 1), id});
+  if (!push_evened(out, total - run, rest, id)) return false;
   for (std::size_t i = rest; i < d.size(); ++i) out.push_back({d[i].face, id});
   return true;
 }
@@ -189,6 +199,100 @@ Value StepOnPool::join_summary(const Value& a, const Value& b, bool successes, s
   Value r = pool_of(out, none);
   if (!r.as_pool()) not_composable("a pool's total would overflow");
   return r;
+}
+
+namespace {
+
+// A summary by its parts: its total, its number of dice, the least die id, and
+// its largest faces, largest first, up to the first whose running sum reaches.
+struct SummaryParts {
+  std::int64_t total = 0;
+  std::uint64_t n = 0;
+  std::uint32_t id = UINT32_MAX;
+  std::vector<std::int64_t> top;
+};
+
+void parts_of(const PoolData& p, std::int64_t reach, SummaryParts& out) {
+  out.total = 0;
+  out.n = p.dice.size();
+  out.id = UINT32_MAX;
+  out.top.clear();
+  for (const PoolDie& x : p.dice) {
+    if (__builtin_add_overflow(out.total, x.face, &out.total)) not_composable("a pool's total would overflow");
+    out.id = std::min(out.id, x.id);
+  }
+  wide run = 0;
+  for (auto it = p.dice.rbegin(); it != p.dice.rend() && run < reach; ++it) {
+    out.top.push_back(it->face);
+    run += it->face;
+  }
+}
+
+struct KeyHash {
+  std::size_t operator()(const std::vector<std::int64_t>& k) const {
+    std::size_t h = k.size();
+    for (const std::int64_t x : k) h = (h ^ static_cast<std::size_t>(x)) * 0x100000001B3ull;
+    return h;
+  }
+};
+
+}  // namespace
+
+Dist StepOnPool::join_summaries(const Dist& parts, const Value& base, std::int64_t reach) {
+  SummaryParts b, e;
+  parts_of(*base.as_pool(), reach, b);
+  // A key: the total, the size, the id, then the joined prefix.
+  std::unordered_map<std::vector<std::int64_t>, std::size_t, KeyHash> index;
+  index.reserve(parts.entries.size());
+  std::vector<std::pair<const std::vector<std::int64_t>*, Weight>> found;  // in the order first met
+  std::vector<std::int64_t> key;
+  for (const auto& [v, w] : parts.entries) {
+    budget.charge(1);
+    parts_of(*v.as_pool(), reach, e);
+    std::int64_t total;
+    if (__builtin_add_overflow(b.total, e.total, &total)) not_composable("a pool's total would overflow");
+    key.assign({total, static_cast<std::int64_t>(b.n + e.n), static_cast<std::int64_t>(std::min(b.id, e.id))});
+    // The largest dice of the two, merged, up to the first that reaches: those
+    // of the whole (a die of one that the whole takes is among its own prefix).
+    wide run = 0;
+    std::size_t i = 0, j = 0;
+    while (run < reach && (i < b.top.size() || j < e.top.size())) {
+      const bool from_b = j == e.top.size() || (i < b.top.size() && b.top[i] >= e.top[j]);
+      const std::int64_t f = from_b ? b.top[i++] : e.top[j++];
+      key.push_back(f);
+      run += f;
+    }
+    const auto [it, fresh] = index.try_emplace(key, found.size());
+    if (fresh) found.emplace_back(&it->first, w);
+    else found[it->second].second += w;
+  }
+  Dist out;
+  out.total = parts.total;
+  out.fail = parts.fail;
+  out.steps = parts.steps;
+  out.dice = parts.dice;
+  out.entries.reserve(found.size());
+  for (auto& [at, w] : found) {
+    const std::vector<std::int64_t>& k = *at;
+    // The pool: the others evened out below the prefix, then the prefix.
+    const auto n = static_cast<std::size_t>(k[1]);
+    const auto id = static_cast<std::uint32_t>(k[2]);
+    wide left = k[0];
+    for (std::size_t t = 3; t < k.size(); ++t) left -= k[t];
+    std::vector<PoolDie> dice;
+    dice.reserve(n);
+    if (!push_evened(dice, left, n - (k.size() - 3), id)) not_composable("a pool's total would overflow");
+    for (std::size_t t = k.size(); t-- > 3;) dice.push_back({k[t], id});
+    auto p = std::make_shared<PoolData>();
+    p->dice = std::move(dice);
+    if (!pool_total(*p)) not_composable("a pool's total would overflow");
+    Value made(PoolPtr(std::move(p)));
+    const std::uint64_t bytes = value_bytes(made) + sizeof(Weight);
+    budget.charge_memory(bytes);
+    out.held += bytes;
+    out.entries.emplace_back(std::move(made), std::move(w));
+  }
+  return out;
 }
 
 Value StepOnPool::join_as(const Value& a, const Value& b, bool successes) {

@@ -136,7 +136,9 @@ class StepOnPool {
     };
     // (Past max_prefixes passing dice, nothing is kept: together recurses once per die.)
     if (!memo || passing.size() > max_prefixes) return map(budget, one_by_one(), join_rest);
-    return map(budget, together(passing, passing.size(), chain, rare, reach), join_rest);
+    const Dist& parts = together(passing, passing.size(), chain, rare, reach);
+    if (!reach || pool.successes) return map(budget, parts, join_rest);
+    return join_summaries(parts, base, *reach);
   }
 
  private:
@@ -144,6 +146,10 @@ class StepOnPool {
   static Value join_as(const Value& a, const Value& b, bool successes);
   // The two joined, as a summary reaching `reach` where there is one.
   static Value join_summary(const Value& a, const Value& b, bool successes, std::optional<std::int64_t> reach);
+  // map(parts, join_summary(·, base)), each part and base summaries: joined on
+  // their totals, sizes and largest dice alone, a pool made for each distinct
+  // result only.
+  Dist join_summaries(const Dist& parts, const Value& base, std::int64_t reach);
   // v's summary reaching `reach` (summary_pool), or v when there is none.
   static Value summarised(Value v, std::optional<std::int64_t> reach) {
     return reach ? summary_pool(v, *reach) : v;
