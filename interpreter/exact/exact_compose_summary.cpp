@@ -67,6 +67,10 @@ class Scan {
   bool ok_ = true;
   std::vector<const ast::FnDef*> calls_;  // the functions being scanned, outermost first
   static constexpr std::size_t max_calls = 32;
+  // Each call is scanned where it is made, so functions that call each other
+  // twice over could be met 2^32 times: past this many nodes, no summary.
+  std::uint64_t nodes_ = 0;
+  static constexpr std::uint64_t max_nodes = 1 << 16;
 
   static std::vector<std::int32_t> bound_in(const ast::Expr& e) {
     std::vector<std::int32_t> out;
@@ -141,7 +145,7 @@ class Scan {
   }
 
   std::optional<Kind> walk(const ast::Expr& e, Frame& f) {
-    if (!ok_) return std::nullopt;
+    if (!ok_ || ++nodes_ > max_nodes) return fail();
     return std::visit(
         [&](const auto& k) -> std::optional<Kind> {
           using T = std::decay_t<decltype(k)>;

@@ -309,6 +309,25 @@ TEST(OddsLimits, ExactOnlyWithATimeLimitFailsPastItWithoutSampling) {
   EXPECT_TRUE(s.value.entries.empty());
 }
 
+// A pool passed down thirty functions, each calling the next twice: the scan that decides
+// whether the pool can be held as summaries (exact_compose_summary.cpp) met each call where it
+// is made, 2^30 times, and never looked at the clock. It now stops at a number of nodes, and
+// the time limit holds.
+TEST(OddsLimits, APoolPassedDownFunctionsThatCallTwiceStaysWithinTheTimeLimit) {
+  std::string program = "fn f0(p) = sum(p)\n";
+  for (int i = 1; i <= 30; ++i) program += fmt::format("fn f{}(p) = f{}(p) + f{}(p)\n", i, i - 1, i - 1);
+  program += "let pool = 3d6 in f30(pool)";
+  StatsOptions o;
+  o.exact_only = true;
+  o.time_limit = 0.2;
+  const Stats s = stats_of(program, o);
+  if (s.first_error) {
+    EXPECT_TRUE(has(s.first_error->message, "(time_limit)")) << s.first_error->message;
+  } else {
+    EXPECT_EQ(s.method, StatsMethod::Exact);
+  }
+}
+
 TEST(OddsLimits, ExactOnlyWaitsUnlessATimeLimitIsGiven) {
   StatsOptions o;
   EXPECT_EQ(time_limit_of(o), default_time_limit());
