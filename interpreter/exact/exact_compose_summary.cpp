@@ -15,12 +15,12 @@
 // fewest_reaching with a target known when the let is computed (a number, or a
 // name of the let's frame that what follows does not bind), and cover with
 // such a target. cover's value is then a record (or none) whose lists are not
-// the pool's: it may be compared with none, its lists only taken as fields,
-// passed through note, bound to names and passed to user functions under the
-// same rules, and they must never
-// reach anything else: not a comparison, not another builtin, not a result.
-// A trace shows them; the composed engine computes none. Anything else, and
-// the pool is composed whole, as before.
+// the pool's: it may be compared with none, and its lists only taken as
+// fields, passed through note, bound to names and passed to user functions
+// under the same rules; they must never reach anything else: not a
+// comparison, not another builtin, not a result. A trace shows them; the
+// composed engine computes none. Anything else, or a scan past its budget of
+// nodes, and the pool is composed whole, as before.
 #include <algorithm>
 
 #include "dsl/ast_walk.hpp"
