@@ -52,8 +52,20 @@ bool push_evened(std::vector<PoolDie>& out, wide left, std::size_t count, std::u
   return true;
 }
 
-// The dice of the summary of `d` (ascending: the evened ones, then the
-// prefix), into `out`; false where they would not fit in 64 bits.
+// The dice of a summary from its parts (ascending: `n - top.size()` dice of
+// total `total - sum(top)` evened out, then `top`, given largest first), into
+// `out`; false where they would not fit in 64 bits.
+bool dice_of(wide total, std::size_t n, std::uint32_t id, std::span<const std::int64_t> top,
+             std::vector<PoolDie>& out) {
+  out.clear();
+  for (const std::int64_t f : top) total -= f;
+  if (!push_evened(out, total, n - top.size(), id)) return false;
+  for (std::size_t t = top.size(); t-- > 0;) out.push_back({top[t], id});
+  return true;
+}
+
+// The dice of the summary of `d` (ascending), into `out`; false where they
+// would not fit in 64 bits.
 bool summary_dice(std::span<const PoolDie> d, std::int64_t reach, std::vector<PoolDie>& out) {
   std::uint32_t id = UINT32_MAX;
   wide total = 0;
@@ -62,14 +74,14 @@ bool summary_dice(std::span<const PoolDie> d, std::int64_t reach, std::vector<Po
     id = std::min(id, x.id);
   }
   // The prefix, from the largest die down, to the first that reaches.
-  std::size_t top = 0;
+  thread_local std::vector<std::int64_t> top;
+  top.clear();
   wide run = 0;
-  while (run < reach && top < d.size()) run += d[d.size() - 1 - top++].face;
-  const std::size_t rest = d.size() - top;
-  out.clear();
-  if (!push_evened(out, total - run, rest, id)) return false;
-  for (std::size_t i = rest; i < d.size(); ++i) out.push_back({d[i].face, id});
-  return true;
+  for (auto it = d.rbegin(); it != d.rend() && run < reach; ++it) {
+    top.push_back(it->face);
+    run += it->face;
+  }
+  return dice_of(total, d.size(), id, top, out);
 }
 
 Value pool_of(const std::vector<PoolDie>& dice, const Value& otherwise) {
@@ -274,15 +286,11 @@ Dist StepOnPool::join_summaries(const Dist& parts, const Value& base, std::int64
   out.entries.reserve(found.size());
   for (auto& [at, w] : found) {
     const std::vector<std::int64_t>& k = *at;
-    // The pool: the others evened out below the prefix, then the prefix.
-    const auto n = static_cast<std::size_t>(k[1]);
-    const auto id = static_cast<std::uint32_t>(k[2]);
-    wide left = k[0];
-    for (std::size_t t = 3; t < k.size(); ++t) left -= k[t];
     std::vector<PoolDie> dice;
-    dice.reserve(n);
-    if (!push_evened(dice, left, n - (k.size() - 3), id)) not_composable("a pool's total would overflow");
-    for (std::size_t t = k.size(); t-- > 3;) dice.push_back({k[t], id});
+    if (!dice_of(k[0], static_cast<std::size_t>(k[1]), static_cast<std::uint32_t>(k[2]),
+                 std::span<const std::int64_t>(k).subspan(3), dice)) {
+      not_composable("a pool's total would overflow");
+    }
     auto p = std::make_shared<PoolData>();
     p->dice = std::move(dice);
     if (!pool_total(*p)) not_composable("a pool's total would overflow");
