@@ -7,6 +7,7 @@ The timeout is a safety net for a hang, not a speed test.
 
 Usage: test_stats_hostile.py /path/to/alea   (CTest passes the built binary)
 """
+from fractions import Fraction
 import json
 import os
 import resource
@@ -138,27 +139,62 @@ out, _ = expect(["stats", "sum(900d1000 unique)", "--samples", "20000"], 0)
 check("large unique pool: sampled", first_line(out).startswith("sum(900d1000 unique): sampled ("), first_line(out))
 
 # ---- rendering: max_render_size --------------------------------------------------------------------
-# Two million values: the text is cut at a line with a marker; JSON and SVG are refused whole.
+# Two million values: the text is cut at a line with a marker; the JSON lists the most likely that
+# fit and says what it leaves out; the SVG is refused whole.
 out, _ = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000"], 0)
 check("long table is cut", len(out.encode()) <= 4_000_200, len(out.encode()))
 check("long table says what it left out", out.rstrip().endswith("lines left out: the text passed 4000000 bytes "
                                                                  "(max_render_size)"), out[-300:])
-out, err = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000", "--json"], 1)
+out, err = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000", "--json"], 0)
+doc = json.loads(out)
+check("long JSON within the limit", len(out.encode()) <= 4_000_000, len(out.encode()))
+listed = doc["distribution"]
+check("long JSON: listed and left out are every value, of every run",
+      doc["left_out"] is not None and len(listed) > 1000
+      and abs(sum(e["probability"] for e in listed) + doc["left_out"]["probability"] - 1) < 1e-9, doc["left_out"])
+check("long JSON: the summary is of the whole", 950_000 < doc["mean"] < 1_050_000 and doc["percentiles"]["50"] > 900_000,
+      (doc["mean"], doc["percentiles"]))
+check("long JSON: no diagnostic", err == "", err)
+# An exact table of 199,999 values (2d100000, a triangle) in 100 kB of JSON: the values listed are
+# the most likely, those nearest 100,001, in the table's order.
+out, _ = expect(["stats", "2d100000", "--json", "--limit", "max_render_size=100000"], 0, megabytes=300)
+doc = json.loads(out)
+values = [e["value"] for e in doc["distribution"]]
+check("cut exact JSON: within the limit, most of it used", 90_000 < len(out.encode()) <= 100_000, len(out.encode()))
+check("cut exact JSON: listed and left out make the whole",
+      doc["left_out"] is not None and len(values) + doc["left_out"]["values"] == 199_999, doc["left_out"])
+if values:
+    k = len(values)
+    check("cut exact JSON: the most likely, in order",
+          values == sorted(values) and max(abs(v - 100_001) for v in values) <= k // 2, (values[0], values[-1], k))
+    check("cut exact JSON: each listed value's own fraction",
+          all(e["exact"] == str(Fraction(100_000 - abs(e["value"] - 100_001), 10**10)) for e in doc["distribution"]),
+          doc["distribution"][0])
+    check("cut exact JSON: what is left out",
+          abs(doc["left_out"]["probability"] - (1 - sum(e["probability"] for e in doc["distribution"]))) < 1e-12,
+          doc["left_out"])
+# An exact answer of 18,942 records (a battle of one hero against two): the JSON lists the most likely
+# records, and whole the fields with few values; one field alone is whole too.
+battle = ["stats", "strategiya.combat_battle", "first=[{str: 4}]", "second=[{str: 2}, {str: 2}]", "--exact"]
+out, err = expect(battle + ["--json"], 0)
+doc = json.loads(out)
+check("records' JSON: the most likely records, the rest counted",
+      doc["left_out"] is not None and len(doc["distribution"]) + doc["left_out"]["values"] == 18_942, doc["left_out"])
+check("records' JSON: a field with few values whole", doc["fields"]["outcome"]["left_out"] is None
+      and [e["value"] for e in doc["fields"]["outcome"]["distribution"]]
+      == ["first_wins", "second_wins", "stalemate", "continues"], doc["fields"]["outcome"])
+out, err = expect(battle + ["--json", "--field", "outcome"], 0)
+doc = json.loads(out)
+check("one field's JSON", doc["method"] == "exact" and [e["value"] for e in doc["distribution"]]
+      == ["first_wins", "second_wins", "stalemate", "continues"] and doc["left_out"] is None, out[:400])
+# Keys that alone pass the limit: refused whole, with what to do.
+out, err = expect(["stats", "sum(repeat 40 { d6 })", "--json", "--limit", "max_render_size=500"], 1)
 doc = json.loads(out)
 check("long JSON refused", doc["error"]["code"] == "SizeLimitExceeded"
       and "(max_render_size)" in doc["error"]["message"], out[:300])
 check("long JSON: one diagnostic", err.count("error:") == 1 and "(max_render_size)" in err, err)
 check("long JSON: what to do", "note: raise the limit with --limit max_render_size=BYTES, or, for a record, "
       "report one of its fields with --field NAME" in err, err)
-# An exact answer of 18,942 records (a battle of one hero against two): the JSON of every record
-# is refused, one field's is not.
-battle = ["stats", "strategiya.combat_battle", "first=[{str: 4}]", "second=[{str: 2}, {str: 2}]", "--exact"]
-out, err = expect(battle + ["--json"], 1)
-check("records' JSON refused, with what to do", "--field NAME" in err, err)
-out, err = expect(battle + ["--json", "--field", "outcome"], 0)
-doc = json.loads(out)
-check("one field's JSON", doc["method"] == "exact" and [e["value"] for e in doc["distribution"]]
-      == ["first_wins", "second_wins", "stalemate", "continues"], out[:400])
 svg = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"alea-stats-hostile-{os.getpid()}.svg")
 _, err = expect(["stats", "d1000000 + d1000000", "--sampled", "--samples", "200000", "--svg", svg], 1)
 check("long chart refused", "the chart would pass" in err and "(max_render_size)" in err, err)
