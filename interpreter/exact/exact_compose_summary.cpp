@@ -22,6 +22,7 @@
 // composed engine computes none. Anything else, or a scan past its budget of
 // nodes, and the pool is composed whole, as before.
 #include <algorithm>
+#include <array>
 
 #include "dsl/ast_walk.hpp"
 #include "interpreter/eval/builtin_table.hpp"
@@ -43,8 +44,7 @@ struct Source {
 
 class Scan {
  public:
-  Scan(Demands& demands, const ast::Let& let) : demands_(demands) {
-    top_.bound = bound_in(*let.body);
+  explicit Scan(const ast::Let& let) : body_(*let.body) {
     top_.kinds.emplace_back(let.slot, Kind::Pool);
   }
 
@@ -57,11 +57,13 @@ class Scan {
  private:
   struct Frame {
     std::vector<std::pair<std::int32_t, Kind>> kinds;  // the slots holding something of the pool
-    std::vector<std::int32_t> bound;                   // the let's frame: slots what follows binds
-    std::vector<Source> params;                        // a function's: where each parameter comes from
+    // A function's: each parameter's argument and the frame it is read in, for where a target
+    // comes from (source), found only when one is asked.
+    std::vector<std::pair<const ast::Expr*, const Frame*>> params;
     bool top = true;
   };
-  Demands& demands_;
+  const ast::Expr& body_;  // what follows the let
+  std::optional<std::vector<std::int32_t>> bound_;  // the slots of the let's frame it binds, once asked
   Frame top_;
   Composer::SummaryUse use_;
   bool ok_ = true;
@@ -105,15 +107,16 @@ class Scan {
     return std::nullopt;
   }
 
-  Source source(const ast::Expr& t, const Frame& f) const {
+  Source source(const ast::Expr& t, const Frame& f) {
     if (const auto* i = std::get_if<ast::IntLit>(&t.kind)) return {Source::Int, i->value};
     const auto* n = std::get_if<ast::Name>(&t.kind);
     if (!n || n->slot < 0 || kind_of(f, n->slot) != Kind::Clean) return {};
     if (!f.top) {
       const auto p = static_cast<std::size_t>(n->slot);
-      return p < f.params.size() ? f.params[p] : Source{};
+      return p < f.params.size() && f.params[p].first ? source(*f.params[p].first, *f.params[p].second) : Source{};
     }
-    if (std::binary_search(f.bound.begin(), f.bound.end(), n->slot)) return {};
+    if (!bound_) bound_ = bound_in(body_);
+    if (std::binary_search(bound_->begin(), bound_->end(), n->slot)) return {};
     return {Source::Slot, n->slot};
   }
 
@@ -124,12 +127,29 @@ class Scan {
     return s.kind != Source::Unknown;
   }
 
-  // Whether e reads any slot of f that holds something of the pool.
+  // Whether e may read a slot of f that holds something of the pool: whether any name in it is of
+  // such a slot, bound again inside or not (then no summary, which is only slower). Its nodes
+  // count against the budget; past it, it may.
   bool reads_pool(const ast::Expr& e, const Frame& f) {
-    const auto& r = demands_.free_slots(e);
-    return std::any_of(f.kinds.begin(), f.kinds.end(), [&](const auto& k) {
-      return k.second != Kind::Clean && std::binary_search(r.begin(), r.end(), k.first);
-    });
+    const auto tainted = [&](std::int32_t slot) {
+      return slot >= 0 && std::any_of(f.kinds.begin(), f.kinds.end(),
+                                      [&](const auto& k) { return k.first == slot && k.second != Kind::Clean; });
+    };
+    bool found = false;
+    auto visit = [&](auto&& self, const ast::Expr& x) -> void {
+      if (found || ++nodes_ > max_nodes) {
+        found = true;
+        return;
+      }
+      if (const auto* n = std::get_if<ast::Name>(&x.kind); n && tainted(n->slot)) found = true;
+      if (const auto* o = std::get_if<ast::Opposed>(&x.kind);
+          o && (tainted(o->other_side_slot) || std::any_of(o->field_slots.begin(), o->field_slots.end(), tainted))) {
+        found = true;
+      }
+      ast::for_each_child(x, [&](const ast::Expr& c) { self(self, c); });
+    };
+    visit(visit, e);
+    return found;
   }
 
   // Every child of e clean.
@@ -199,15 +219,17 @@ class Scan {
   }
 
   std::optional<Kind> call(const ast::Call& c, Frame& f) {
-    std::vector<Kind> kinds;
-    for (const auto& a : c.args) {
-      const auto k = walk(*a, f);
+    std::array<Kind, 8> few{};  // (most calls: no allocation)
+    std::vector<Kind> many(c.args.size() > few.size() ? c.args.size() : 0);
+    Kind* const kinds = many.empty() ? few.data() : many.data();
+    for (std::size_t i = 0; i < c.args.size(); ++i) {
+      const auto k = walk(*c.args[i], f);
       if (!k) return k;
-      kinds.push_back(*k);
+      kinds[i] = *k;
     }
     const auto tainted = [&](std::size_t i) { return kinds[i] != Kind::Clean; };
     std::size_t n = 0;
-    for (std::size_t i = 0; i < kinds.size(); ++i) n += tainted(i) ? 1 : 0;
+    for (std::size_t i = 0; i < c.args.size(); ++i) n += tainted(i) ? 1 : 0;
     if (n == 0) return Kind::Clean;
     if (c.target == ast::CallTarget::Builtin) {
       const auto& caps = detail::builtin_caps(c.builtin);
@@ -223,7 +245,7 @@ class Scan {
         }
       }
       // A value given back as it is (note): what it holds, it still holds.
-      for (std::size_t i = 0; i < kinds.size(); ++i) {
+      for (std::size_t i = 0; i < c.args.size(); ++i) {
         if (tainted(i) && caps.arg(i) == detail::ArgUse::Passed && kinds[i] != Kind::Pool) return kinds[i];
       }
       return fail();
@@ -243,7 +265,7 @@ class Scan {
         continue;
       }
       const auto at = static_cast<std::size_t>(p);
-      callee.params[at] = source(*c.args[i], f);
+      callee.params[at] = {c.args[i].get(), &f};
       if (!tainted(i)) continue;
       // A parameter whose type is checked, or a side of an opposed mechanic, sees more of it.
       if (p < fn->side_count || (at < fn->types.size() && fn->types[at])) return fail();
@@ -273,7 +295,7 @@ const std::optional<Composer::SummaryUse>& Composer::summary_use(const ast::Let&
   if (auto it = summary_uses_.find(&l); it != summary_uses_.end()) return it->second;
   std::optional<SummaryUse> use;
   if (std::holds_alternative<ast::PoolOp>(l.value->kind) || std::holds_alternative<ast::Dice>(l.value->kind)) {
-    use = Scan(demands_, l).run(*l.body);
+    use = Scan(l).run(*l.body);
   }
   return summary_uses_[&l] = std::move(use);
 }
