@@ -134,6 +134,10 @@ class Composer {
                                     const std::vector<std::int32_t>& unset = {});
   // l's value, its pools held as summaries reaching `reach`.
   Dist summarised(const ast::Let& l, Demand d, std::int64_t reach);
+  void merge_failing(const ast::PoolOp& op, std::vector<Dist>& parts, std::int64_t reach);
+  std::optional<PoolStep> only_passing_step(const ast::PoolOp& op, const Dist* params, std::size_t n);
+  void merge_failing_names(const ast::Let& l, Dist& env, const std::vector<std::int32_t>& live,
+                           const std::vector<Waiting>& waiting);
   // Distributions already computed for an expression, by the values of the
   // slots it reads, within one activation of a frame (`frame_`): a body that
   // only depends on some of the names bound around it is computed once per

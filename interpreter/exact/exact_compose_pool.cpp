@@ -177,6 +177,32 @@ std::optional<Dist> Composer::on_rolls(const std::vector<const ast::PoolOp*>& op
   return r;
 }
 
+// The step of `op` when it changes only the dice passing its test (PoolStep::only_passing) and its
+// parameters (`params`, as op_params gives them) have one value each.
+std::optional<PoolStep> Composer::only_passing_step(const ast::PoolOp& op, const Dist* params, std::size_t n) {
+  std::vector<Value> values;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!params[i].is_point() || !params[i].fail.none()) return std::nullopt;
+    values.push_back(params[i].entries[0].first);
+  }
+  PoolStep s = make_step(op, values.data());
+  if (!s.only_passing) return std::nullopt;
+  return s;
+}
+
+// A pool (parts[0]) before one step that changes only the dice passing its test, whose pools are
+// read only through their summaries reaching `reach`: pools alike in their passing dice and the
+// summary of the others give the same summaries, so they are merged before the step
+// (summary_of_failing), which then runs once for each.
+void Composer::merge_failing(const ast::PoolOp& op, std::vector<Dist>& parts, std::int64_t reach) {
+  if (parts[0].entries.size() < 2) return;
+  const std::optional<PoolStep> s = only_passing_step(op, parts.data() + 1, parts.size() - 1);
+  if (!s) return;
+  const std::uint64_t held = parts[0].held;
+  parts[0] = map(budget_, parts[0], [&](const Value& v) { return summary_of_failing(v, s->test, kinds_, reach); });
+  parts[0].held += held;
+}
+
 Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
   std::vector<const ast::PoolOp*> ops;  // innermost first
   const ast::Expr* base = &e;
@@ -258,6 +284,7 @@ Dist Composer::pool_chain(const ast::Expr& e, Demand d) {
   } else if (std::optional<Dist> counted = on_rolls(ops, parts)) {
     r = std::move(*counted);
   } else {
+    if (summary && ops.size() == 1) merge_failing(*ops[0], parts, *summary);
     r = bind_many(budget_, parts, [&](const std::vector<Value>& v) {
       Dist out = Dist::point(v[0]);
       for (std::size_t i = 0; i < ops.size(); ++i) {

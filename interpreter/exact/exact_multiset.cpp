@@ -58,6 +58,7 @@ bool push_evened(std::vector<PoolDie>& out, wide left, std::size_t count, std::u
 bool dice_of(wide total, std::size_t n, std::uint32_t id, std::span<const std::int64_t> top,
              std::vector<PoolDie>& out) {
   out.clear();
+  out.reserve(n);
   for (const std::int64_t f : top) total -= f;
   if (!push_evened(out, total, n - top.size(), id)) return false;
   for (std::size_t t = top.size(); t-- > 0;) out.push_back({top[t], id});
@@ -103,6 +104,32 @@ Value summary_pool(const Value& v, std::int64_t reach) {
                  [](const PoolDie& a, const PoolDie& b) { return a.face == b.face && a.id == b.id; })) {
     return v;
   }
+  return pool_of(out, v);
+}
+
+Value summary_of_failing(const Value& v, const DieTest& t, const PoolKinds& kinds, std::int64_t reach) {
+  const PoolData* pool = v.as_pool();
+  if (!pool || pool->successes) return v;
+  const auto fails = [&](const PoolDie& d) {
+    const DieKind* kind = kinds.kind_of(d);
+    return (t.fixed || kind) && !passes(t, kind, d.face);
+  };
+  thread_local std::vector<PoolDie> failing, out;
+  failing.clear();
+  for (const PoolDie& d : pool->dice) {
+    if (fails(d)) failing.push_back(d);
+    else if (!t.fixed && !kinds.kind_of(d)) return v;
+  }
+  if (failing.empty() || !summary_dice(failing, reach, out)) return v;
+  if (std::equal(out.begin(), out.end(), failing.begin(), failing.end(),
+                 [](const PoolDie& a, const PoolDie& b) { return a.face == b.face && a.id == b.id; })) {
+    return v;  // already their summary
+  }
+  if (!std::all_of(out.begin(), out.end(), fails)) return v;
+  for (const PoolDie& d : pool->dice) {
+    if (!fails(d)) out.push_back(d);
+  }
+  std::sort(out.begin(), out.end(), by_face_then_id);
   return pool_of(out, v);
 }
 

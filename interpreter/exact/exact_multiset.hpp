@@ -53,6 +53,13 @@ Value make_sorted_pool(std::vector<PoolDie> dice, bool successes);
 // overflows), or where it is not a pool.
 Value summary_pool(const Value& pool, std::int64_t reach);
 
+// `pool` before a step that changes only the dice passing `t` (PoolStep::only_passing), whose
+// result is read only through its summary reaching `reach`: the dice that fail `t` replaced by
+// their own summary, which stands for them in the summary of whatever the step makes of the
+// others (a summary joined with more dice is a summary of the whole). `pool` itself when a die
+// of that summary would pass `t`, or a die's kind is needed and not known.
+Value summary_of_failing(const Value& pool, const DieTest& t, const PoolKinds& kinds, std::int64_t reach);
+
 // C(n, k)·m^k for k = 0 … n: the weight of k of n dice showing a face that m
 // of their sides show, the others placed elsewhere.
 std::vector<Weight> binomial_weights(std::int64_t n, std::uint64_t m);

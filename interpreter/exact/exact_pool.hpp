@@ -87,6 +87,9 @@ struct PoolStep {
   bool successes = false;   // the pool it leaves counts its dice
   bool adds_dice = false;   // on_die may add dice to the pool (an explosion's)
   bool draws = false;       // each die may draw `cap` more
+  // Changes only the dice that pass `test`, each alone (StepOnPool::per_die): the others stay as
+  // they are, and nothing else is read of them.
+  bool only_passing = false;
   // Never stops when `test` passes on every face of a die: refused then.
   bool endless_if_always = false;
 };

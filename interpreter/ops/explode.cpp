@@ -233,6 +233,7 @@ void exact(const ast::PoolOp& op, const Value* p, const Limits& limits, compose:
   s.cap = s.explicit_limit ? compose::to_int(p[P::limit]) : limits.max_explosion_depth;
   if (s.cap < 0) compose::not_composable("a negative explosion limit");
   s.draws = true;
+  s.only_passing = true;
   s.adds_dice = s.mode != ExplodeMode::Compound;
   s.endless_if_always = !s.explicit_limit;
   s.on_die = &on_die;

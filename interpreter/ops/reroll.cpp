@@ -126,6 +126,7 @@ void exact(const ast::PoolOp& op, const Value* p, const Limits& limits, compose:
   s.once = op.id == PoolOpId::RerollOnce;
   s.cap = s.once ? 1 : limits.max_rerolls;
   s.draws = true;
+  s.only_passing = true;
   s.endless_if_always = !s.once;
   s.on_die = &on_die;
   s.on_pools = &on_pools;
