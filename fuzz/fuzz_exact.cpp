@@ -171,12 +171,23 @@ class Generator {
       if (!numbers_.empty() && pick(3) == 0) return numbers_[pick(static_cast<unsigned>(numbers_.size()))];
       return num(-1, 14);
     };
-    std::string r = "(let " + x + " = " + pool() + " in let " + k + " = fewest_reaching(" + x + ", " + target() +
+    // Now and then the pool is a name read before, then exploded or rerolled: its pools are merged
+    // by what the summaries read (summary_of_failing), unless read again after (`min`).
+    std::string value = pool(), head, tail;
+    if (pick(3) == 0) {
+      const std::string b = fresh();
+      static const char* const step[] = {" explode ", " reroll "};
+      const int which = static_cast<int>(pick(2));
+      head = "(let " + b + " = " + value + " in if len(" + b + ") < 0 then 0 else ";
+      value = b + step[which] + num(1, 6) + (which == 0 ? " limit " + num(0, 2) : std::string(" once"));
+      tail = pick(3) == 0 ? " + min(" + b + "))" : ")";
+    }
+    std::string r = head + "(let " + x + " = " + value + " in let " + k + " = fewest_reaching(" + x + ", " + target() +
                     ") in let " + c + " = cover(" + x + ", " + target() + ") in let " + u + " = if " + c +
                     " == none then none else note(\"used\", " + c + ".used) in sum(" + x + ") * 3 + len(" + x +
                     ") + (if " + k + " == none then -1 else " + k + ")";
     if (pick(4) == 0) r += " + (if " + c + " == none then 0 else len(" + c + ".leftover))";  // read: made whole
-    return r + ")";
+    return r + ")" + tail;
   }
 
   std::string number() {
