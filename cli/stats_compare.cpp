@@ -572,7 +572,11 @@ std::optional<std::string> report_json(const StatsReport& r) {
       nlohmann::ordered_json v = {{"label", r.plan->variants[c.variant].label}, {"expression", c.shown},
                                   {"values", values_of(i)}, {"exact", exact_of(i)}};
       if (c.stats) {
-        const auto stats = stats_document(*c.stats, c.context);
+        // Each variant's document in its share of the limit (and the comparison's own keys in
+        // one more): a long distribution lists its most likely values (left_out).
+        StatsContext share = c.context;
+        share.max_render_size = c.context.max_render_size / static_cast<std::int64_t>(r.cells.size() + 1);
+        const auto stats = stats_document(*c.stats, share);
         if (!stats) return std::nullopt;
         v["stats"] = nlohmann::ordered_json::parse(*stats);
       } else {

@@ -81,6 +81,17 @@ if len(vs) == 2:
     check("its measures, with the exact mean", vs[0]["values"]["mean"] == 10.5 and vs[0]["exact"]["mean"] == "21/2",
           str(vs[0])[:300])
 
+# Two long distributions in 200 kB of JSON: each variant's document lists its most likely values in
+# its share of the limit and says what it leaves out.
+so, _ = expect(["stats", "2d3000", "2d3001", "--json", "--limit", "max_render_size=200000"], 0)
+doc = json.loads(so)
+vs = doc.get("variants", [])
+check("long variants: within the limit", len(so.encode()) <= 200_000, len(so.encode()))
+check("long variants: each lists some values and counts the rest",
+      len(vs) == 2 and all(v["stats"]["left_out"] is not None and len(v["stats"]["distribution"]) > 100
+                           and len(v["stats"]["distribution"]) + v["stats"]["left_out"]["values"] == 5999 + 2 * i
+                           for i, v in enumerate(vs)), [v["stats"]["left_out"] for v in vs])
+
 # Labels: one per variant, in order.
 so, _ = expect(["stats", "3d6", "4d6kh3", "--label", "plain", "--label", "best 3 of 4"], 0)
 check("labels head the columns", "plain" in so.splitlines()[3] and "best 3 of 4" in so.splitlines()[3], so[:300])
