@@ -243,8 +243,9 @@ ALEA_API double alea_stats_entry_probability(const alea_stats* stats, size_t dis
 /* The probability of the runs that gave no value (explosion chains cut off, errors), as a
  * fraction ("0/1" when none), or "" when sampled. */
 ALEA_API const char* alea_stats_unresolved_fraction(const alea_stats* stats);
-/* The whole distribution as one JSON document, alea.stats/1 (docs/json.md); NULL when it would
- * pass the engine's max_render_size. */
+/* The distribution as one JSON document, alea.stats/1 (docs/json.md): a distribution too long for
+ * the engine's max_render_size lists its most likely values and says in "left_out" what it leaves
+ * out; NULL when the document would pass the limit even so. */
 ALEA_API const char* alea_stats_json(const alea_stats* stats);
 
 /* ---- state ----------------------------------------------------------------------------------- */
