@@ -134,10 +134,15 @@ class Composer {
                                     const std::vector<std::int32_t>& unset = {});
   // l's value, its pools held as summaries reaching `reach`.
   Dist summarised(const ast::Let& l, Demand d, std::int64_t reach);
+  // Pools merged before one step that changes only the dice passing its test, where the step's
+  // pools are read only through summaries (summary_of_failing): the pool before the step
+  // (parts[0], pool_chain), or a name of the let spine that only the step reads (env).
   void merge_failing(const ast::PoolOp& op, std::vector<Dist>& parts, std::int64_t reach);
-  std::optional<PoolStep> only_passing_step(const ast::PoolOp& op, const Dist* params, std::size_t n);
   void merge_failing_names(const ast::Let& l, Dist& env, const std::vector<std::int32_t>& live,
                            const std::vector<Waiting>& waiting);
+  std::optional<PoolStep> only_passing_step(const ast::PoolOp& op, const Dist* params, std::size_t n);
+  // d's values, or with `item` that item of each list of names, mapped by summary_of_failing.
+  void merge_by_failing(Dist& d, const PoolStep& s, std::int64_t reach, std::optional<std::size_t> item);
   // Distributions already computed for an expression, by the values of the
   // slots it reads, within one activation of a frame (`frame_`): a body that
   // only depends on some of the names bound around it is computed once per

@@ -314,14 +314,7 @@ void Composer::merge_failing_names(const ast::Let& l, Dist& env, const std::vect
   op_params(*op, params);
   const std::optional<PoolStep> s = only_passing_step(*op, params.data(), params.size());
   if (!s) return;
-  const auto i = static_cast<std::size_t>(at - live.begin());
-  const std::uint64_t held = env.held;
-  env = map(budget_, env, [&](const Value& names) {
-    std::vector<Value> items = *names.as_list();
-    items[i] = summary_of_failing(items[i], s->test, kinds_, *r);
-    return make_list(std::move(items));
-  });
-  env.held += held;
+  merge_by_failing(env, *s, *r, static_cast<std::size_t>(at - live.begin()));
 }
 
 Dist Composer::summarised(const ast::Let& l, Demand d, std::int64_t reach) {

@@ -197,10 +197,18 @@ std::optional<PoolStep> Composer::only_passing_step(const ast::PoolOp& op, const
 void Composer::merge_failing(const ast::PoolOp& op, std::vector<Dist>& parts, std::int64_t reach) {
   if (parts[0].entries.size() < 2) return;
   const std::optional<PoolStep> s = only_passing_step(op, parts.data() + 1, parts.size() - 1);
-  if (!s) return;
-  const std::uint64_t held = parts[0].held;
-  parts[0] = map(budget_, parts[0], [&](const Value& v) { return summary_of_failing(v, s->test, kinds_, reach); });
-  parts[0].held += held;
+  if (s) merge_by_failing(parts[0], *s, reach, std::nullopt);
+}
+
+void Composer::merge_by_failing(Dist& d, const PoolStep& s, std::int64_t reach, std::optional<std::size_t> item) {
+  const std::uint64_t held = d.held;
+  d = map(budget_, d, [&](const Value& v) {
+    if (!item) return summary_of_failing(v, s.test, kinds_, reach);
+    std::vector<Value> items = *v.as_list();
+    items[*item] = summary_of_failing(items[*item], s.test, kinds_, reach);
+    return make_list(std::move(items));
+  });
+  d.held += held;  // what the values before held, the merged ones hold or it goes
 }
 
 Dist Composer::pool_chain(const ast::Expr& e, Demand d) {

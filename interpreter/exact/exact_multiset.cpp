@@ -85,6 +85,11 @@ bool summary_dice(std::span<const PoolDie> d, std::int64_t reach, std::vector<Po
   return dice_of(total, d.size(), id, top, out);
 }
 
+bool same_dice(std::span<const PoolDie> a, std::span<const PoolDie> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const PoolDie& x, const PoolDie& y) { return x.face == y.face && x.id == y.id; });
+}
+
 Value pool_of(const std::vector<PoolDie>& dice, const Value& otherwise) {
   auto p = std::make_shared<PoolData>();
   p->dice = dice;
@@ -100,10 +105,7 @@ Value summary_pool(const Value& v, std::int64_t reach) {
   thread_local std::vector<PoolDie> out;
   if (!summary_dice(pool->dice, reach, out)) return v;
   // Already one (a summary joined with nothing that changes it): kept as it is.
-  if (std::equal(out.begin(), out.end(), pool->dice.begin(), pool->dice.end(),
-                 [](const PoolDie& a, const PoolDie& b) { return a.face == b.face && a.id == b.id; })) {
-    return v;
-  }
+  if (same_dice(out, pool->dice)) return v;
   return pool_of(out, v);
 }
 
@@ -114,21 +116,18 @@ Value summary_of_failing(const Value& v, const DieTest& t, const PoolKinds& kind
     const DieKind* kind = kinds.kind_of(d);
     return (t.fixed || kind) && !passes(t, kind, d.face);
   };
-  thread_local std::vector<PoolDie> failing, out;
+  thread_local std::vector<PoolDie> failing, passing, out;
   failing.clear();
+  passing.clear();
   for (const PoolDie& d : pool->dice) {
     if (fails(d)) failing.push_back(d);
-    else if (!t.fixed && !kinds.kind_of(d)) return v;
+    else if (t.fixed || kinds.kind_of(d)) passing.push_back(d);
+    else return v;
   }
   if (failing.empty() || !summary_dice(failing, reach, out)) return v;
-  if (std::equal(out.begin(), out.end(), failing.begin(), failing.end(),
-                 [](const PoolDie& a, const PoolDie& b) { return a.face == b.face && a.id == b.id; })) {
-    return v;  // already their summary
-  }
+  if (same_dice(out, failing)) return v;  // already their summary
   if (!std::all_of(out.begin(), out.end(), fails)) return v;
-  for (const PoolDie& d : pool->dice) {
-    if (!fails(d)) out.push_back(d);
-  }
+  out.insert(out.end(), passing.begin(), passing.end());
   std::sort(out.begin(), out.end(), by_face_then_id);
   return pool_of(out, v);
 }
