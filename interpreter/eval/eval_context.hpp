@@ -21,6 +21,8 @@
 
 namespace alea::detail {
 
+class What;  // interpreter/values/conform.hpp
+
 // Carries a user-facing error out of the evaluation; caught in evaluate().
 struct EvalError {
   Diagnostic diagnostic;
@@ -78,12 +80,12 @@ class Evaluator {
   Trace& trace() { return trace_; }
   void check_size(std::size_t n, Span span);
   // Fails unless `v` is of type `t`; `what` names it ("the argument 'red'").
-  void check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what);
+  void check_type(const ast::TypeSpec& t, const Value& v, Span span, const What& what);
   // The same check, giving `v` with the defaults of a record type's missing
   // fields filled in. `src` is the expression `v` came from: a problem inside
   // a literal list or record is shown where it was written.
   Value conform(const ast::TypeSpec& t, const Value& v, const ast::Expr* src, Span span,
-                std::string_view what);
+                const What& what);
   // Counts `n` steps of work done outside eval() (a search inside an operation).
   void charge(std::int64_t n, Span span) {
     const std::int64_t before = steps_;

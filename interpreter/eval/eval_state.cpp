@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/eval/eval_context.hpp"
+#include "interpreter/values/conform.hpp"
 
 namespace alea::detail {
 
@@ -12,7 +13,7 @@ std::optional<Value> Evaluator::host_value(const ast::Constant& c) {
   if (c.source == ast::Constant::Source::Choice) {
     const Value* v = choices_ ? choices_->find(c.owner, c.name) : nullptr;
     if (!v) return std::nullopt;
-    if (c.type) check_type(*c.type, *v, c.span, fmt::format("the choice '{}'", c.name));
+    if (c.type) check_type(*c.type, *v, c.span, What("the choice", c.name));
     return *v;
   }
   const Value* v = state_.find(c.owner, c.name);
@@ -46,7 +47,7 @@ void Evaluator::write_state(const ast::Constant& c, Value v, Span span, bool cla
     }
     v = Value(x);
   }
-  if (c.type) check_type(*c.type, v, span, fmt::format("the new value of '{}'", c.name));
+  if (c.type) check_type(*c.type, v, span, What("the new value of", c.name));
   const std::string shown = display(v, span);
   trace_.events.push_back({span, fmt::format("{}: {} → {}{}", c.name, display(old, span), shown, bound), shown, true});
   state_.set(c.owner, c.name, std::move(v));

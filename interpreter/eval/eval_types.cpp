@@ -20,12 +20,12 @@ struct EvalHooks {
 }  // namespace
 
 Value Evaluator::conform(const ast::TypeSpec& t, const Value& v, const ast::Expr* src, Span span,
-                         std::string_view what) {
+                         const What& what) {
   EvalHooks hooks{*this};
-  return conform_to(hooks, t, v, TypePlace{src, span, {}}, what);
+  return conform_to(hooks, t, v, TypePlace{src, span}, what);
 }
 
-void Evaluator::check_type(const ast::TypeSpec& t, const Value& v, Span span, std::string_view what) {
+void Evaluator::check_type(const ast::TypeSpec& t, const Value& v, Span span, const What& what) {
   (void)conform(t, v, nullptr, span, what);
 }
 

@@ -10,6 +10,7 @@
 #include "dsl/printer.hpp"
 #include "dsl/resolver.hpp"
 #include "interpreter/eval/eval_context.hpp"
+#include "interpreter/values/conform.hpp"
 #include "interpreter/ops/eval_support.hpp"
 #include "interpreter/ops/ops.hpp"
 
@@ -302,7 +303,7 @@ Value Evaluator::constant(const ast::Constant& c) {
   Value v = eval(*c.value);
   // A parameter of a declared record type gets the defaults of its missing fields.
   if (c.type && (c.type->record || c.type->items)) {
-    v = conform(*c.type, v, c.value.get(), c.value->span, fmt::format("the default of '{}'", c.name));
+    v = conform(*c.type, v, c.value.get(), c.value->span, What("the default of", c.name));
   }
   constants_.emplace_back(&c, v);
   return v;
@@ -330,14 +331,14 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       const auto k = static_cast<std::size_t>(p);
       if (k < fn.types.size() && fn.types[k]) {
         args[i] = conform(*fn.types[k], args[i], c.args[i].get(), c.args[i]->span,
-                          fmt::format("the argument '{}'", fn.params[k]));
+                          What("the argument", fn.params[k]));
       }
       stack_[new_base + k] = std::move(args[i]);
       given[k] = true;
     } else if (const ast::Constant* k = c.sets[i]) {
       if (k->type) {
         args[i] = conform(*k->type, args[i], c.args[i].get(), c.args[i]->span,
-                          fmt::format("the parameter '{}'", k->name));
+                          What("the parameter", k->name));
       }
       // A counter given by name is set, as if the state held it: the call's
       // changes start from it, and it stays after the call.
@@ -371,7 +372,7 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
       Value v = eval(*fn.defaults.at(k));
       if (k < fn.types.size() && fn.types[k]) {
         v = conform(*fn.types[k], v, fn.defaults[k].get(), fn.defaults[k]->span,
-                    fmt::format("the default of '{}'", fn.params[k]));
+                    What("the default of", fn.params[k]));
       }
       stack_[new_base + k] = std::move(v);
     }
@@ -389,7 +390,7 @@ Value Evaluator::call_user(const ast::Call& c, const ast::Expr& e) {
 void Evaluator::check_result(const ast::FnDef& fn, const Value& v) {
   const ast::ResultSpec& r = *fn.result;
   if (r.fields.empty()) {
-    if (r.returns) check_type(*r.returns, v, r.span, fmt::format("the value of '{}'", fn.name));
+    if (r.returns) check_type(*r.returns, v, r.span, What("the value of", fn.name));
     return;
   }
   const RecordData* rec = v.as_record();
@@ -405,7 +406,7 @@ void Evaluator::check_result(const ast::FnDef& fn, const Value& v) {
       d.note(r.spans[i], "the field is declared here");
       throw EvalError{std::move(d)};
     }
-    check_type(r.types[i], *f, r.spans[i], fmt::format("the result field '{}'", r.fields[i]));
+    check_type(r.types[i], *f, r.spans[i], What("the result field", r.fields[i]));
   }
   for (const auto& name : rec->names) {
     if (std::find(r.fields.begin(), r.fields.end(), name) == r.fields.end()) {

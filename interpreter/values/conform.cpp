@@ -19,7 +19,7 @@ struct FileHooks {
 
 }  // namespace
 
-std::optional<std::string> type_problem(const ast::TypeSpec& t, const Value& v, std::string_view what) {
+std::optional<std::string> type_problem(const ast::TypeSpec& t, const Value& v, What what) {
   FileHooks hooks;
   try {
     (void)conform_to(hooks, t, v, TypePlace{}, what);
@@ -30,10 +30,10 @@ std::optional<std::string> type_problem(const ast::TypeSpec& t, const Value& v, 
 }
 
 std::optional<Diagnostic> literal_problem(const ast::TypeSpec& t, const Value& v, const ast::Expr& src,
-                                          std::string_view what) {
+                                          What what) {
   FileHooks hooks;
   try {
-    (void)conform_to(hooks, t, v, TypePlace{&src, src.span, ""}, what);
+    (void)conform_to(hooks, t, v, TypePlace{&src, src.span}, what);
   } catch (Problem& p) {
     return std::move(p.diagnostic);
   }

@@ -41,19 +41,53 @@
 
 namespace alea::detail {
 
+// What a checked value is called in messages: "the argument 'army'". Given as
+// a kind and a name, it is put into words only when a message is written, so
+// that a value that conforms costs no formatting.
+class What {
+ public:
+  What(std::string_view text) : kind_(text) {}  // NOLINT(google-explicit-constructor)
+  What(const char* text) : kind_(text) {}       // NOLINT(google-explicit-constructor)
+  What(const std::string& text) : kind_(text) {}  // NOLINT(google-explicit-constructor)
+  // `kind 'name'`: the path of a part goes inside the quotes ("the argument 'army[2].colour'").
+  What(std::string_view kind, std::string_view name) : kind_(kind), name_(name), quoted_(true) {}
+
+  // The whole value's name, or its part at `path` ("[2].colour").
+  [[nodiscard]] std::string text(const std::string& path = {}) const {
+    if (quoted_) return fmt::format("{} '{}{}'", kind_, name_, path);
+    if (path.empty()) return std::string(kind_);
+    if (!kind_.empty() && kind_.back() == '\'') return fmt::format("{}{}'", kind_.substr(0, kind_.size() - 1), path);
+    if (kind_.empty()) return path.front() == '.' ? path.substr(1) : path;
+    return fmt::format("{} (at {})", kind_, path);
+  }
+
+ private:
+  std::string_view kind_, name_;
+  bool quoted_ = false;
+};
+
 // Where a value being checked sits: the literal it was written as, if it was
-// (else null), its span, and its path inside the checked value.
+// (else null), its span, and its place inside the checked value: an item or a
+// field of its parent's value, whose path ("[2].colour") is written only for a
+// message.
 struct TypePlace {
   const ast::Expr* src = nullptr;
   Span span;
-  std::string path;  // "[2].colour"
+  const TypePlace* parent = nullptr;  // null: the whole value
+  std::size_t index = 0;              // with a parent and no field name: the item's index
+  const std::string* field_name = nullptr;
 
+  [[nodiscard]] std::string path() const {
+    if (!parent) return {};
+    return field_name ? fmt::format("{}.{}", parent->path(), *field_name) : fmt::format("{}[{}]", parent->path(), index);
+  }
+  // (The part's place refers to this one: it lives while this one does.)
   TypePlace item(std::size_t i) const {
     const ast::Expr* s = nullptr;
     if (src) {
       if (const auto* l = std::get_if<ast::ListLit>(&src->kind); l && i < l->items.size()) s = l->items[i].get();
     }
-    return {s, s ? s->span : span, fmt::format("{}[{}]", path, i)};
+    return {s, s ? s->span : span, this, i, nullptr};
   }
   TypePlace field(const std::string& name) const {
     const ast::Expr* s = nullptr;
@@ -63,7 +97,7 @@ struct TypePlace {
         if (it != r->names.end()) s = r->values[static_cast<std::size_t>(it - r->names.begin())].get();
       }
     }
-    return {s, s ? s->span : span, fmt::format("{}.{}", path, name)};
+    return {s, s ? s->span : span, this, 0, &name};
   }
   // Where the field `name` is named, when the literal says (else the whole value's span).
   Span name_span(const std::string& name) const {
@@ -76,67 +110,58 @@ struct TypePlace {
   }
 };
 
-// "the argument 'army'" with the path "[2].colour": "the argument 'army[2].colour'".
-inline std::string type_place_name(std::string_view what, const std::string& path) {
-  if (path.empty()) return std::string(what);
-  if (!what.empty() && what.back() == '\'') {
-    return fmt::format("{}{}'", what.substr(0, what.size() - 1), path);
-  }
-  if (what.empty()) return path.front() == '.' ? path.substr(1) : path;
-  return fmt::format("{} (at {})", what, path);
-}
-
 template <class Hooks>
 class Conformer {
  public:
   // `what` names the whole value in messages: "the argument 'red'".
-  Conformer(Hooks& hooks, std::string_view what) : hooks_(hooks), what_(what) {}
+  Conformer(Hooks& hooks, What what) : hooks_(hooks), what_(what) {}
 
   Value conform(const ast::TypeSpec& t, const Value& v, const TypePlace& at) {
-    const std::string name = type_place_name(what_, at.path);
+    // Its name, for a message.
+    auto name = [&] { return what_.text(at.path()); };
     // A pool stands for its total wherever a number is wanted.
     if (t.kind == ast::TypeSpec::Int && v.as_pool()) {
-      conform(t, Value(hooks_.total(v, at.span, name)), at);
+      conform(t, Value(hooks_.total(v, at.span, name())), at);
       return v;
     }
     if (!type_admits(t, v)) {
       hooks_.fail(Diagnostic(DiagCode::TypeMismatch, at.span,
-                             fmt::format("{} must be {} {}, got {}", name, t.kind == ast::TypeSpec::Int ? "an" : "a",
+                             fmt::format("{} must be {} {}, got {}", name(), t.kind == ast::TypeSpec::Int ? "an" : "a",
                                          ast::type_name(t), describe(v))));
     }
     if (const auto* i = v.as_int()) {
       if (!t.face.empty() && ((t.min && *i < *t.min) || (t.max && *i > *t.max))) {
         hooks_.fail(Diagnostic(DiagCode::ArgumentOutOfRange, at.span,
-                               fmt::format("{} must be a face of a {}, {} to {}; got {}", name, t.face, *t.min, *t.max, *i)));
+                               fmt::format("{} must be a face of a {}, {} to {}; got {}", name(), t.face, *t.min, *t.max, *i)));
       }
       if (t.min && *i < *t.min) {
         hooks_.fail(Diagnostic(DiagCode::ArgumentOutOfRange, at.span,
-                               fmt::format("{} must be at least {}, got {}", name, *t.min, *i)));
+                               fmt::format("{} must be at least {}, got {}", name(), *t.min, *i)));
       }
       if (t.max && *i > *t.max) {
         hooks_.fail(Diagnostic(DiagCode::ArgumentOutOfRange, at.span,
-                               fmt::format("{} must be at most {}, got {}", name, *t.max, *i)));
+                               fmt::format("{} must be at most {}, got {}", name(), *t.max, *i)));
       }
     }
     if (const auto* l = v.as_list()) {
       const auto n = static_cast<std::int64_t>(l->size());
       if (t.min_length && n < *t.min_length) {
         hooks_.fail(Diagnostic(DiagCode::ArgumentOutOfRange, at.span,
-                               fmt::format("{} must have at least {} item{}, got {}", name, *t.min_length,
+                               fmt::format("{} must have at least {} item{}, got {}", name(), *t.min_length,
                                            *t.min_length == 1 ? "" : "s", n)));
       }
       if (t.max_length && n > *t.max_length) {
         hooks_.fail(Diagnostic(DiagCode::ArgumentOutOfRange, at.span,
-                               fmt::format("{} may have at most {} item{}, got {}", name, *t.max_length,
+                               fmt::format("{} may have at most {} item{}, got {}", name(), *t.max_length,
                                            *t.max_length == 1 ? "" : "s", n)));
       }
     }
     if (const auto* str = v.as_str(); str && !t.choices.empty() &&
         std::find(t.choices.begin(), t.choices.end(), *str) == t.choices.end()) {
       Diagnostic d(DiagCode::ArgumentOutOfRange, at.span,
-                   fmt::format("{} must be one of {}, got \"{}\"", name, fmt::join(t.choices, ", "), *str));
+                   fmt::format("{} must be one of {}, got \"{}\"", name(), fmt::join(t.choices, ", "), *str));
       // Only inside a typed value: the plain message is the one users know.
-      if (!at.path.empty()) {
+      if (at.parent) {
         if (auto near = closest_name(*str, t.choices); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
       }
       hooks_.fail(std::move(d));
@@ -152,7 +177,7 @@ class Conformer {
 
  private:
   Hooks& hooks_;
-  std::string_view what_;
+  What what_;
 
   Value items(const ast::TypeSpec& t, const std::vector<Value>& l, const TypePlace& at) {
     std::vector<Value> out;
@@ -168,14 +193,14 @@ class Conformer {
   // given their defaults; a field the type does not have is an error. Then
   // the bounds one field takes from another.
   Value fields(const ast::RecordType& rt, const RecordData& r, const TypePlace& at) {
-    const std::string name = type_place_name(what_, at.path);
+    auto name = [&] { return what_.text(at.path()); };
     for (const auto& n : r.names) {
       const bool known = std::any_of(rt.fields.begin(), rt.fields.end(), [&](const ast::FieldSpec& f) { return f.name == n; });
       if (known) continue;
       std::vector<std::string> names;
       for (const auto& f : rt.fields) names.push_back(f.name);
       Diagnostic d(DiagCode::UnknownField, at.name_span(n),
-                   fmt::format("{} is a {}, which has no field '{}'", name, rt.name, n));
+                   fmt::format("{} is a {}, which has no field '{}'", name(), rt.name, n));
       if (auto near = closest_name(n, names); !near.empty()) d.note({}, fmt::format("did you mean '{}'?", near));
       d.note({}, fmt::format("the fields of a {}: {}", rt.name, fmt::join(names, ", ")));
       hooks_.fail(std::move(d));
@@ -196,7 +221,7 @@ class Conformer {
         values.push_back(conform(f.type, *def, at.field(f.name)));
       } else {
         Diagnostic d(DiagCode::MissingArgument, at.span,
-                     fmt::format("{} is a {}, which needs the field '{}'", name, rt.name, f.name));
+                     fmt::format("{} is a {}, which needs the field '{}'", name(), rt.name, f.name));
         if (!f.doc.empty()) d.note({}, fmt::format("{}: {}", f.name, f.doc));
         hooks_.fail(std::move(d));
       }
@@ -223,14 +248,14 @@ class Conformer {
     if (!x || !bound || (lower ? *x >= *bound : *x <= *bound)) return;
     const TypePlace place = at.field(names[i]);
     hooks_.fail(Diagnostic(DiagCode::ArgumentOutOfRange, place.span,
-                           fmt::format("{} must be at {} its {}, {}; got {}", type_place_name(what_, place.path),
+                           fmt::format("{} must be at {} its {}, {}; got {}", what_.text(place.path()),
                                        lower ? "least" : "most", sibling, *bound, *x)));
   }
 };
 
 // Checks `v` against `t` with `hooks`; `what` names it in messages.
 template <class Hooks>
-Value conform_to(Hooks& hooks, const ast::TypeSpec& t, const Value& v, const TypePlace& at, std::string_view what) {
+Value conform_to(Hooks& hooks, const ast::TypeSpec& t, const Value& v, const TypePlace& at, What what) {
   Conformer<Hooks> c(hooks, what);
   return c.conform(t, v, at);
 }
@@ -238,11 +263,11 @@ Value conform_to(Hooks& hooks, const ast::TypeSpec& t, const Value& v, const Typ
 // The first problem of `v` against `t`, as a sentence naming it by `what`, or
 // nullopt: for values read from files (a ruleset's defaults, a state file),
 // where a record's missing fields are left to their defaults.
-[[nodiscard]] std::optional<std::string> type_problem(const ast::TypeSpec& t, const Value& v, std::string_view what);
+[[nodiscard]] std::optional<std::string> type_problem(const ast::TypeSpec& t, const Value& v, What what);
 
 // The first problem of `v`, written as the literal `src`, against `t`, located in the literal
 // (a file of records: the field that does not fit); a missing field with a default is left out.
 [[nodiscard]] std::optional<Diagnostic> literal_problem(const ast::TypeSpec& t, const Value& v, const ast::Expr& src,
-                                                        std::string_view what);
+                                                        What what);
 
 }  // namespace alea::detail
