@@ -16,6 +16,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <new>
 #include <system_error>
 #include <thread>
 
@@ -475,7 +476,11 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
     b.cancel = options.cancel;
     return b;
   };
-  auto work = [&](unsigned i) {
+  // A share whose thread ran out of memory (the system's, not max_odds_memory:
+  // an address-space cap met by many threads at once) is run again in the
+  // calling thread once the others have ended: the same runs, only slower.
+  std::vector<unsigned char> again(threads, 0);
+  auto run_share = [&](unsigned i) {
     const std::uint64_t runs = options.samples / threads + (i < options.samples % threads ? 1 : 0);
     RandomDice dice(thread_seed(options.seed, i));
     // The outcomes kept, against max_odds_memory in equal shares (Tally's
@@ -483,6 +488,13 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
     Sink sink(parts[i], memory_share);
     ends[i] = sample(fast.get(), program, bindings, limits, dice, runs, share_of(i), sink, done);
     parts[i].runs = ends[i].runs;
+  };
+  auto work = [&](unsigned i) {
+    try {
+      run_share(i);
+    } catch (const std::bad_alloc&) {
+      again[i] = 1;
+    }
     {
       const std::lock_guard<std::mutex> lock(mutex);
       ++finished;
@@ -515,6 +527,14 @@ Stats sampled(std::shared_ptr<const CompiledProgram> program, const Bindings& bi
     }
   }
   for (auto& th : pool) th.join();
+  pool.clear();
+  for (unsigned i = 0; i < threads; ++i) {
+    if (!again[i]) continue;
+    parts[i] = Tallies<std::uint64_t>{};
+    parts[i].max_shown = limits.max_render_size;
+    ends[i] = SampleEnd{};
+    run_share(i);  // out of memory here too: the caller's error
+  }
   if (options.progress) options.progress(1.0);
   // Merge in thread order, so the result depends only on the seed and the thread count.
   Tallies<std::uint64_t> all;
