@@ -43,7 +43,8 @@ namespace alea::detail {
 
 // What a checked value is called in messages: "the argument 'army'". Given as
 // a kind and a name, it is put into words only when a message is written, so
-// that a value that conforms costs no formatting.
+// that a value that conforms costs no formatting. It holds views of its texts:
+// it is an argument, made for the call it is given to.
 class What {
  public:
   What(std::string_view text) : kind_(text) {}  // NOLINT(google-explicit-constructor)
