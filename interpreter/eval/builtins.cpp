@@ -201,6 +201,23 @@ Value b_concat(BuiltinCall& c) {
   return make_list(std::move(out));
 }
 
+// The lists of a list joined into one list, in order: one level only.
+Value b_flatten(BuiltinCall& c) {
+  const auto& xss = list_arg(c, 0, "flatten");
+  std::vector<Value> out;
+  for (std::size_t i = 0; i < xss.size(); ++i) {
+    const auto* l = xss[i].as_list();
+    if (!l) {
+      fail(DiagCode::TypeMismatch, c.arg_span(0),
+           fmt::format("'flatten' joins a list of lists, but item {} is {}", i, describe(xss[i])));
+    }
+    c.ev.charge_items(l->size(), c.arg_span(0));
+    c.ev.check_size(out.size() + l->size(), c.span);
+    out.insert(out.end(), l->begin(), l->end());
+  }
+  return make_list(std::move(out));
+}
+
 Value b_assert(BuiltinCall& c) {
   if (c.ev.to_bool(c.args[0], c.arg_span(0), "the condition of 'assert'")) return true;
   std::string msg = "assertion failed";
@@ -434,6 +451,7 @@ const std::vector<Entry>& table() {
       {{"reverse", 1, 1}, b_reverse, {}, "reverse(xs)", "a list in reverse order"},
       {{"append", 2, 2}, b_append, {}, "append(xs, x)", "a list with x added at the end"},
       {{"concat", 1, -1}, b_concat, {}, "concat(a, b, …)", "lists joined into one list, or pools into one pool"},
+      {{"flatten", 1, 1}, b_flatten, {}, "flatten(xss)", "the lists of a list joined into one list, in order (one level)"},
       {{"assert", 1, 2}, b_assert, {ArgUse::Total, ArgUse::Total}, "assert(cond, message)", "fails with the message unless cond is true"},
       {{"require", 2, 3}, b_require, {ArgUse::Total, ArgUse::Total}, "require(cond, message, \"param\")", "true, or the rule refuses: the error is the message, shown at the caller's argument for the parameter named (Refused)"},
       {{"has", 2, 2}, b_has, {}, "has(record, \"name\")", "whether a record has a field"},
