@@ -498,10 +498,13 @@ Dist Composer::statements_from(const ast::Program& program, std::size_t i, const
     const Dist v = eval(*let->value, Demand::Full);
     return bind(budget_, v, [&](const Value& x) {
       globals_.emplace_back(let->name, x);
-      const std::uint64_t saved = frame_;
-      frame_ = ++frames_;  // what was computed before does not know this name
+      const std::uint64_t saved = frame_, saved_globals = globals_frame_;
+      // What was computed before does not know this name, nor what a call
+      // computed for another of its values (call_memo).
+      frame_ = globals_frame_ = ++frames_;
       Dist r = statements_from(program, i + 1, &x);
       frame_ = saved;
+      globals_frame_ = saved_globals;
       globals_.pop_back();
       return r;
     });

@@ -91,6 +91,8 @@ class Composer {
   std::vector<Value> stack_;
   std::size_t base_ = 0;
   std::vector<std::pair<std::string, Value>> globals_;
+  // The frame the program-level names were last bound in: one for each of their values.
+  std::uint64_t globals_frame_ = 0;
   std::vector<std::pair<const ast::Constant*, Value>> overrides_;
   std::vector<std::pair<const ast::Constant*, Value>> constants_;
   // Counters of a ruleset's state set by a call's argument, while the call
@@ -170,9 +172,10 @@ class Composer {
   };
   std::unordered_map<const ast::Expr*, MemoUse> memo_use_;  // by expression, in every frame
   // What a call gave, by its place and everything its body can read (frame 0,
-  // the call's expression, and as slots: its depth, the program-level names
-  // bound, the counters changed, its arguments, then each constant overridden
-  // or counter set around it, as its address and its value;
+  // the call's expression, and as slots: its depth, the frame of the values of
+  // the program-level names (globals_frame_), the counters changed, its
+  // arguments, then each constant overridden or counter set around it, as its
+  // address and its value;
   // exact_compose_calls.cpp). A loop's rounds call the same functions on the
   // same values again and again.
   Memo calls_;

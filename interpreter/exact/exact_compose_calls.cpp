@@ -143,7 +143,9 @@ Dist Composer::call_user(const ast::Call& c, const ast::Expr& e, Demand d) {
 // the same distribution: it is computed once. Its body reads only its
 // arguments, constants (fixed in one composition, unless a call around it
 // overrides them), counters (as set around it, or refused once a call changed
-// them) and program-level names (fixed once bound). The call's depth is part
+// them) and program-level names (one value each while the statements after
+// them run for it: the frame of that value is part of the key, so that a call
+// after `let x = d6` is computed again for each x). The call's depth is part
 // of the key, so that max_call_depth fails where the evaluator would.
 Dist Composer::call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args) {
   const bool sets = std::any_of(c.sets.begin(), c.sets.end(), [](const ast::Constant* k) { return k != nullptr; });
@@ -151,7 +153,8 @@ Dist Composer::call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const
   if (sets || !c.fn->changes.empty() || !use.pays()) return call_frame(c, e, d, args);
   ++use.lookups;
   const auto count = [](std::size_t n) { return Value(static_cast<std::int64_t>(n)); };
-  MemoKey key{0, &e, d, {Value(call_depth_), count(globals_.size()), count(changed_.size())}};
+  MemoKey key{0, &e, d,
+              {Value(call_depth_), count(static_cast<std::size_t>(globals_frame_)), count(changed_.size())}};
   key.slots.insert(key.slots.end(), args.begin(), args.end());
   for (const auto* set : {&overrides_, &state_}) {
     for (const auto& [k, v] : *set) {
