@@ -465,7 +465,9 @@ Dist Composer::eval(const ast::Expr& e, Demand d) {
       e.kind);
   if (maybe_plain) {
     const Route how = route(e);
-    if (how == Route::Plain) {
+    // (A call whose memo pays is walked: its memo keeps it by its arguments' values, which
+    // the same call meets again and again in a loop's rounds; its body still runs plain.)
+    if (how == Route::Plain && !memoised_call(e)) {
       if (auto r = run_plain(e)) return checked(std::move(*r), d);
     } else if (how == Route::Paths) {
       if (auto r = run_enumerated(e)) return checked(std::move(*r), d);

@@ -222,6 +222,8 @@ class Composer {
   // `e`'s one value, from the plain evaluator; null when it cannot run there
   // now (a name of its frame holds a whole distribution).
   std::optional<Dist> run_plain(const ast::Expr& e);
+  // Whether e is a call that call_memo keeps while it pays.
+  bool memoised_call(const ast::Expr& e);
   // The frame those runs see: null while a name of it holds a whole distribution.
   std::optional<std::span<const Value>> plain_frame() const;
   // Expressions like plain ones but for a few single dice, with a call or a

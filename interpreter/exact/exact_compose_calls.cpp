@@ -147,6 +147,14 @@ Dist Composer::call_user(const ast::Call& c, const ast::Expr& e, Demand d) {
 // them run for it: the frame of that value is part of the key, so that a call
 // after `let x = d6` is computed again for each x). The call's depth is part
 // of the key, so that max_call_depth fails where the evaluator would.
+bool Composer::memoised_call(const ast::Expr& e) {
+  const auto* c = std::get_if<ast::Call>(&e.kind);
+  if (!c || c->target != ast::CallTarget::User || !c->fn->changes.empty()) return false;
+  if (std::any_of(c->sets.begin(), c->sets.end(), [](const ast::Constant* k) { return k != nullptr; })) return false;
+  const auto it = call_use_.find(&e);
+  return it == call_use_.end() || it->second.pays();
+}
+
 Dist Composer::call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args) {
   const bool sets = std::any_of(c.sets.begin(), c.sets.end(), [](const ast::Constant* k) { return k != nullptr; });
   MemoUse& use = call_use_[&e];
