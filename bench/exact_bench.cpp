@@ -33,7 +33,7 @@ const alea::Engine& engine() {
 const alea::Engine& ruleset_engine() {
   static alea::Engine e;
   static const bool loaded = [] {
-    for (const char* name : {"heroes-mythos", "dozen-die", "strategiya"}) {
+    for (const char* name : {"heroes-mythos", "dozen-die", "strategiya", "crystal-die"}) {
       if (!e.load_ruleset_file(std::string(ALEA_SOURCE_DIR) + "/rulesets/" + name + ".yaml").empty()) std::abort();
     }
     return true;
@@ -149,5 +149,48 @@ ALEA_MECHANIC(duel, "strategiya.combat_duel({str: 3}, {str: 3})");
 // One hero against two, the example `describe` shows without its log: the rolls and turns
 // only count, and the rounds share their transitions.
 ALEA_MECHANIC(battle, "strategiya.combat_battle([{str: 4}], [{str: 2}, {str: 2}])");
+
+// Mechanics that stay sampled: 1,000 games from seed 1 on one thread, on the evaluator
+// (records, lists and loops are not lowered), so that the time is the time of 1,000 games.
+void sampled_case(benchmark::State& state, const char* source) {
+  const alea::Engine& engine = ruleset_engine();
+  const alea::Compiled c = engine.compile(source);
+  if (!c.ok()) {
+    state.SkipWithError(("does not compile: " + std::string(source)).c_str());
+    return;
+  }
+  alea::StatsOptions options;
+  options.sampled_only = true;
+  options.samples = 1000;
+  options.seed = 1;
+  options.threads = 1;
+  alea::Stats last;
+  for (auto _ : state) {
+    last = alea::compute_stats(engine, c.program, {}, options);
+    benchmark::DoNotOptimize(last.runs);
+  }
+  state.counters["runs"] = static_cast<double>(last.runs);
+  if (last.method != alea::StatsMethod::Sampled || last.runs != options.samples) state.SetLabel("NOT 1000 SAMPLES");
+}
+
+#define ALEA_SAMPLED(name, shown, source)           \
+  BENCHMARK_CAPTURE(sampled_case, name, source)    \
+      ->Name("sampled_mechanic/" shown)            \
+      ->UseRealTime()                              \
+      ->Unit(benchmark::kMillisecond)
+
+ALEA_SAMPLED(battle_sampled, "strategiya.combat_battle([{str: 4}], [{str: 2}, {str: 2}])",
+             "strategiya.combat_battle([{str: 4}], [{str: 2}, {str: 2}])");
+// Two full armies of nine dice each (an attack, a defence and a life die of each colour):
+// 6^18 games, sampled.
+ALEA_SAMPLED(skirmish_sampled, "crystal_die.skirmish(two armies of 9)",
+             "crystal_die.skirmish([{type: \"attack\", colour: \"red\"}, {type: \"attack\", colour: \"blue\"}, "
+             "{type: \"attack\", colour: \"green\"}, {type: \"defence\", colour: \"red\"}, {type: \"defence\", "
+             "colour: \"blue\"}, {type: \"defence\", colour: \"green\"}, {type: \"life\", colour: \"red\"}, {type: "
+             "\"life\", colour: \"blue\"}, {type: \"life\", colour: \"green\"}], [{type: \"attack\", colour: "
+             "\"red\"}, {type: \"attack\", colour: \"blue\"}, {type: \"attack\", colour: \"green\"}, {type: "
+             "\"defence\", colour: \"red\"}, {type: \"defence\", colour: \"blue\"}, {type: \"defence\", colour: "
+             "\"green\"}, {type: \"life\", colour: \"red\"}, {type: \"life\", colour: \"blue\"}, {type: \"life\", "
+             "colour: \"green\"}])");
 
 }  // namespace
