@@ -139,14 +139,9 @@ Dist Composer::call_user(const ast::Call& c, const ast::Expr& e, Demand d) {
   return r;
 }
 
-// A call of a function that changes no counter, given the same values, gives
-// the same distribution: it is computed once. Its body reads only its
-// arguments, constants (fixed in one composition, unless a call around it
-// overrides them), counters (as set around it, or refused once a call changed
-// them) and program-level names (one value each while the statements after
-// them run for it: the frame of that value is part of the key, so that a call
-// after `let x = d6` is computed again for each x). The call's depth is part
-// of the key, so that max_call_depth fails where the evaluator would.
+// A call that call_memo keeps (it changes and sets no counter) while its memo
+// pays: walked rather than run whole on the plain evaluator, so that the same
+// call on the same values, in a loop's rounds, is computed once.
 bool Composer::memoised_call(const ast::Expr& e) {
   const auto* c = std::get_if<ast::Call>(&e.kind);
   if (!c || c->target != ast::CallTarget::User || !c->fn->changes.empty()) return false;
@@ -155,6 +150,14 @@ bool Composer::memoised_call(const ast::Expr& e) {
   return it == call_use_.end() || it->second.pays();
 }
 
+// A call of a function that changes no counter, given the same values, gives
+// the same distribution: it is computed once. Its body reads only its
+// arguments, constants (fixed in one composition, unless a call around it
+// overrides them), counters (as set around it, or refused once a call changed
+// them) and program-level names (one value each while the statements after
+// them run for it: the frame of that value is part of the key, so that a call
+// after `let x = d6` is computed again for each x). The call's depth is part
+// of the key, so that max_call_depth fails where the evaluator would.
 Dist Composer::call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args) {
   const bool sets = std::any_of(c.sets.begin(), c.sets.end(), [](const ast::Constant* k) { return k != nullptr; });
   MemoUse& use = call_use_[&e];
