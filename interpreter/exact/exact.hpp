@@ -20,8 +20,6 @@
 
 namespace alea::compose {
 
-struct OverBudget;  // exact_dist.hpp
-
 struct Composed {
   std::optional<Stats> stats;  // set when composing applied
   std::string why_not;         // otherwise, why
@@ -34,8 +32,6 @@ struct Composed {
 
 // Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory, time_limit), naming it.
 std::string over_budget_reason(const std::string& limit, const StatsOptions& options, const Limits& limits);
-// The same, followed by what would pass it when the composer saw it beforehand (OverBudget::detail).
-std::string over_budget_reason(const OverBudget& o, const StatsOptions& options, const Limits& limits);
 
 // The multisets of n dice over k faces, C(n + k - 1, k - 1), or UINT64_MAX past
 // 2^62: how many outcomes a roll of n such dice has, order aside.

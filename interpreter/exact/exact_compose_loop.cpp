@@ -99,62 +99,6 @@ Value moved_by(const Value& x, const Value& s, const std::vector<std::string>& c
   return make_record(r->names, std::move(values));
 }
 
-// The cost of a loop's rounds, to see a round that would pass the budget
-// before it starts. A chain whose states keep multiplying (a log of every
-// roll: each state has six next states, none alike) costs six times more each
-// round; the round that passes the time limit would be given up part-way,
-// after most of the time was spent on it. Each state a round computes (one
-// not in the transition memo, or any with counters) costs about what one cost
-// in the round before: the same transition, on a state of the same shape. A
-// round whose states, at that cost, would take more than twice what the
-// budget has left is not started (twice: a state that ends the loop costs
-// only its condition).
-struct RoundCost {
-  std::uint64_t branches = 0, work = 0, memory = 0;  // the budget's counters as the last round started
-  std::uint64_t d_branches = 0, d_work = 0, d_memory = 0;  // what the last round added to them
-  std::size_t computed = 0;  // the states the last round computed afresh
-
-  void start(const Budget& b) {
-    branches = b.branches;
-    work = b.work;
-    memory = b.memory;
-    computed = 0;
-  }
-  void end(const Budget& b) {
-    d_branches = b.branches - branches;
-    d_work = b.work - work;
-    d_memory = b.memory > memory ? b.memory - memory : 0;
-  }
-  // Throws OverBudget when round `round`, from `live`, would pass the budget.
-  template <typename Fresh>
-  void foresee(const Budget& b, const Dist& live, std::int64_t round, const Fresh& fresh) const {
-    if (computed == 0) return;
-    // The last round's `d` for `states` states, halved.
-    const auto at = [&](std::uint64_t d, std::size_t states) {
-      const long double v = static_cast<long double>(d) * static_cast<long double>(states) /
-                            (2.0L * static_cast<long double>(computed));
-      return v >= 1.8e19L ? UINT64_MAX : static_cast<std::uint64_t>(v);
-    };
-    auto passes = [&](std::size_t states) {
-      return b.passes(at(d_branches, states), at(d_work, states), at(d_memory, states));
-    };
-    // Every state afresh, at most; when that fits, no state needs looking up.
-    if (!passes(live.entries.size())) return;
-    std::size_t states = 0;
-    for (const auto& [v, w] : live.entries) states += fresh(v) ? 1 : 0;
-    const char* limit = passes(states);
-    if (!limit) return;
-    const std::string_view l = limit;
-    const std::string need = l == "max_branches"      ? fmt::format("{} branches", 2 * at(d_branches, states))
-                             : l == "max_odds_work"   ? fmt::format("{} units of work", 2 * at(d_work, states))
-                             : l == "max_odds_memory" ? fmt::format("{} bytes", 2 * at(d_memory, states))
-                                                      : fmt::format("{:.3g} s", b.seconds_for(2 * at(d_work, states)));
-    throw OverBudget{limit, fmt::format("round {} of a loop would take about {} more ({} states to step, at the "
-                                        "cost of one in round {})",
-                                        round + 1, need, states, round)};
-  }
-};
-
 }  // namespace
 
 Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
@@ -167,9 +111,6 @@ Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
       live.entries.empty() ? std::vector<std::string>{} : loop_counters(k, e, live.entries[0].first);
   Transitions nexts;
   counters_.insert(counters.begin(), counters.end());
-  // What the last round cost: its budget's counters before and after, and the
-  // states it computed afresh.
-  RoundCost cost;
   // The evaluator's error for the runs that reach max_loop_iterations.
   std::shared_ptr<const Diagnostic> too_long;
   // One round from state s: [true, s] where the loop ends, [false, next] where it goes on.
@@ -177,7 +118,6 @@ Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
     const std::optional<Value> zero = counters.empty() || last ? std::nullopt : counters_at_zero(s, counters);
     if (zero) {
       // The condition on the state as it is; its next states from the memo of those at 0.
-      ++cost.computed;
       return with_slot(k.slot, s, [&] {
         const Dist c = eval(*k.cond, Demand::Counted);
         return bind(budget_, c, [&](const Value& cv) {
@@ -191,7 +131,6 @@ Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
     if (!last) {
       if (const Dist* t = transitions.find(s)) return *t;
     }
-    ++cost.computed;
     Dist r = with_slot(k.slot, s, [&] {
       const Dist c = eval(*k.cond, Demand::Counted);
       std::optional<Dist> next;
@@ -215,11 +154,6 @@ Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
     if (last) return r;
     return transitions.add(s, std::move(r));
   };
-  // Whether a round computes the step from s (a state with counters computes
-  // its condition each time).
-  auto fresh = [&](const Value& s) {
-    return (!counters.empty() && counters_at_zero(s, counters)) || transitions.find(s) == nullptr;
-  };
   // The values the loop ended with in each round, each over that round's total.
   std::vector<Dist> ended;
   for (std::int64_t round = 0; !live.entries.empty(); ++round) {
@@ -232,10 +166,7 @@ Dist Composer::loop(const ast::Loop& k, const ast::Expr& e) {
       break;
     }
     const bool last = round >= limits_.max_loop_iterations;
-    cost.foresee(budget_, live, round, fresh);
-    cost.start(budget_);
     Dist next = bind(budget_, live, [&](const Value& s) { return step(s, last); });
-    cost.end(budget_);
     if (next.steps > limits_.max_steps) not_composable("a run would take more than max_steps steps");
     if (next.dice > limits_.max_dice) not_composable("a run could roll more than max_dice dice");
     Dist done;

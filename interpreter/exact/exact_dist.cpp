@@ -17,17 +17,14 @@ void Budget::poll_clock() {
   }
 }
 
-double Budget::seconds_for(std::uint64_t n) const {
+bool Budget::past_deadline_after(std::uint64_t n) const {
   // No machine does a unit of work in less than a nanosecond; once enough
   // work is done to time it, the rate measured so far.
   constexpr std::uint64_t timed_from = 1 << 16;
-  const double spent = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto now = Clock::now();
+  const double spent = std::chrono::duration<double>(now - start).count();
   const double per_unit = work >= timed_from && spent > 0 ? std::max(1e-9, spent / static_cast<double>(work)) : 1e-9;
-  return static_cast<double>(n) * per_unit;
-}
-
-bool Budget::past_deadline_after(std::uint64_t n) const {
-  return seconds_for(n) > std::chrono::duration<double>(deadline - Clock::now()).count();
+  return static_cast<double>(n) * per_unit > std::chrono::duration<double>(deadline - now).count();
 }
 
 namespace {

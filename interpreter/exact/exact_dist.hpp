@@ -37,7 +37,6 @@ struct NotComposable {
 // max_odds_work or max_odds_memory).
 struct OverBudget {
   std::string limit;
-  std::string detail = {};  // what would pass it, when known beforehand: said after the reason
 };
 // Thrown when the host raised the cancel flag (StatsOptions::cancel).
 struct Cancelled {};
@@ -193,20 +192,11 @@ struct Budget {
   // The same, for a step that also does `work` units that are not branches
   // (the cells of a dynamic program).
   void expect(std::uint64_t n, std::uint64_t work_units, std::uint64_t bytes) const {
-    if (const char* limit = passes(n, work_units, bytes)) throw OverBudget{limit};
+    if (n > max - std::min(max, branches)) throw OverBudget{"max_branches"};
+    if (work_units > max_work - std::min(max_work, work)) throw OverBudget{"max_odds_work"};
+    if (bytes > max_memory - std::min(max_memory, memory)) throw OverBudget{"max_odds_memory"};
+    if (deadline != Clock::time_point::max() && past_deadline_after(n)) throw OverBudget{"time_limit"};
   }
-  // The limit that `n` more branches, `work_units` more units of work (the
-  // branches among them) and `bytes` more bytes held would pass, the time at
-  // the rate so far, or null when they fit.
-  [[nodiscard]] const char* passes(std::uint64_t n, std::uint64_t work_units, std::uint64_t bytes) const {
-    if (n > max - std::min(max, branches)) return "max_branches";
-    if (work_units > max_work - std::min(max_work, work)) return "max_odds_work";
-    if (bytes > max_memory - std::min(max_memory, memory)) return "max_odds_memory";
-    if (deadline != Clock::time_point::max() && past_deadline_after(std::max(n, work_units))) return "time_limit";
-    return nullptr;
-  }
-  // The seconds `n` units of work take at the rate so far.
-  [[nodiscard]] double seconds_for(std::uint64_t n) const;
   void check() {
     if (branches > max) throw OverBudget{"max_branches"};
     if (work > max_work) throw OverBudget{"max_odds_work"};

@@ -122,12 +122,6 @@ std::string over_budget_reason(const std::string& limit, const StatsOptions& opt
   return fmt::format("composing needs more than {} branches (max_branches)", options.max_branches);
 }
 
-std::string over_budget_reason(const OverBudget& o, const StatsOptions& options, const Limits& limits) {
-  std::string r = over_budget_reason(o.limit, options, limits);
-  if (!o.detail.empty()) r += ": " + o.detail;
-  return r;
-}
-
 Composed compose_stats(const CompiledProgram& program, const Bindings& bindings, const Limits& limits,
                        const StatsOptions& options, std::chrono::steady_clock::time_point start,
                        std::chrono::steady_clock::time_point deadline, std::uint64_t rare_chains) {
@@ -141,7 +135,7 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   } catch (const NotComposable& n) {
     return {std::nullopt, n.why, "", false, false, {}, 0};
   } catch (const OverBudget& o) {
-    return {std::nullopt, over_budget_reason(o, options, limits), o.limit, false, false, {}, 0};
+    return {std::nullopt, over_budget_reason(o.limit, options, limits), o.limit, false, false, {}, 0};
   } catch (const Cancelled&) {
     return {std::nullopt, "interrupted", "", true, false, {}, 0};
   }
