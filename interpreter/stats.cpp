@@ -620,18 +620,22 @@ Stats interrupted(const CompiledProgram& program) {
   return s;
 }
 
-// A composed answer `s` that leaves more than max_cut_off of the runs past its
-// explosion chains, computed again with deeper chains (StatsOptions::explosion_depth).
-// Each chain past depth d goes on with the probability p of an exploding face,
-// so the share cut off falls as p^d: the next depth is where the last two
-// answers say it falls below max_cut_off (three times as deep after the
-// first). The combinations of chains rarer than 1 in `rare` are cut off as
-// well, and reported with them. An attempt that runs out of time or memory
-// leaves the answer it had.
-Stats deepened(Stats s, const Limits& limits, const CompiledProgram& program, const Bindings& bindings,
-               const StatsOptions& options, Clock::time_point start, Clock::time_point deadline) {
+// A composed answer `s`, found with `work` units of work, that leaves more than
+// max_cut_off of the runs past its explosion chains, computed again with
+// deeper chains (StatsOptions::explosion_depth). Each chain past depth d goes
+// on with the probability p of an exploding face, so the share cut off falls
+// as p^d: the next depth is where the last two answers say it falls below
+// max_cut_off (three times as deep after the first). The combinations of
+// chains rarer than 1 in `rare` are cut off as well, and reported with them.
+// Each attempt may do deepen_work_factor times the work of the one before
+// (at least deepen_min_work): counted in work, not time, the answer is the
+// same on any machine, however loaded. An attempt that passes that, the
+// time limit or the memory budget leaves the answer it had.
+Stats deepened(Stats s, std::uint64_t work, const Limits& limits, const CompiledProgram& program,
+               const Bindings& bindings, const StatsOptions& options, Clock::time_point start,
+               Clock::time_point deadline) {
   const std::int64_t deepest = limits.max_explosion_depth;
-  double took = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto max_work = static_cast<std::uint64_t>(std::max<std::int64_t>(0, limits.max_odds_work));
   std::optional<std::pair<std::int64_t, double>> before;  // the answer before s: depth, share cut off
   std::uint64_t rare = StatsOptions::first_rare_chains;
   for (int attempt = 0; attempt < 4; ++attempt) {
@@ -645,14 +649,14 @@ Stats deepened(Stats s, const Limits& limits, const CompiledProgram& program, co
     }
     Limits deeper = limits;
     deeper.max_explosion_depth = std::clamp<std::int64_t>(next, depth + 1, deepest);
-    const Clock::time_point began = Clock::now();
-    const auto allowed = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(std::max(StatsOptions::deepen_min_seconds, StatsOptions::deepen_time_factor * took)));
-    const Clock::time_point until = deadline - began > allowed ? began + allowed : deadline;
-    alea::compose::Composed c = alea::compose::compose_stats(program, bindings, deeper, options, start, until, rare);
+    const std::uint64_t allowed =
+        std::max(StatsOptions::deepen_min_work,
+                 work > UINT64_MAX / StatsOptions::deepen_work_factor ? UINT64_MAX : work * StatsOptions::deepen_work_factor);
+    deeper.max_odds_work = static_cast<std::int64_t>(std::min(allowed, max_work));
+    alea::compose::Composed c = alea::compose::compose_stats(program, bindings, deeper, options, start, deadline, rare);
     if (c.interrupted) return interrupted(program);
     if (!c.stats) break;
-    took = std::chrono::duration<double>(Clock::now() - began).count();
+    work = c.work;
     before = {depth, cut};
     s = std::move(*c.stats);
     s.explosion_depth = deeper.max_explosion_depth;
@@ -683,7 +687,8 @@ std::optional<Stats> exact_attempt(const Limits& limits, const std::shared_ptr<c
     alea::compose::Composed c = alea::compose::compose_stats(*program, bindings, cut, options, start, deadline);
     if (c.stats) {
       c.stats->explosion_depth = cut.max_explosion_depth;
-      if (!options.explosion_depth) return deepened(std::move(*c.stats), limits, *program, bindings, options, start, deadline);
+      if (!options.explosion_depth)
+        return deepened(std::move(*c.stats), c.work, limits, *program, bindings, options, start, deadline);
       return std::move(*c.stats);
     }
     if (c.interrupted) return interrupted(*program);

@@ -10,8 +10,8 @@
 // The check compares lists as multisets, so a result that lists a roll's dice
 // passes it; in exact mode such a list shows the dice in ascending order.
 // Explosion chains are followed to `explosion_depth` extra dice (unset: deeper
-// and deeper while more than max_cut_off of the runs go past them, as time
-// allows); the probability of going further is reported as `unresolved`,
+// and deeper while more than max_cut_off of the runs go past them, within a
+// budget of work); the probability of going further is reported as `unresolved`,
 // never dropped or spread over the other outcomes. An exact attempt (composing, then
 // enumerating) that takes longer than `time_limit`, or needs more than
 // `max_branches` runs when that cap is given, is sampled instead: `samples`
@@ -194,9 +194,10 @@ struct StatsOptions {
   std::optional<double> time_limit;
   // Exact: the extra dice followed per explosion chain. Unset: first
   // first_explosion_depth; while the runs cut off pass max_cut_off of all, the
-  // composed answer is computed again with deeper chains, each attempt taking
-  // at most deepen_time_factor times the one before (or deepen_min_seconds)
-  // within the time limit, and the deepest answer found is given. The deeper
+  // composed answer is computed again with deeper chains, each attempt doing
+  // at most deepen_work_factor times the work of the one before (or
+  // deepen_min_work) within the time limit, and the deepest answer found is
+  // given: the same on every machine. The deeper
   // attempts also cut off a pool's combinations of chains rarer than 1 in
   // first_rare_chains (then 100 times rarer each time): several long chains
   // at once make more pools than the rest of the answer together.
@@ -204,8 +205,8 @@ struct StatsOptions {
   static constexpr std::int64_t first_explosion_depth = 6;
   static constexpr double max_cut_off = 1e-12;
   static constexpr std::uint64_t first_rare_chains = 10'000'000'000'000;  // 1e13
-  static constexpr double deepen_time_factor = 4;
-  static constexpr double deepen_min_seconds = 0.25;
+  static constexpr std::uint64_t deepen_work_factor = 4;
+  static constexpr std::uint64_t deepen_min_work = 10'000'000;
   bool exact_only = false;               // fail instead of sampling
   bool sampled_only = false;             // sample even when exact would do
   bool compose = true;                   // exact: compose distributions before enumerating runs

@@ -28,6 +28,7 @@ struct Composed {
   bool cut_rare_chains = false;  // some combination of chains was cut as rare (rare_chains)
   std::vector<std::string> loop_counters;  // the fields loops moved as counters, sorted (exact_compose_counters.cpp)
   std::uint64_t summaries = 0;  // let values whose pools were held as summaries (exact_compose_summary.cpp)
+  std::uint64_t work = 0;       // the units of work it did (max_odds_work), whether or not it applied
 };
 
 // Why composing stopped at `limit` (max_branches, max_odds_work, max_odds_memory, time_limit), naming it.

@@ -58,6 +58,7 @@ class Composer {
   // The distribution of the program's value, pools counted as their totals.
   Dist run_program(const ast::Program& program);
   [[nodiscard]] std::uint64_t branches() const { return budget_.branches; }
+  [[nodiscard]] std::uint64_t work() const { return budget_.work; }
   // Before holding `bytes` more: fails now if they would pass max_odds_memory.
   void expect_memory(std::uint64_t bytes) const { budget_.expect(0, 0, bytes); }
   // The fewest rounds after which a loop's live mass was left uncounted

@@ -131,13 +131,13 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   try {
     Dist d = c.run_program(*program.ast);
     Stats s = to_stats(std::move(d), c);
-    return {std::move(s), "", "", false, c.cut_rare_chains(), c.loop_counters(), c.summarised()};
+    return {std::move(s), "", "", false, c.cut_rare_chains(), c.loop_counters(), c.summarised(), c.work()};
   } catch (const NotComposable& n) {
-    return {std::nullopt, n.why, "", false, false, {}, 0};
+    return {std::nullopt, n.why, "", false, false, {}, 0, c.work()};
   } catch (const OverBudget& o) {
-    return {std::nullopt, over_budget_reason(o.limit, options, limits), o.limit, false, false, {}, 0};
+    return {std::nullopt, over_budget_reason(o.limit, options, limits), o.limit, false, false, {}, 0, c.work()};
   } catch (const Cancelled&) {
-    return {std::nullopt, "interrupted", "", true, false, {}, 0};
+    return {std::nullopt, "interrupted", "", true, false, {}, 0, c.work()};
   }
 }
 

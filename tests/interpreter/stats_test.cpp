@@ -139,8 +139,8 @@ TEST(ExactStats, ReportsTheCutOffExplosionTail) {
 }
 
 // With no depth asked for, chains are followed deeper until less than 1e-12 of
-// the runs go past them. Each of these attempts takes well under a millisecond,
-// far inside the quarter second a deeper attempt may take.
+// the runs go past them. Each of these attempts does a few thousand units of
+// work, far inside the 10 million a deeper attempt may do.
 TEST(ExactStats, FollowsExplosionChainsDeeperUntilTheTailIsNegligible) {
   Engine engine;
   // 6 extra dice leave 6^-7 out; three times as deep, 6^-19 (4e-15).
@@ -166,6 +166,20 @@ TEST(ExactStats, FollowsExplosionChainsDeeperUntilTheTailIsNegligible) {
   s = stats_of(shallow, "d6 explode 6");
   EXPECT_EQ(s.explosion_depth, 10);
   EXPECT_EQ(s.unresolved.exact(), "1/362797056");
+  // A deeper attempt is bounded by work, not time, so that a loaded machine gives
+  // the same answer: 10d6 needs about 180 thousand units at 6 extra dice and
+  // 3.7 million at 18. Under a budget of a million, the deeper attempt is
+  // given up and the answer at 6 stands, its tail reported.
+  EngineOptions frugal;
+  frugal.limits.max_odds_work = 1'000'000;
+  const Engine thrifty(frugal);
+  s = stats_of(thrifty, "10d6 explode 6");
+  EXPECT_EQ(s.method, StatsMethod::Exact);
+  EXPECT_EQ(s.explosion_depth, 6);
+  EXPECT_GT(s.cut_off.value, 1e-6);
+  s = stats_of(engine, "10d6 explode 6");
+  EXPECT_EQ(s.explosion_depth, 18);
+  EXPECT_LT(s.cut_off.value, 1e-12);
   // Nothing to follow: the first depth, with nothing left out.
   s = stats_of(engine, "3d6");
   EXPECT_EQ(s.explosion_depth, 6);
