@@ -2,6 +2,7 @@
 // by evaluator.cpp (expressions), interpreter/ops/ (pool operations) and builtins.cpp.
 #pragma once
 
+#include <chrono>
 #include <span>
 #include <string>
 #include <vector>
@@ -147,7 +148,15 @@ class Evaluator {
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       fail(DiagCode::Interrupted, span, "interrupted");
     }
+    if (deadline_ != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > deadline_)
+        [[unlikely]] {
+      throw DeadlinePassed{};
+    }
   }
+  // Past `at`, the run stops with DeadlinePassed, checked where the cancel flag
+  // is: the exact engine runs parts of a program here, within its time limit.
+  struct DeadlinePassed {};
+  void stop_at(std::chrono::steady_clock::time_point at) { deadline_ = at; }
   // Whether note() adds its line to the breakdown: not where nobody reads it
   // (the exact engine), as a lowered run does not.
   [[nodiscard]] bool notes() const { return notes_; }
@@ -169,6 +178,7 @@ class Evaluator {
   const Limits& limits_;
   Trace& trace_;
   const std::atomic<bool>* cancel_ = nullptr;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
   std::vector<Value> stack_;
   std::size_t base_ = 0;
   std::vector<std::pair<std::string, Value>> globals_;

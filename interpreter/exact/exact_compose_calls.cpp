@@ -45,10 +45,10 @@ class PathFaces final : public DiceSource {
 // unless `source` gives them. `run` gives f's value; an error gives composing
 // up (`what()` names what failed on some roll), the host's cancel stops it.
 struct PlainEvaluator {
-  PlainEvaluator(const Bindings& bindings, const Limits& limits, const std::atomic<bool>* cancel,
-                 DiceSource* source = nullptr)
-      : ev(bindings, source ? *source : dice, limits, trace, RunInput{.cancel = cancel}) {
+  PlainEvaluator(const Bindings& bindings, const Limits& limits, const Budget& budget, DiceSource* source = nullptr)
+      : ev(bindings, source ? *source : dice, limits, trace, RunInput{.cancel = budget.cancel}) {
     ev.keep_notes(false);
+    ev.stop_at(budget.deadline_at());  // a long plain run keeps the time limit too
   }
   // e in the composer's frame; null when it fails on the evaluator (the host's
   // cancel still stops it).
@@ -59,6 +59,8 @@ struct PlainEvaluator {
     } catch (const detail::EvalError& x) {
       if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
       return std::nullopt;
+    } catch (const detail::Evaluator::DeadlinePassed&) {
+      throw OverBudget{"time_limit"};
     }
   }
   template <class F, class What>
@@ -68,6 +70,8 @@ struct PlainEvaluator {
     } catch (const detail::EvalError& x) {
       if (x.diagnostic.code == DiagCode::Interrupted) throw Cancelled{};
       not_composable(fmt::format("{} fails on some roll", what()));
+    } catch (const detail::Evaluator::DeadlinePassed&) {
+      throw OverBudget{"time_limit"};
     }
   }
 
@@ -345,7 +349,7 @@ void Composer::apply_changes(const ast::FnDef& fn, std::size_t frame, const Valu
 }
 
 Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args) {
-  PlainEvaluator plain(bindings_, limits_, budget_.cancel);
+  PlainEvaluator plain(bindings_, limits_, budget_);
   detail::BuiltinCall call{plain.ev, args, c.args, e.span};
   return sorted_pools(plain.run([&] { return detail::builtin_function(c.builtin)(call); },
                                 [&] { return fmt::format("'{}'", c.name); }));
@@ -452,7 +456,7 @@ std::optional<std::span<const Value>> Composer::plain_frame() const {
 std::optional<Dist> Composer::run_plain(const ast::Expr& e) {
   const auto frame = plain_frame();
   if (!frame) return std::nullopt;
-  PlainEvaluator plain(bindings_, limits_, budget_.cancel);
+  PlainEvaluator plain(bindings_, limits_, budget_);
   plain.ev.know_constants(overrides_, constants_);
   const std::optional<Value> v = plain.eval(e, *frame, call_depth_, depth_);
   const std::int64_t steps = plain.ev.steps();
@@ -501,7 +505,7 @@ std::optional<Dist> Composer::run_enumerated(const ast::Expr& e) {
     PathFaces path;
     path.faces = given;
     path.fixed = given.size();
-    PlainEvaluator plain(bindings_, limits_, budget_.cancel, &path);
+    PlainEvaluator plain(bindings_, limits_, budget_, &path);
     plain.ev.know_constants(overrides_, constants_);
     Run r;
     std::optional<Value> v = plain.eval(e, *frame, call_depth_, depth_);

@@ -170,6 +170,8 @@ struct Budget {
     next_poll = deadline == Clock::time_point::max() && !progress ? UINT64_MAX : work + poll_every;
   }
 
+  [[nodiscard]] Clock::time_point deadline_at() const { return deadline; }
+
   void charge(std::uint64_t n) {
     branches += n;
     work += n;
