@@ -40,6 +40,25 @@ class PathFaces final : public DiceSource {
   }
 };
 
+// A dice source that shows `faces` on the dice of draw `target` (the draws
+// counted in order; a draw is a run of alike dice, rolled at once) and its
+// first face on every other die; it keeps each draw's kind and size.
+class DrawFaces final : public DiceSource {
+ public:
+  std::size_t target = SIZE_MAX;
+  std::vector<std::int64_t> faces;
+  std::vector<std::pair<DieKind, std::size_t>> draws;
+  void roll(const DieKind& kind, std::span<std::int64_t> out) override {
+    if (draws.size() == target && faces.size() == out.size()) {
+      std::copy(faces.begin(), faces.end(), out.begin());
+    } else {
+      if (draws.size() == target) not_composable("a draw of another size than the first run's");
+      std::fill(out.begin(), out.end(), kind.face(0));
+    }
+    draws.emplace_back(kind, out.size());
+  }
+};
+
 // The plain evaluator as the composer runs it (builtins, expressions without
 // dice, and those with a few dice, path by path): no breakdown, and no dice
 // unless `source` gives them. `run` gives f's value; an error gives composing
@@ -377,7 +396,7 @@ bool Composer::plain_here(const ast::Expr& e, std::vector<const ast::FnDef*>& ca
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           if (std::any_of(k.sets.begin(), k.sets.end(), [](const ast::Constant* c) { return c != nullptr; }))
             return false;
-          if (k.builtin >= 0) return detail::builtin_caps(k.builtin).composes();
+          if (k.builtin >= 0) return detail::builtin_caps(k.builtin).composes() && !detail::builtin_caps(k.builtin).draws;
           if (!k.fn) return false;
           callees.push_back(k.fn);
           return true;
@@ -589,9 +608,89 @@ Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
   for (std::size_t i = 0; i < c.args.size(); ++i) {
     args.push_back(eval(*c.args[i], Demands::builtin_arg(c.builtin, i, c.args.size(), d)));
   }
+  if (caps.draws) return bind_many(budget_, args, [&](const std::vector<Value>& values) { return drawn_items(c, e, values); });
   return bind_many(budget_, args, [&](const std::vector<Value>& values) {
     return Dist::point(apply_builtin(c, e, values));
   });
+}
+
+// Each die the builtin draws is one item of its list and nothing else
+// (BuiltinCaps::draws): the list's distribution is the product of its draws',
+// draw by draw, where the sequences of faces would be as many as their
+// product. A draw of several alike dice is a multiset, its items in ascending
+// order of face, as the enumeration gives them. A first run, every die on its
+// first face, says what the builtin draws (and fails as every run would, where
+// an argument is wrong); each draw's items for each multiset of its faces are
+// the builtin's own, from a run with that draw showing them.
+Dist Composer::drawn_items(const ast::Call& c, const ast::Expr& e, const std::vector<Value>& args) {
+  const auto run = [&](DrawFaces& source) {
+    PlainEvaluator plain(bindings_, limits_, budget_, &source);
+    std::vector<Value> a = args;
+    detail::BuiltinCall call{plain.ev, a, c.args, e.span};
+    Value v = plain.run([&] { return detail::builtin_function(c.builtin)(call); },
+                        [&] { return fmt::format("'{}'", c.name); });
+    budget_.charge_work(static_cast<std::uint64_t>(plain.ev.steps()));
+    return sorted_pools(v);
+  };
+  DrawFaces first;
+  const Value whole = run(first);
+  const std::vector<Value>* items = whole.as_list();
+  std::size_t n = 0;
+  for (const auto& draw : first.draws) n += draw.second;
+  if (items ? items->size() != n : n != 1) not_composable(fmt::format("'{}' gave other than an item per die", c.name));
+  Dist acc = Dist::point(make_list({}));
+  std::size_t at = 0;
+  for (std::size_t g = 0; g < first.draws.size(); ++g) {
+    const auto& [kind, m] = first.draws[g];
+    std::map<std::int64_t, std::uint64_t> sides;  // each face, and the sides that show it
+    for (std::int64_t i = 0; i < kind.face_count(); ++i) ++sides[kind.face(i)];
+    const std::vector<std::pair<std::int64_t, std::uint64_t>> faces(sides.begin(), sides.end());
+    Accumulator draw(budget_);
+    DrawFaces source;
+    source.target = g;
+    // Every multiset of m faces, ascending, and the ways to roll it: for each
+    // face in turn, k of the dice left show it in C(left, k) ways, each of its
+    // sides in k places.
+    const std::function<void(std::size_t, std::size_t, const Weight&)> each =
+        [&](std::size_t f, std::size_t left, const Weight& ways) {
+          if (f + 1 == faces.size()) {
+            source.faces.insert(source.faces.end(), left, faces[f].first);
+            source.draws.clear();
+            const Value v = run(source);
+            source.faces.resize(m - left);
+            const Weight w = ways * Weight(faces[f].second).pow(left);
+            if (!items) {
+              draw.add(v, w);
+            } else {
+              const std::vector<Value>& got = *v.as_list();
+              const auto from = got.begin() + static_cast<std::ptrdiff_t>(at);
+              draw.add(make_list(std::vector<Value>(from, from + static_cast<std::ptrdiff_t>(m))), w);
+            }
+            return;
+          }
+          for (std::size_t k = 0; k <= left; ++k) {
+            mpz_class choose;
+            mpz_bin_uiui(choose.get_mpz_t(), left, k);
+            each(f + 1, left - k, ways * Weight::from_mpz(choose) * Weight(faces[f].second).pow(k));
+            source.faces.push_back(faces[f].first);
+          }
+          source.faces.resize(source.faces.size() - left - 1);
+        };
+    each(0, m, Weight(1));
+    Dist d;
+    draw.take_into(d);
+    d.total = Weight(static_cast<std::uint64_t>(kind.face_count())).pow(m);
+    d.dice = static_cast<std::int64_t>(m);
+    if (!items) return d;
+    acc = product(budget_, acc, d, [](const Value& list, const Value& more) {
+      std::vector<Value> longer = *list.as_list();
+      const std::vector<Value>& add = *more.as_list();
+      longer.insert(longer.end(), add.begin(), add.end());
+      return make_list(std::move(longer));
+    });
+    at += m;
+  }
+  return acc;
 }
 
 // `E vs opposed`: E again, with the other side's fields.
