@@ -745,6 +745,8 @@ Stats stats_of(const Engine& engine, std::shared_ptr<const CompiledProgram> prog
 
 }  // namespace
 
+bool may_read_order(const ast::Program& program) { return OrderScan().program(program); }
+
 bool valid_time_limit(double seconds) { return std::isfinite(seconds) && seconds > 0 && seconds <= max_time_limit; }
 
 std::string time_limit_rule() { return fmt::format("more than 0 and at most {:.0f} seconds (a year)", max_time_limit); }

@@ -18,6 +18,13 @@
 #include "interpreter/program.hpp"
 #include "interpreter/stats.hpp"
 
+namespace alea {
+// Whether `program` may read the order of a roll's dice: an index, a `for`, or
+// an operation that sees it (stats.cpp). The enumeration then checks each
+// value against the order; the composer keeps the order of roll_each's dice.
+bool may_read_order(const ast::Program& program);
+}  // namespace alea
+
 namespace alea::compose {
 
 struct Composed {

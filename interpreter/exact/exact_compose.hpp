@@ -52,6 +52,9 @@ class Composer {
     budget_.set_clock(start, deadline, progress);
   }
   void cut_rare_chains(std::uint64_t one_in) { budget_.rare_chains = one_in; }
+  // Whether the program may read the order of a roll's dice (may_read_order):
+  // then a run of alike dice that roll_each draws keeps its order.
+  void keep_order(bool on) { keep_order_ = on; }
   // Whether any combination of chains was rare enough to be cut.
   [[nodiscard]] bool cut_rare_chains() const { return budget_.cut_rare_chains; }
 
@@ -87,6 +90,7 @@ class Composer {
   const Bindings& bindings_;
   const Limits& limits_;
   Budget budget_;
+  bool keep_order_ = true;
   Demands demands_;
   PoolKinds kinds_;
   std::vector<Value> stack_;

@@ -618,7 +618,8 @@ Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
 // (BuiltinCaps::draws): the list's distribution is the product of its draws',
 // draw by draw, where the sequences of faces would be as many as their
 // product. A draw of several alike dice is a multiset, its items in ascending
-// order of face, as the enumeration gives them. A first run, every die on its
+// order of face, as the enumeration gives them; where the program may read
+// their order (keep_order_), every sequence of faces instead. A first run, every die on its
 // first face, says what the builtin draws (and fails as every run would, where
 // an argument is wrong); each draw's items for each multiset of its faces are
 // the builtin's own, from a run with that draw showing them.
@@ -641,13 +642,23 @@ Dist Composer::drawn_items(const ast::Call& c, const ast::Expr& e, const std::ve
   Dist acc = Dist::point(make_list({}));
   std::size_t at = 0;
   for (std::size_t g = 0; g < first.draws.size(); ++g) {
-    const auto& [kind, m] = first.draws[g];
+    const DieKind& kind = first.draws[g].first;
+    const std::size_t m = first.draws[g].second;  // a name, not a binding: lambdas below read it
     std::map<std::int64_t, std::uint64_t> sides;  // each face, and the sides that show it
     for (std::int64_t i = 0; i < kind.face_count(); ++i) ++sides[kind.face(i)];
     const std::vector<std::pair<std::int64_t, std::uint64_t>> faces(sides.begin(), sides.end());
     Accumulator draw(budget_);
     DrawFaces source;
     source.target = g;
+    // The draw showing source.faces: its items, weighted by the ways to roll them.
+    const auto take = [&](const Weight& ways) {
+      source.draws.clear();
+      const Value v = run(source);
+      if (!items) return draw.add(v, ways);
+      const std::vector<Value>& got = *v.as_list();
+      const auto from = got.begin() + static_cast<std::ptrdiff_t>(at);
+      draw.add(make_list(std::vector<Value>(from, from + static_cast<std::ptrdiff_t>(m))), ways);
+    };
     // Every multiset of m faces, ascending, and the ways to roll it: for each
     // face in turn, k of the dice left show it in C(left, k) ways, each of its
     // sides in k places.
@@ -655,17 +666,8 @@ Dist Composer::drawn_items(const ast::Call& c, const ast::Expr& e, const std::ve
         [&](std::size_t f, std::size_t left, const Weight& ways) {
           if (f + 1 == faces.size()) {
             source.faces.insert(source.faces.end(), left, faces[f].first);
-            source.draws.clear();
-            const Value v = run(source);
+            take(ways * Weight(faces[f].second).pow(left));
             source.faces.resize(m - left);
-            const Weight w = ways * Weight(faces[f].second).pow(left);
-            if (!items) {
-              draw.add(v, w);
-            } else {
-              const std::vector<Value>& got = *v.as_list();
-              const auto from = got.begin() + static_cast<std::ptrdiff_t>(at);
-              draw.add(make_list(std::vector<Value>(from, from + static_cast<std::ptrdiff_t>(m))), w);
-            }
             return;
           }
           for (std::size_t k = 0; k <= left; ++k) {
@@ -676,7 +678,21 @@ Dist Composer::drawn_items(const ast::Call& c, const ast::Expr& e, const std::ve
           }
           source.faces.resize(source.faces.size() - left - 1);
         };
-    each(0, m, Weight(1));
+    // Where the program may read their order, every sequence of faces, each
+    // the product of its faces' sides.
+    const std::function<void(std::size_t, const Weight&)> in_order = [&](std::size_t left, const Weight& ways) {
+      if (left == 0) return take(ways);
+      for (const auto& [face, showing] : faces) {
+        source.faces.push_back(face);
+        in_order(left - 1, ways * Weight(showing));
+        source.faces.pop_back();
+      }
+    };
+    if (keep_order_ && m > 1) {
+      in_order(m, Weight(1));
+    } else {
+      each(0, m, Weight(1));
+    }
     Dist d;
     draw.take_into(d);
     d.total = Weight(static_cast<std::uint64_t>(kind.face_count())).pow(m);

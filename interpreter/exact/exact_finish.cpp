@@ -128,6 +128,7 @@ Composed compose_stats(const CompiledProgram& program, const Bindings& bindings,
   Composer c(bindings, limits, options.max_branches, options.cancel);
   c.set_clock(start, deadline, &options.exact_progress);
   c.cut_rare_chains(rare_chains);
+  c.keep_order(may_read_order(*program.ast));
   try {
     Dist d = c.run_program(*program.ast);
     Stats s = to_stats(std::move(d), c);
