@@ -116,21 +116,30 @@ TEST(RollEach, DrawsARunOfIdenticalDiceAsOnePool) {
   EXPECT_EQ(dice.pools, (std::vector<std::string>{"2xd6", "1xd6", "1xd8", "1xd6"}));
 }
 
-// Exact statistics enumerate the multisets of a run, and the tags make no difference to the odds.
-TEST(RollEach, IsEnumeratedExactlyByTheStatisticsEngine) {
+// Exact statistics compose roll_each draw by draw, or enumerate the multisets of a run of alike
+// dice; either way the tags make no difference to the odds.
+TEST(RollEach, IsExactInTheStatisticsEngine) {
   Engine engine;
   const Compiled c = engine.compile(
       "let d = roll_each([{t: \"x\"}, {t: \"x\"}, {t: \"y\"}], 6) in d[0].face + d[1].face - d[2].face");
   ASSERT_TRUE(c.ok());
-  const Stats s = compute_stats(engine, c.program, {}, {});
-  ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
-  EXPECT_EQ(s.runs, 21u * 6u);  // 21 multisets of two alike dice, times 6
   const Compiled plain = engine.compile("2d6 - 1d6");
   const Stats p = compute_stats(engine, plain.program, {}, {});
-  ASSERT_EQ(s.value.entries.size(), p.value.entries.size());
-  for (std::size_t i = 0; i < p.value.entries.size(); ++i) {
-    EXPECT_EQ(s.value.entries[i].value, p.value.entries[i].value);
-    EXPECT_EQ(s.value.entries[i].probability.exact(), p.value.entries[i].probability.exact());
+  StatsOptions enumerate;
+  enumerate.compose = false;
+  for (const StatsOptions& o : {StatsOptions{}, enumerate}) {
+    const Stats s = compute_stats(engine, c.program, {}, o);
+    ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
+    if (o.compose) {
+      EXPECT_EQ(s.exact_method, "composed");
+    } else {
+      EXPECT_EQ(s.runs, 21u * 6u);  // 21 multisets of two alike dice, times 6
+    }
+    ASSERT_EQ(s.value.entries.size(), p.value.entries.size());
+    for (std::size_t i = 0; i < p.value.entries.size(); ++i) {
+      EXPECT_EQ(s.value.entries[i].value, p.value.entries[i].value);
+      EXPECT_EQ(s.value.entries[i].probability.exact(), p.value.entries[i].probability.exact());
+    }
   }
 }
 

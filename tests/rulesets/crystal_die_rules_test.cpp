@@ -331,10 +331,16 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
   const Compiled prog = engine().compile(
       fmt::format("crystal_die.skirmish({}, {})", army_text(c.a1, "red"), army_text(c.a2, "blue")));
   ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
-  const Stats s = compute_stats(engine(), prog.program, {}, testing::exact_pinned());
+  // Enumerated (the runs are the multisets of each pool's dice) and composed (roll_each draw by draw).
+  StatsOptions enumerate;
+  enumerate.compose = false;
+  const Stats s = compute_stats(engine(), prog.program, {}, testing::exact_pinned(enumerate));
   ASSERT_EQ(s.method, StatsMethod::Exact) << (s.first_error ? s.first_error->message : s.reason);
   EXPECT_EQ(s.runs, c.outcomes);
   EXPECT_EQ(s.unresolved.exact(), "0/1");
+  const Stats composed = compute_stats(engine(), prog.program, {}, testing::exact_pinned());
+  ASSERT_EQ(composed.method, StatsMethod::Exact) << (composed.first_error ? composed.first_error->message : composed.reason);
+  EXPECT_EQ(composed.exact_method, "composed");
 
   // Every sequence of faces, one by one.
   const std::size_t n1 = c.a1.dice.size(), n = n1 + c.a2.dice.size();
@@ -355,8 +361,8 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
     ++wins[winner(f1, c.a1, f2, c.a2, rounds)];
     ++by_rounds[rounds];
   }
-  auto probability = [&](const std::string& name, const Value& v) {
-    for (const auto& d : s.fields) {
+  auto probability = [&](const Stats& stats, const std::string& name, const Value& v) {
+    for (const auto& d : stats.fields) {
       if (d.name != name) continue;
       for (const auto& e : d.entries) {
         if (e.value == v) return e.probability.exact();
@@ -365,11 +371,15 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
     }
     return std::string("no field");
   };
-  for (const std::string w : {"p1", "p2", "draw"}) {
-    EXPECT_EQ(probability("winner", Value(w)), fraction(wins[w], total)) << c.id << ": " << w;
-  }
-  for (const auto& [r, count] : by_rounds) {
-    EXPECT_EQ(probability("rounds", Value(r)), fraction(count, total)) << c.id << ": " << r << " rounds";
+  for (const Stats* answer : {&s, &composed}) {
+    for (const std::string w : {"p1", "p2", "draw"}) {
+      EXPECT_EQ(probability(*answer, "winner", Value(w)), fraction(wins[w], total))
+          << c.id << ", " << answer->exact_method << ": " << w;
+    }
+    for (const auto& [r, count] : by_rounds) {
+      EXPECT_EQ(probability(*answer, "rounds", Value(r)), fraction(count, total))
+          << c.id << ", " << answer->exact_method << ": " << r << " rounds";
+    }
   }
 }
 
