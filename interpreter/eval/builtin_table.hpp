@@ -46,14 +46,14 @@ struct BuiltinCaps {
   OnSummary on_summary = OnSummary::No;
   bool sees_order = false;  // reads the order of a roll's dice, not only which faces came up
   // Rolls dice itself, each die one item of the list it gives (or the one record, for one
-  // die) and nothing else: the exact engine composes it die by die (Composer::drawn_items).
+  // die) and nothing else: the exact engine composes it draw by draw (Composer::drawn_items).
   bool draws = false;
   ArgUse first = ArgUse::Whole, rest = ArgUse::Whole;  // argument 0, and every later one
   Lowering lowered_as = Lowering::None;
 
   [[nodiscard]] ArgUse arg(std::size_t i) const { return i == 0 ? first : rest; }
   // The exact engine calls it on each combination of its arguments' values (one that
-  // draws, die by die).
+  // draws, draw by draw).
   [[nodiscard]] bool composes() const { return !sees_order; }
 };
 

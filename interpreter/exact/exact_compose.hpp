@@ -303,7 +303,7 @@ class Composer {
   Dist call_builtin(const ast::Call& c, const ast::Expr& e, Demand d);
   // The builtin of `c` on these arguments' values; not composable where it fails.
   Value apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args);
-  // A builtin that rolls dice itself, on these arguments' values, die by die.
+  // A builtin that rolls dice itself, on these arguments' values, draw by draw.
   Dist drawn_items(const ast::Call& c, const ast::Expr& e, const std::vector<Value>& args);
   Dist fold_repeat(const ast::Call& c, const ast::Expr& e, const ast::Repeat& k);
   // A `repeat`'s count, refused where the evaluator would fail.
