@@ -116,6 +116,19 @@ TEST(RollEach, DrawsARunOfIdenticalDiceAsOnePool) {
   EXPECT_EQ(dice.pools, (std::vector<std::string>{"2xd6", "1xd6", "1xd8", "1xd6"}));
 }
 
+// Where a program reads the list by position, two alike dice keep their order when composed:
+// the first is any face, not the lower one (the multiset alone gave 11/36 for a 1).
+TEST(RollEach, ComposedKeepsTheOrderOfAlikeDiceWhereTheProgramReadsIt) {
+  Engine engine;
+  const Compiled c = engine.compile("roll_each([{die: 6}, {die: 6}])[0].face");
+  ASSERT_TRUE(c.ok());
+  const Stats s = compute_stats(engine, c.program, {}, {});
+  ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
+  EXPECT_EQ(s.exact_method, "composed");
+  ASSERT_EQ(s.value.entries.size(), 6u);
+  for (const auto& e : s.value.entries) EXPECT_EQ(e.probability.exact(), "1/6");
+}
+
 // Exact statistics compose roll_each draw by draw, or enumerate the multisets of a run of alike
 // dice; either way the tags make no difference to the odds.
 TEST(RollEach, IsExactInTheStatisticsEngine) {
