@@ -157,6 +157,15 @@ class Evaluator {
   // is: the exact engine runs parts of a program here, within its time limit.
   struct DeadlinePassed {};
   void stop_at(std::chrono::steady_clock::time_point at) { deadline_ = at; }
+  // Pools given to the run are sorted by face, their roll order lost (as the exact
+  // engine keeps them): reading the order of one whose faces differ (an index, a
+  // `for`) stops the run with OrderUnknown instead of reading the sorted order.
+  struct OrderUnknown {};
+  void pools_sorted(bool on) { pools_sorted_ = on; }
+  // Throws OrderUnknown where the order of `pool`'s faces is read and unknown.
+  void reading_order(const PoolData& pool) const {
+    if (pools_sorted_ && !pool.alike()) [[unlikely]] throw OrderUnknown{};
+  }
   // Whether note() adds its line to the breakdown: not where nobody reads it
   // (the exact engine), as a lowered run does not.
   [[nodiscard]] bool notes() const { return notes_; }
@@ -187,6 +196,7 @@ class Evaluator {
   std::int64_t call_depth_ = 0;
   std::int64_t depth_ = 0;
   bool notes_ = true;
+  bool pools_sorted_ = false;
 
   template <class T>
   Value node(const T& k, const ast::Expr& e);

@@ -467,6 +467,7 @@ Value Evaluator::node(const ast::Index& k, const ast::Expr&) {
          fmt::format("index {} is out of range for {} (indexes start at 0)", i, describe(obj)));
   }
   if (const auto* l = obj.as_list()) return (*l)[static_cast<std::size_t>(i)];
+  reading_order(*obj.as_pool());
   return obj.as_pool()->dice[static_cast<std::size_t>(i)].face;
 }
 
@@ -556,7 +557,10 @@ Value Evaluator::node(const ast::For& k, const ast::Expr& e) {
   const Value src = eval(*k.list);
   std::vector<Value> items;
   if (const auto* l = src.as_list()) items = *l;
-  else if (const auto* p = src.as_pool()) for (const auto& d : p->dice) items.emplace_back(d.face);
+  else if (const auto* p = src.as_pool()) {
+    reading_order(*p);
+    for (const auto& d : p->dice) items.emplace_back(d.face);
+  }
   else fail(DiagCode::TypeMismatch, k.list->span, fmt::format("'for' needs a list or a pool, got {}", describe(src)));
   if (static_cast<std::int64_t>(items.size()) > limits_.max_loop_iterations) {
     fail(DiagCode::LoopLimitExceeded, k.list->span,

@@ -313,11 +313,14 @@ Dist Composer::node(const ast::Index& k, const ast::Expr&, Demand d) {
       }
       not_composable("a missing field");
     }
-    const auto* l = obj.as_list();
-    if (!l)
-      not_composable(
-          "indexing something else than a list or record");  // a pool's order is not kept
     const std::int64_t i = to_int(idx);
+    if (const PoolData* p = obj.as_pool()) {
+      const auto& dice = read_in_order(*p);
+      if (i < 0 || static_cast<std::size_t>(i) >= dice.size()) not_composable("an index out of range");
+      return Value(dice[static_cast<std::size_t>(i)].face);
+    }
+    const auto* l = obj.as_list();
+    if (!l) not_composable("indexing something else than a list or record");
     if (i < 0 || static_cast<std::size_t>(i) >= l->size()) not_composable("an index out of range");
     return (*l)[static_cast<std::size_t>(i)];
   });
@@ -413,8 +416,12 @@ template <>
 Dist Composer::node(const ast::For& k, const ast::Expr&, Demand d) {
   const Dist src = eval(k.list, Demand::Full);
   return bind(budget_, src, [&](const Value& s) {
-    const auto* l = s.as_list();
-    if (!l) not_composable("'for' over something else than a list");  // a pool's order is not kept
+    std::vector<Value> faces;
+    if (const PoolData* p = s.as_pool()) {
+      for (const PoolDie& die : read_in_order(*p)) faces.emplace_back(die.face);
+    }
+    const auto* l = s.as_pool() ? &faces : s.as_list();
+    if (!l) not_composable("'for' over something else than a list");
     if (static_cast<std::int64_t>(l->size()) > limits_.max_loop_iterations)
       not_composable("a loop too long");
     check_size(l->size(), limits_);

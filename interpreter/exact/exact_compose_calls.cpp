@@ -68,6 +68,7 @@ struct PlainEvaluator {
       : ev(bindings, source ? *source : dice, limits, trace, RunInput{.cancel = budget.cancel}) {
     ev.keep_notes(false);
     ev.stop_at(budget.deadline_at());  // a long plain run keeps the time limit too
+    ev.pools_sorted(true);              // as the composer keeps them
   }
   // e in the composer's frame; null when it fails on the evaluator (the host's
   // cancel still stops it).
@@ -80,6 +81,8 @@ struct PlainEvaluator {
       return std::nullopt;
     } catch (const detail::Evaluator::DeadlinePassed&) {
       throw OverBudget{"time_limit"};
+    } catch (const detail::Evaluator::OrderUnknown&) {
+      order_not_kept();
     }
   }
   template <class F, class What>
@@ -91,6 +94,8 @@ struct PlainEvaluator {
       not_composable(fmt::format("{} fails on some roll", what()));
     } catch (const detail::Evaluator::DeadlinePassed&) {
       throw OverBudget{"time_limit"};
+    } catch (const detail::Evaluator::OrderUnknown&) {
+      order_not_kept();
     }
   }
 

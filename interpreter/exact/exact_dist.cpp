@@ -7,6 +7,15 @@ namespace alea::compose {
 
 void not_composable(std::string why) { throw NotComposable{std::move(why)}; }
 
+const std::vector<PoolDie>& read_in_order(const PoolData& pool) {
+  if (!pool.alike()) order_not_kept();
+  return pool.dice;
+}
+
+void order_not_kept() {
+  not_composable("the order of a pool's dice is read (an index, a 'for'), which composing does not keep");
+}
+
 void Budget::poll_clock() {
   const auto now = Clock::now();
   next_poll = work + poll_every;

@@ -42,6 +42,10 @@ struct OverBudget {
 struct Cancelled {};
 
 [[noreturn]] void not_composable(std::string why);
+// A pool's faces in order (an index, a `for`): the composer keeps a pool's dice sorted,
+// their roll order lost, so only a pool whose faces are all alike can be read in order.
+const std::vector<PoolDie>& read_in_order(const PoolData& pool);
+[[noreturn]] void order_not_kept();
 
 // The runs that end without a value.
 struct Failures {

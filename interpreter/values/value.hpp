@@ -58,6 +58,13 @@ struct PoolData {
   // The rolls its dice came from, so that rolled() can give every die of them,
   // the removed ones too.
   RollOrigins groups;
+  // Whether every die shows one face: then every order of the dice is the same.
+  [[nodiscard]] bool alike() const {
+    for (const PoolDie& d : dice) {
+      if (d.face != dice.front().face) return false;
+    }
+    return true;
+  }
 };
 
 // A hash of a list's or record's contents, kept by the first reader that
