@@ -43,7 +43,6 @@ using tally::exact_probability;
 using tally::finish_exact;
 using tally::finish_sampled;
 using tally::Tallies;
-using tally::unordered;
 using tally::wilson;
 
 // The exact enumeration's work budget: max_branches runs of this many steps.
@@ -98,13 +97,12 @@ bool next_multiset(std::vector<std::size_t>& counts) {
   return true;
 }
 
-// The faces of a multiset, ascending (or descending for the order check).
-void fill(const Choice& c, std::span<std::int64_t> faces, bool descending) {
+// The faces of a multiset, ascending.
+void fill(const Choice& c, std::span<std::int64_t> faces) {
   std::size_t at = 0;
   for (std::size_t i = 0; i < c.values.size(); ++i) {
     for (std::size_t j = 0; j < c.counts[i]; ++j) faces[at++] = c.values[i];
   }
-  if (descending) std::reverse(faces.begin(), faces.end());
 }
 
 // Thrown when exact enumeration would pass a budget; `reason` names the limit.
@@ -112,32 +110,45 @@ struct Budget {
   std::string reason;
 };
 struct Cancelled {};     // thrown when the cancel flag is raised
-struct OrderMatters {};  // thrown when a value depends on the order of a roll's dice
 
 // The dice of one path through the choices; new choices start at their first multiset.
+// Where the program may read the order of a roll's dice (OrderScan), each die is a
+// choice of its own: the enumeration then runs every sequence of faces, not every multiset.
 class PathDice final : public DiceSource {
  public:
+  explicit PathDice(bool ordered) : ordered_(ordered) {}
   // Runs a new choice may still take: each of its multisets is one run at
   // least, so a choice with more stops the enumeration before it starts.
   std::uint64_t runs_left = UINT64_MAX;
   std::string runs_limit;  // what runs_left comes from: "more than 100000 runs (max_branches)"
   std::vector<Choice> path;
   std::size_t next = 0;
-  bool replaying = false;
-  std::size_t reversed = 0;  // while replaying: the roll given in the opposite order
-  bool diverged = false;     // the replay asked for other dice than the path holds
 
   void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
-    if (replaying) {
-      if (next >= path.size() || !(path[next].kind == kind) || path[next].n != faces.size()) {
-        diverged = true;
-        for (auto& f : faces) f = kind.face(0);
-        return;
+    if (!ordered_ || faces.size() < 2) return choose(kind, faces);
+    if (next + faces.size() > path.size()) {
+      const std::uint64_t distinct = kind.is_plain() ? static_cast<std::uint64_t>(kind.max_face())
+                                                     : compose::faces_of(kind).size();
+      std::uint64_t count = 1;
+      for (std::size_t i = 0; i < faces.size() && count != UINT64_MAX; ++i) {
+        count = count > UINT64_MAX / distinct ? UINT64_MAX : count * distinct;
       }
-      fill(path[next], faces, next == reversed);
-      ++next;
-      return;
+      refuse_past(count, faces.size(), " in order");
     }
+    for (auto& f : faces) choose(kind, std::span<std::int64_t>(&f, 1));
+  }
+
+ private:
+  bool ordered_;
+
+  void refuse_past(std::uint64_t count, std::size_t n, std::string_view how) const {
+    if (count > runs_left) {
+      throw Budget{fmt::format("an exact answer needs {}: one roll of {} dice has {} outcomes{}", runs_limit, n,
+                               count == UINT64_MAX ? std::string("more than 2^62") : fmt::format("{}", count), how)};
+    }
+  }
+
+  void choose(const DieKind& kind, std::span<std::int64_t> faces) {
     if (next == path.size()) {
       Choice c;
       c.kind = kind;
@@ -146,10 +157,7 @@ class PathDice final : public DiceSource {
       const auto faces_of = kind.is_plain() ? std::vector<std::pair<std::int64_t, std::uint64_t>>{} : compose::faces_of(kind);
       const std::uint64_t distinct = kind.is_plain() ? static_cast<std::uint64_t>(kind.max_face()) : faces_of.size();
       const std::uint64_t count = compose::multisets(c.n, distinct);
-      if (count > runs_left) {
-        throw Budget{fmt::format("an exact answer needs {}: one roll of {} dice has {} outcomes", runs_limit, c.n,
-                                 count == UINT64_MAX ? std::string("more than 2^62") : fmt::format("{}", count))};
-      }
+      refuse_past(count, c.n, "");
       c.outcomes = count;
       for (const auto& [v, w] : kind.is_plain() ? compose::faces_of(kind) : faces_of) {
         c.values.push_back(v);
@@ -160,7 +168,7 @@ class PathDice final : public DiceSource {
       set_weight(c);
       path.push_back(std::move(c));
     }
-    fill(path[next++], faces, false);
+    fill(path[next++], faces);
   }
 };
 
@@ -168,7 +176,7 @@ class PathDice final : public DiceSource {
 // faces(), rolled(), indexing or a `for` loop (over a pool's faces) can it, or
 // through a compounding explosion (which adds each die of a round to its own
 // die); every other pool operation and builtin is blind to it. Walks the program and every
-// function it can call. When false, the reversed-order check is skipped.
+// function it can call. When true, the enumeration runs each roll's every order.
 class OrderScan {
  public:
   bool program(const ast::Program& p) {
@@ -249,8 +257,8 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
       limits.max_explosion_depth, options.explosion_depth.value_or(StatsOptions::first_explosion_depth));
   Tallies<mpq_class> t;
   t.max_shown = limits.max_render_size;
-  const bool check_order = OrderScan().program(*program->ast);
-  PathDice dice;
+  const bool ordered = OrderScan().program(*program->ast);
+  PathDice dice(ordered);
   RunInput input;
   input.cancel = options.cancel;
   std::vector<mpq_class> prefix{1};  // prefix[i]: the product of the first i weights
@@ -268,7 +276,7 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
   int probes = 0;
   if (deadline != Clock::time_point::max()) {
     const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-    if (const auto e = estimate_runs(program, bindings, limits, input, left / 10)) {
+    if (const auto e = estimate_runs(program, bindings, limits, input, ordered, left / 10)) {
       estimated = std::max(e->runs / 2, e->mean / 4);
       probes = e->probes;
     }
@@ -305,7 +313,6 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
       }
     }
     dice.next = 0;
-    dice.replaying = false;
     // A choice that cannot fit in the runs left is refused before its first run.
     const std::uint64_t by_branches = options.max_branches - std::min(options.max_branches, t.runs);
     const std::uint64_t by_work = (max_work - std::min(max_work, work)) / weight_cost;
@@ -334,25 +341,6 @@ Stats exact(std::shared_ptr<const CompiledProgram> program, const Bindings& bind
     steps += static_cast<std::uint64_t>(o.steps);
     work += run_overhead + run_cost(o);
     if (o.ok()) {
-      // The same outcome with each roll's dice in the opposite order, one roll
-      // at a time: reversing every roll at once would keep the dice of two
-      // rolls paired as they were (a compounding die and its new die).
-      for (std::size_t r = 0; check_order && r < dice.path.size(); ++r) {
-        if (dice.path[r].n < 2) continue;
-        dice.next = 0;
-        dice.replaying = true;
-        dice.reversed = r;
-        dice.diverged = false;
-        const Outcome again = evaluate(program, bindings, dice, limits, input);
-        dice.replaying = false;
-        if (again.error && again.error->code == DiagCode::Interrupted && cancelled()) throw Cancelled{};
-        steps += static_cast<std::uint64_t>(again.steps);
-        work += run_overhead + run_cost(again);
-        if (dice.diverged || dice.next != dice.path.size() || !again.ok() ||
-            !(unordered(*again.value) == unordered(*o.value))) {
-          throw OrderMatters{};
-        }
-      }
       if (o.value) {
         // A new outcome is kept to the end, with its weight.
         const std::uint64_t before = t.bytes();
@@ -711,8 +699,6 @@ std::optional<Stats> exact_attempt(const Limits& limits, const std::shared_ptr<c
       return s;
     } catch (const Budget& b) {
       reason = b.reason;
-    } catch (const OrderMatters&) {
-      reason = "the value depends on the order of the dice within a roll, which exact enumeration does not keep";
     } catch (const Cancelled&) {
       return interrupted(*program);
     }

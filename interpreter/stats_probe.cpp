@@ -14,9 +14,10 @@ namespace {
 
 // Each roll one of its multisets, every one as likely (not the faces' own odds), and the
 // log of the product of their counts: the enumeration runs once per multiset of a roll.
+// Ordered: each die one of its values, and the log of the product of the values' counts.
 class ProbeDice final : public DiceSource {
  public:
-  explicit ProbeDice(std::uint64_t seed) : dice_(seed) {}
+  ProbeDice(std::uint64_t seed, bool ordered) : dice_(seed), ordered_(ordered) {}
   double log_paths = 0;
 
   void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
@@ -34,6 +35,14 @@ class ProbeDice final : public DiceSource {
     }
     const std::uint64_t n = faces.size();
     if (n == 0) return;
+    if (ordered_) {
+      for (auto& f : faces) {
+        const std::uint64_t index = dice_.below(k);
+        f = kind.is_plain() ? kind.face(static_cast<std::int64_t>(index)) : values_[index];
+      }
+      log_paths += static_cast<double>(n) * std::log(static_cast<double>(k));
+      return;
+    }
     // A multiset of n of k values is n distinct places among n + k - 1 (stars and bars):
     // the i-th place, ascending, less i is the i-th value's index. The places by Floyd's
     // sampling, as many steps as dice.
@@ -55,6 +64,7 @@ class ProbeDice final : public DiceSource {
 
  private:
   RandomDice dice_;
+  bool ordered_;
   std::unordered_set<std::uint64_t> taken_;
   std::vector<std::uint64_t> sorted_;
   DieKind kind_;  // the last die of listed faces rolled, and the values it shows
@@ -66,12 +76,12 @@ constexpr int probes = 16;
 }  // namespace
 
 std::optional<RunEstimate> estimate_runs(std::shared_ptr<const CompiledProgram> program, const Bindings& bindings,
-                                         const Limits& limits, const RunInput& input, double budget) {
+                                         const Limits& limits, const RunInput& input, bool ordered, double budget) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   std::vector<double> logs;
   for (int i = 0; i < probes; ++i) {
-    ProbeDice dice(0x5EEDu + static_cast<std::uint64_t>(i));
+    ProbeDice dice(0x5EEDu + static_cast<std::uint64_t>(i), ordered);
     (void)evaluate(program, bindings, dice, limits, input);  // an error ends a path as a value does
     if (input.cancel && input.cancel->load(std::memory_order_relaxed)) return std::nullopt;
     logs.push_back(dice.log_paths);

@@ -25,10 +25,11 @@ struct RunEstimate {
   int probes = 0;   // random runs made
 };
 
-// The estimate, from random runs of a fixed seed; none when they took more than `budget`
+// The estimate, from random runs of a fixed seed (`ordered`: of an enumeration that runs
+// each roll's every order, its every sequence of faces); none when they took more than `budget`
 // seconds (they are stopped between two runs), or when the cancel flag was raised.
 [[nodiscard]] std::optional<RunEstimate> estimate_runs(std::shared_ptr<const CompiledProgram> program,
                                                        const Bindings& bindings, const Limits& limits,
-                                                       const RunInput& input, double budget);
+                                                       const RunInput& input, bool ordered, double budget);
 
 }  // namespace alea

@@ -41,29 +41,6 @@ Value counted(const Value& v) {
   return v;
 }
 
-Value unordered(const Value& v) {
-  if (const auto* l = v.as_list()) {
-    std::vector<std::pair<std::string, Value>> items;
-    for (const auto& i : *l) {
-      Value c = unordered(counted(i));
-      items.emplace_back(fmt::format("{}:{}", static_cast<int>(c.kind()), to_display(c)), std::move(c));
-    }
-    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-      if (a.second.as_int() && b.second.as_int()) return *a.second.as_int() < *b.second.as_int();
-      return a.first < b.first;
-    });
-    std::vector<Value> out;
-    for (auto& [k, c] : items) out.push_back(std::move(c));
-    return make_list(std::move(out));
-  }
-  if (const auto* r = v.as_record()) {
-    std::vector<Value> values;
-    for (const auto& f : r->values) values.push_back(unordered(counted(f)));
-    return make_record(r->names, std::move(values));
-  }
-  return counted(v);
-}
-
 Value kept(const Value& v) {
   if (!holds_pool(v)) return v;
   if (const auto* l = v.as_list()) {

@@ -30,9 +30,6 @@ bool value_less(const Value& a, const Value& b);
 
 // A value as it is counted: a pool as its total.
 Value counted(const Value& v);
-// A value with every list's items sorted: what the order check compares, so
-// that a result listing a roll's dice (in whatever order) passes it.
-Value unordered(const Value& v);
 // A value as it is kept in a tally: every pool in it as its total, as it is
 // shown. A list of pools keeps no dice; a value without pools is kept as it
 // is, shared.

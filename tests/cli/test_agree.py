@@ -4,14 +4,15 @@ example `alea describe` shows for each ruleset in rulesets/, and the calls of ag
 
 For each call, `alea stats CALL --exact --json` and `alea stats CALL --sampled --samples 4000
 --seed 7 --json`. Every probability of every field and of the value, for each value that holds
-no list (an exact answer shows a roll's dice ascending, a sample in the order rolled), and the
+no list (a composed `roll_each` shows alike dice ascending where the program does not read their
+order, a sample in the order rolled), and the
 share of runs that gave no value, must agree: the count the sampler met, k of its n runs, must
 not lie in a tail of the binomial distribution of n runs at the exact probability p that holds
 less than 1e-7 (P(X >= k) for k above n p, P(X <= k) below). A value the sampler met that the
 exact answer does not have fails at once. With about 2,200 entries, a new seed fails one with
 probability below 1e-3; the seed is fixed, so the verdict is the same on every run of the same
-commit. The JSON may pass the default max_render_size of 4 MB (a Dozen Die melee of three dice
-against two has 28,392 outcomes, 20 MB): the limit is raised here.
+commit. The JSON may pass the default max_render_size of 4 MB (a Dozen Die melee of two dice
+against two has 20,736 outcomes): the limit is raised here.
 
 Usage: test_agree.py /path/to/alea   (CTest passes the built binary)
 """

@@ -80,13 +80,17 @@ check("3d6 histogram", row(out, 10)[5] == max((row(out, v)[5] for v in range(3, 
 check("3d6 fits 80 columns", all(len(line) <= 80 for line in lines), max(lines, key=len))
 
 # ---- enumerated when composing does not apply ------------------------------------------
-# faces() reads the dice themselves: each multiset of 3d6 is run once.
-out, _ = expect(["stats", "faces(3d6)"], 0)
-check("enumerated header", out.splitlines()[0] == "faces(3d6): exact (56 outcomes)", out.splitlines()[:1])
-doc = json_of(["stats", "faces(3d6)"], "enumerated json")
+# A division by zero on some roll: each multiset of 3d6 is run once.
+out, _ = expect(["stats", "12 / (3d6 - 10)"], 0)
+check("enumerated header", out.splitlines()[0] == "12 / (3d6 - 10): exact (56 outcomes)", out.splitlines()[:1])
+doc = json_of(["stats", "12 / (3d6 - 10)"], "enumerated json")
 if doc:
     check("enumerated json", doc["exact_method"] == "enumerated" and doc["runs"] == 56,
           (doc["exact_method"], doc["runs"]))
+    check("enumerated errors", doc["unresolved"]["errors"]["exact"] == "1/8", doc["unresolved"])
+# faces() reads the dice in the order rolled: each sequence of 3d6 is run once.
+out, _ = expect(["stats", "faces(3d6)"], 0)
+check("enumerated in order", out.splitlines()[0] == "faces(3d6): exact (216 outcomes)", out.splitlines()[:1])
 
 # ---- big pools are composed, exactly ------------------------------------------------------
 # 200d6 and 500d6: the cells of a sum are work (max_odds_work), not branches (max_branches).
@@ -221,7 +225,7 @@ if doc:
     check("sampled interval holds 1/8", e10["low"] <= 0.125 <= e10["high"] and "exact" not in e10, e10)
     check("sampled mean near 10.5", abs(doc["mean"] - 10.5) < 0.1, doc["mean"])
 # A program the lowered form does not cover is sampled by the evaluator, and the JSON says why.
-doc = json_of(["stats", "faces(2d6)[0]", "--samples", "2000", "--threads", "1"], "evaluator json")
+doc = json_of(["stats", "faces(20d6)[0]", "--samples", "2000", "--threads", "1"], "evaluator json")
 if doc:
     check("sampled by the evaluator", doc["method"] == "sampled" and doc["sampler"] == "evaluator"
           and doc["sampler_note"] == "the builtin 'faces'", doc)
@@ -255,8 +259,11 @@ _, err = expect(["stats", "faces(20d6)", "--exact", "--max-branches", "1000"], 1
 check("--exact over budget", "no exact answer: composing does not apply: 'faces' sees the order of the dice or is "
       "not known to the composer; enumerating: an exact answer needs more than 1000 runs (max_branches)" in err
       and "raise --max-branches" in err, err)
-_, err = expect(["stats", "faces(2d6)[0]", "--exact"], 1)
-check("--exact and the order of the dice", "depends on the order of the dice" in err, err)
+# Read by position, a die is any face: every order of the roll is enumerated.
+out, _ = expect(["stats", "faces(2d6)[0]", "--exact", "--json"], 0)
+doc = json.loads(out)
+check("--exact and the order of the dice", doc["exact_method"] == "enumerated" and doc["runs"] == 36 and
+      [e["exact"] for e in doc["distribution"]] == ["1/6"] * 6, doc)
 expect(["stats", "3d6", "--exact"], 0)
 
 # ---- --time-limit ----------------------------------------------------------------------

@@ -327,6 +327,9 @@ TEST(OddsLimits, APoolPassedDownFunctionsThatCallTwiceStaysWithinTheTimeLimit) {
   EXPECT_EQ(s.first_error->message, "no exact answer: an exact answer takes more than 0.05 s (time_limit)");
 }
 
+// Blind to the order of its dice (92,378 multisets), and slow to run: a loop of 200 rounds.
+constexpr const char* slow_rolls = "10d10kh5 + loop i = 0 until i >= 200 { i + 1 }";
+
 TEST(OddsLimits, ExactOnlyWaitsUnlessATimeLimitIsGiven) {
   StatsOptions o;
   EXPECT_EQ(time_limit_of(o), default_time_limit());
@@ -337,15 +340,27 @@ TEST(OddsLimits, ExactOnlyWaitsUnlessATimeLimitIsGiven) {
 }
 
 // The runs an enumeration needs, at the time its first run took, cannot end in time: it is
-// not begun (10 dice have 92,378 multisets, each run at least microseconds).
+// not begun (10 dice have 92,378 multisets, each run a loop of 200 rounds).
 TEST(OddsLimits, AnEnumerationThatCannotEndInTimeIsNotBegun) {
   StatsOptions o;
   o.compose = false;
   o.exact_only = true;
   o.time_limit = 0.2;
-  const Stats s = stats_of("for x in 10d10 { x }", o);
+  const Stats s = stats_of(slow_rolls, o);
   ASSERT_TRUE(s.first_error);
   EXPECT_TRUE(has(s.first_error->message, "takes more than 0.2 s (time_limit): 92377 more runs at"))
+      << s.first_error->message;
+}
+
+// A program that may read its dice by position is enumerated in every order of each
+// roll: 10 dice have 10^10 orders, which no budget takes.
+TEST(OddsLimits, AnEnumerationInOrderCountsEveryOrder) {
+  StatsOptions o;
+  o.compose = false;
+  o.exact_only = true;
+  const Stats s = stats_of("for x in 10d10 { x }", o);
+  ASSERT_TRUE(s.first_error);
+  EXPECT_TRUE(has(s.first_error->message, "one roll of 10 dice has 10000000000 outcomes in order"))
       << s.first_error->message;
 }
 
@@ -372,7 +387,7 @@ TEST(OddsLimits, AFlagRaisedDuringAnExactAttemptWithNoTimeLimitStopsIt) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       stop = true;
     });
-    const Stats s = stats_of(compose ? hopeless : "for x in 10d10 { x }", o);
+    const Stats s = stats_of(compose ? hopeless : slow_rolls, o);
     raiser.join();
     EXPECT_TRUE(s.interrupted) << compose;
     ASSERT_TRUE(s.first_error);

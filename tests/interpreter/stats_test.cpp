@@ -9,6 +9,7 @@
 #include <gmpxx.h>
 
 #include "interpreter/api.hpp"
+#include "interpreter/exact/exact.hpp"
 #include "interpreter/stats.hpp"
 #include "interpreter/stats_probe.hpp"
 #include "tests/support/pinned_stats.hpp"
@@ -47,11 +48,14 @@ TEST(ExactStats, EstimatesTheRunsOfAnEnumerationBeforeItStarts) {
                                       Case{"if d6 == 6 then 3d6 else 0", false},
                                       Case{"loop x = 0 until x >= 10 { x + d6 }", false},
                                       Case{"loop x = 0 until x >= 12 { x + 2d{1,1,1,2,3} }", false},
-                                      Case{"6d6 explode 6 limit 2", false}, Case{"5d6 explode 6 limit 3", false}}) {
+                                      Case{"6d6 explode 6 limit 2", false}, Case{"5d6 explode 6 limit 3", false},
+                                      // read in order: every sequence of faces is a run
+                                      Case{"let p = 3d6 in p[1]", true},
+                                      Case{"let p = 2d{1,1,2} in for d in p { d + d4 }", true}}) {
     SCOPED_TRACE(source);
     const Compiled c = engine.compile(source);
     ASSERT_TRUE(c.ok());
-    const auto e = estimate_runs(c.program, {}, engine.options().limits, {}, 60);
+    const auto e = estimate_runs(c.program, {}, engine.options().limits, {}, may_read_order(*c.program->ast), 60);
     ASSERT_TRUE(e);
     EXPECT_EQ(e->probes, 16);
     const Stats s = compute_stats(engine, c.program, {}, enumerate);
@@ -228,35 +232,53 @@ TEST(ExactStats, CountsNamedOutcomesAndRecordFields) {
   EXPECT_EQ(exact_of(s.fields[2], Value(std::string("full"))), "1/6");
 }
 
-TEST(ExactStats, SamplesWhenTheValueDependsOnTheOrderOfTheDice) {
+// A die read by its position in the roll is any face, not the lowest or the middle one:
+// the enumeration runs every order of the roll, and composing, which keeps a pool's
+// faces sorted, refuses to read them in order.
+TEST(ExactStats, ReadsADieByItsPositionInTheRoll) {
   Engine engine;
-  const Stats s = stats_of(engine, "faces(2d6)[0]");
-  EXPECT_EQ(s.method, StatsMethod::Sampled);
-  EXPECT_NE(s.reason.find("order"), std::string::npos);
+  for (const char* source : {"faces(2d6)[0]", "let p = 3d6 in p[0]", "let p = 3d6 in p[1]",
+                             "let p = 3d6 in (for d in p { d })[0]", "let p = 3d6 in (for d in p { d })[2]"}) {
+    SCOPED_TRACE(source);
+    const Stats s = stats_of(engine, source);
+    ASSERT_EQ(s.method, StatsMethod::Exact) << s.reason;
+    EXPECT_EQ(s.exact_method, "enumerated");
+    ASSERT_EQ(s.value.entries.size(), 6u);
+    for (const auto& e : s.value.entries) EXPECT_EQ(e.probability.exact(), "1/6");
+  }
+  // Alike faces have one order: composed.
+  const Stats alike = stats_of(engine, "let p = 3d6 in if p == 18 then (for d in p { d })[0] else 0");
+  EXPECT_EQ(alike.exact_method, "composed") << alike.not_composed;
+  EXPECT_EQ(exact_of(alike.value, 6), "1/216");
+  // Why composing did not answer, where the enumeration did.
+  const Stats listed = stats_of(engine, "let p = 3d6 in (for d in p { d })[0]");
+  EXPECT_NE(listed.not_composed.find("the order of a pool's dice is read"), std::string::npos) << listed.not_composed;
 }
 
-// Each compounding die adds the new die of its own position: reversing both
-// rolls at once keeps every pair, so each roll is reversed on its own.
+// Each compounding die adds the new die of its own position: the enumeration runs
+// every order of both rolls, and agrees with composing each die on its own.
 TEST(ExactStats, EnumerationSeesACompoundingDiePairedWithItsNewDie) {
   Engine engine;
   StatsOptions enumerate;
   enumerate.compose = false;
   const Stats s = stats_of(engine, "2d4 compound >1 limit 2 drop >3", enumerate);
-  EXPECT_EQ(s.method, StatsMethod::Sampled);
-  EXPECT_NE(s.reason.find("order"), std::string::npos);
-  // Composed, each die on its own: 1 (1/4), 3 (1/16), else dropped (11/16).
+  EXPECT_EQ(s.exact_method, "enumerated");
+  // Each die on its own: 1 (1/4), 3 (1/16), else dropped (11/16).
   const Stats composed = stats_of(engine, "2d4 compound >1 limit 2 drop >3");
   EXPECT_EQ(composed.exact_method, "composed");
-  EXPECT_EQ(exact_of(composed.value, 0), "121/256");
-  EXPECT_EQ(exact_of(composed.value, 3), "11/128");
+  for (const Stats* x : {&s, &composed}) {
+    EXPECT_EQ(exact_of(x->value, 0), "121/256");
+    EXPECT_EQ(exact_of(x->value, 3), "11/128");
+  }
 }
 
-TEST(ExactStats, ListsARollsDiceAsAMultisetAndKeepsOtherListsInOrder) {
+TEST(ExactStats, ListsARollsDiceInTheOrderRolled) {
   Engine engine;
   const Stats pair = stats_of(engine, "faces(2d6)");
   EXPECT_EQ(pair.method, StatsMethod::Exact);
-  EXPECT_EQ(pair.value.entries.size(), 21u);  // the multisets of two d6, dice ascending
-  EXPECT_EQ(exact_of(pair.value, make_list({Value(1), Value(2)})), "1/18");
+  EXPECT_EQ(pair.value.entries.size(), 36u);  // every order of two d6, as a roll lists them
+  EXPECT_EQ(exact_of(pair.value, make_list({Value(1), Value(2)})), "1/36");
+  EXPECT_EQ(exact_of(pair.value, make_list({Value(2), Value(1)})), "1/36");
   // Two rolls of one die each: [1, 2] and [2, 1] are different outcomes.
   const Stats two = stats_of(engine, "[d4, d4]");
   EXPECT_EQ(two.value.entries.size(), 16u);

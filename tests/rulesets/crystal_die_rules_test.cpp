@@ -312,7 +312,7 @@ std::string fraction(std::int64_t num, std::int64_t den) {
 struct SkirmishCase {
   std::string id;
   Army a1, a2;
-  std::uint64_t outcomes;  // what exact enumeration visits: alike dice as multisets
+  std::uint64_t outcomes;  // what exact enumeration visits: every order of the dice (the skirmish reads it)
 };
 
 std::string army_text(const Army& a, const std::string& colour) {
@@ -331,7 +331,7 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
   const Compiled prog = engine().compile(
       fmt::format("crystal_die.skirmish({}, {})", army_text(c.a1, "red"), army_text(c.a2, "blue")));
   ASSERT_TRUE(prog.ok()) << render_text(prog.diagnostics);
-  // Enumerated (the runs are the multisets of each pool's dice) and composed (roll_each draw by draw).
+  // Enumerated (a run per sequence of faces) and composed (roll_each draw by draw).
   StatsOptions enumerate;
   enumerate.compose = false;
   const Stats s = compute_stats(engine(), prog.program, {}, testing::exact_pinned(enumerate));
@@ -387,8 +387,9 @@ TEST_P(CrystalDieStats, SkirmishOddsAreExactAndMatchAnIndependentEnumeration) {
 INSTANTIATE_TEST_SUITE_P(CrystalDie, CrystalDieStats, ::testing::Values(
     // Attack and Life each: every winner occurs, games of up to 6 battles.
     SkirmishCase{"duel_of_pairs", Army{{'a', 'l'}}, Army{{'a', 'l'}}, 6 * 6 * 6 * 6},
-    // Two alike Attack dice are one pool of two: 21 multisets, not 36 sequences.
-    SkirmishCase{"alike_attackers", Army{{'a', 'a', 'l'}}, Army{{'l'}}, 21 * 6 * 6}),
+    // Two alike Attack dice are one draw of two, but the skirmish reads its dice by
+    // position, so the enumeration runs their 36 orders, not their 21 multisets.
+    SkirmishCase{"alike_attackers", Army{{'a', 'a', 'l'}}, Army{{'l'}}, 6 * 6 * 6 * 6}),
     [](const ::testing::TestParamInfo<SkirmishCase>& i) { return i.param.id; });
 // clang-format on
 
