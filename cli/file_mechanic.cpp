@@ -47,7 +47,7 @@ std::string nearest_file(const fs::path& file) {
 FileMechanic load_file_mechanic(Engine& engine, std::string_view word, std::string_view command) {
   const auto parts = file_mechanic_word(word);
   if (!parts) throw std::logic_error("load_file_mechanic: not PATH#MECHANIC");
-  if (!detail::is_identifier(parts->mechanic)) {
+  if (!alea::detail::is_identifier(parts->mechanic)) {
     throw UsageError(fmt::format("{}: '{}': name a mechanic of the file after '#', as in {}#check", command, word,
                                  parts->file));
   }

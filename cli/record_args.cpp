@@ -19,7 +19,7 @@ namespace alea::cli {
 
 namespace {
 
-using detail::is_identifier;
+using alea::detail::is_identifier;
 
 // The type of what `s` sets: a parameter, or a field of one (`attacker.weapon`); null when unknown.
 const ast::TypeSpec* setting_type(const Ruleset& r, const MechanicInfo& m, const Setting& s) {

@@ -171,7 +171,7 @@ Bindings variable_bindings(const Engine& engine, const std::vector<std::string>&
   for (const std::string& w : words) {
     const auto eq = w.find('=');
     std::string name = w.substr(0, eq);
-    if (eq == std::string::npos || !detail::is_identifier(name) || eq + 1 == w.size()) {
+    if (eq == std::string::npos || !alea::detail::is_identifier(name) || eq + 1 == w.size()) {
       throw UsageError(fmt::format("'{}' is not NAME=VALUE with a variable name (a letter or '_' first, then "
                                    "letters, digits and '_')", w));
     }

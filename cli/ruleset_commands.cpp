@@ -30,7 +30,7 @@ std::vector<std::string> mechanic_names(const Ruleset& r) {
 
 namespace {
 
-using detail::is_identifier;
+using alea::detail::is_identifier;
 
 }  // namespace
 

@@ -62,7 +62,7 @@ void apply(Engine& engine, const RulesetPath& path, const std::string& word, Sta
 
 // `set-character FILE NAME @FILE#ENTRY`: the entry as the character NAME of `state`.
 void set_character(const StateArgs& a, State& state) {
-  if (!detail::is_identifier(a.character)) {
+  if (!alea::detail::is_identifier(a.character)) {
     throw UsageError(fmt::format("state set-character: '{}' is not a name an argument can give (as in ivan)",
                                  a.character));
   }
