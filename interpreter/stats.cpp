@@ -105,6 +105,11 @@ void fill(const Choice& c, std::span<std::int64_t> faces) {
   }
 }
 
+// The values a die shows: a plain die's counted without listing them.
+std::uint64_t distinct_faces(const DieKind& kind) {
+  return kind.is_plain() ? static_cast<std::uint64_t>(kind.max_face()) : compose::faces_of(kind).size();
+}
+
 // Thrown when exact enumeration would pass a budget; `reason` names the limit.
 struct Budget {
   std::string reason;
@@ -127,8 +132,7 @@ class PathDice final : public DiceSource {
   void roll(const DieKind& kind, std::span<std::int64_t> faces) override {
     if (!ordered_ || faces.size() < 2) return choose(kind, faces);
     if (next + faces.size() > path.size()) {
-      const std::uint64_t distinct = kind.is_plain() ? static_cast<std::uint64_t>(kind.max_face())
-                                                     : compose::faces_of(kind).size();
+      const std::uint64_t distinct = distinct_faces(kind);
       std::uint64_t count = 1;
       for (std::size_t i = 0; i < faces.size() && count != UINT64_MAX; ++i) {
         count = count > UINT64_MAX / distinct ? UINT64_MAX : count * distinct;
@@ -153,13 +157,11 @@ class PathDice final : public DiceSource {
       Choice c;
       c.kind = kind;
       c.n = faces.size();
-      // A plain die's faces are counted before they are listed.
-      const auto faces_of = kind.is_plain() ? std::vector<std::pair<std::int64_t, std::uint64_t>>{} : compose::faces_of(kind);
-      const std::uint64_t distinct = kind.is_plain() ? static_cast<std::uint64_t>(kind.max_face()) : faces_of.size();
-      const std::uint64_t count = compose::multisets(c.n, distinct);
+      // Counted before they are listed: a roll with too many multisets is refused first.
+      const std::uint64_t count = compose::multisets(c.n, distinct_faces(kind));
       refuse_past(count, c.n, "");
       c.outcomes = count;
-      for (const auto& [v, w] : kind.is_plain() ? compose::faces_of(kind) : faces_of) {
+      for (const auto& [v, w] : compose::faces_of(kind)) {
         c.values.push_back(v);
         c.weight_of.push_back(w);
       }

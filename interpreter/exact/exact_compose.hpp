@@ -301,8 +301,9 @@ class Composer {
   Dist call_frame(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
   Dist call_memo(const ast::Call& c, const ast::Expr& e, Demand d, const std::vector<Value>& args);
   Dist call_builtin(const ast::Call& c, const ast::Expr& e, Demand d);
-  // The builtin of `c` on these arguments' values; not composable where it fails.
-  Value apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args);
+  // The builtin of `c` on these arguments' values, its dice (if it rolls any) from
+  // `dice`; not composable where it fails. Its steps are charged as work.
+  Value apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args, DiceSource* dice = nullptr);
   // A builtin that rolls dice itself, on these arguments' values, draw by draw.
   Dist drawn_items(const ast::Call& c, const ast::Expr& e, const std::vector<Value>& args);
   Dist fold_repeat(const ast::Call& c, const ast::Expr& e, const ast::Repeat& k);

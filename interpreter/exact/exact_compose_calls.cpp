@@ -372,11 +372,13 @@ void Composer::apply_changes(const ast::FnDef& fn, std::size_t frame, const Valu
   state_.resize(saved_state);
 }
 
-Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args) {
-  PlainEvaluator plain(bindings_, limits_, budget_);
+Value Composer::apply_builtin(const ast::Call& c, const ast::Expr& e, std::vector<Value> args, DiceSource* dice) {
+  PlainEvaluator plain(bindings_, limits_, budget_, dice);
   detail::BuiltinCall call{plain.ev, args, c.args, e.span};
-  return sorted_pools(plain.run([&] { return detail::builtin_function(c.builtin)(call); },
-                                [&] { return fmt::format("'{}'", c.name); }));
+  Value v = plain.run([&] { return detail::builtin_function(c.builtin)(call); },
+                      [&] { return fmt::format("'{}'", c.name); });
+  budget_.charge_work(static_cast<std::uint64_t>(plain.ev.steps()));
+  return sorted_pools(v);
 }
 
 // Whether `e` itself needs no dice (with a scan, none but single ones), state,
@@ -629,17 +631,8 @@ Dist Composer::call_builtin(const ast::Call& c, const ast::Expr& e, Demand d) {
 // an argument is wrong); each draw's items for each multiset of its faces are
 // the builtin's own, from a run with that draw showing them.
 Dist Composer::drawn_items(const ast::Call& c, const ast::Expr& e, const std::vector<Value>& args) {
-  const auto run = [&](DrawFaces& source) {
-    PlainEvaluator plain(bindings_, limits_, budget_, &source);
-    std::vector<Value> a = args;
-    detail::BuiltinCall call{plain.ev, a, c.args, e.span};
-    Value v = plain.run([&] { return detail::builtin_function(c.builtin)(call); },
-                        [&] { return fmt::format("'{}'", c.name); });
-    budget_.charge_work(static_cast<std::uint64_t>(plain.ev.steps()));
-    return sorted_pools(v);
-  };
   DrawFaces first;
-  const Value whole = run(first);
+  const Value whole = apply_builtin(c, e, args, &first);
   const std::vector<Value>* items = whole.as_list();
   std::size_t n = 0;
   for (const auto& draw : first.draws) n += draw.second;
@@ -658,7 +651,7 @@ Dist Composer::drawn_items(const ast::Call& c, const ast::Expr& e, const std::ve
     // The draw showing source.faces: its items, weighted by the ways to roll them.
     const auto take = [&](const Weight& ways) {
       source.draws.clear();
-      const Value v = run(source);
+      const Value v = apply_builtin(c, e, args, &source);
       if (!items) return draw.add(v, ways);
       const std::vector<Value>& got = *v.as_list();
       const auto from = got.begin() + static_cast<std::ptrdiff_t>(at);

@@ -4,7 +4,7 @@ example `alea describe` shows for each ruleset in rulesets/, and the calls of ag
 
 For each call, `alea stats CALL --exact --json` and `alea stats CALL --sampled --samples 4000
 --seed 7 --json`. Every probability of every field and of the value, for each value that holds
-no list (a composed `roll_each` shows alike dice ascending where the program does not read their
+no list (an exact `roll_each` shows alike dice ascending where the program does not read their
 order, a sample in the order rolled), and the
 share of runs that gave no value, must agree: the count the sampler met, k of its n runs, must
 not lie in a tail of the binomial distribution of n runs at the exact probability p that holds
