@@ -114,12 +114,7 @@ alea_fuzz() {
   # own adds it (fuzz/ruleset.dict: YAML's tokens, anchors and aliases).
   cat "$ALEA_ROOT/fuzz/dsl.dict" >"$work/dict"
   [ -f "$ALEA_ROOT/fuzz/$name.dict" ] && cat "$ALEA_ROOT/fuzz/$name.dict" >>"$work/dict"
-  # ALEA_FUZZ_NO_ASLR=1: the same addresses in every run (setarch -R), part of a repeatable run.
-  local launch=()
-  if [ "${ALEA_FUZZ_NO_ASLR:-0}" = 1 ] && setarch "$(uname -m)" -R true 2>/dev/null; then
-    launch=(setarch "$(uname -m)" -R)
-  fi
-  "${launch[@]}" "$ALEA_ROOT/build-fuzz/fuzz/fuzz_$name" -dict="$work/dict" -rss_limit_mb=2048 \
+  "$ALEA_ROOT/build-fuzz/fuzz/fuzz_$name" -dict="$work/dict" -rss_limit_mb=2048 \
     -artifact_prefix="$artifacts/$name-" -print_final_stats=1 "$@" "$work/corpus" >"$work/log" 2>&1 || rc=$?
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$work/log" |
     sed "s/^/fuzz_$name: /" >&2 || true
