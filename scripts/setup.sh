@@ -60,12 +60,13 @@ ALEA_PLAIN_ARGS=(-DALEA_BUILD_TESTS=ON "${ALEA_UNITY_ARGS[@]}" "-DCMAKE_CXX_FLAG
 # tables took 8-12% of its compile time. It has no examples: they are built and run in the plain
 # tree. It is not built for libFuzzer: the coverage instrumentation that fuzzing needs took 11-13%
 # of its compile time, and the suite only replays inputs.
+# Each names both sanitizer options: a tree configured before keeps the options it is not given.
 ALEA_CLANG_ARGS=(-DALEA_BUILD_EXAMPLES=OFF "${ALEA_UNITY_ARGS[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo)
-ALEA_SAN_ARGS=(-DALEA_SANITIZE=ON -DALEA_BUILD_TESTS=ON "${ALEA_CLANG_ARGS[@]}"
+ALEA_SAN_ARGS=(-DALEA_SANITIZE=ON -DALEA_FUZZ=OFF -DALEA_BUILD_TESTS=ON "${ALEA_CLANG_ARGS[@]}"
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g0 -DNDEBUG")
 # The fuzzing tree, build-fuzz/ (scripts/fuzz): the same with libFuzzer's coverage
 # instrumentation and line tables, so that a finding's stack gives file and line; no tests.
-ALEA_FUZZ_ARGS=(-DALEA_FUZZ=ON -DALEA_BUILD_TESTS=OFF "${ALEA_CLANG_ARGS[@]}"
+ALEA_FUZZ_ARGS=(-DALEA_FUZZ=ON -DALEA_SANITIZE=OFF -DALEA_BUILD_TESTS=OFF "${ALEA_CLANG_ARGS[@]}"
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG")
 
 # alea_build_san TARGET: builds TARGET in the sanitizer tree, build-san/.
