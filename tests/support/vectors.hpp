@@ -1,7 +1,7 @@
 // tests/support/vectors.hpp — the test vectors of the shipped rulesets, read from
 // the data files tests/rulesets/vectors/*.yaml (the format is described in
-// tests/rulesets/vectors_test.cpp, which defines these functions and runs every
-// vector). Tests that check that a spec's vectors are all there read the ids here.
+// tests/rulesets/vectors_test.cpp, which runs every vector; tests/support/vectors.cpp reads
+// them). Tests that check that a spec's vectors are all there read the ids here.
 #pragma once
 
 #include <cstdint>
