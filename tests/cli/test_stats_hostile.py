@@ -173,20 +173,27 @@ if values:
     check("cut exact JSON: what is left out",
           abs(doc["left_out"]["probability"] - (1 - sum(e["probability"] for e in doc["distribution"]))) < 1e-12,
           doc["left_out"])
-# An exact answer of 18,942 records (a battle of one hero against two): the JSON lists the most likely
-# records, and whole the fields with few values; one field alone is whole too.
-battle = ["stats", "strategiya.combat_battle", "first=[{str: 4}]", "second=[{str: 2}, {str: 2}]", "--exact"]
-out, err = expect(battle + ["--json"], 0)
+# An exact answer of 47,760 records: the JSON lists the most likely records, and whole the fields
+# with few values; one field alone is whole too.
+records = ["stats", "{outcome: d4, a: 2d100, b: d60}", "--exact"]
+out, err = expect(records + ["--json"], 0)
 doc = json.loads(out)
+listed = doc["distribution"]
 check("records' JSON: the most likely records, the rest counted",
-      doc["left_out"] is not None and len(doc["distribution"]) + doc["left_out"]["values"] == 18_942, doc["left_out"])
+      doc["left_out"] is not None and len(listed) + doc["left_out"]["values"] == 4 * 199 * 60, doc["left_out"])
+check("records' JSON: within the limit", len(out.encode()) <= 4_000_000, len(out.encode()))
+if listed:
+    # A record's probability falls with |a - 101| (a is the sum of two dice): the records listed
+    # are the most likely when every record nearer 101 than the farthest listed is listed.
+    far = max(abs(e["value"]["a"] - 101) for e in listed)
+    nearer = sum(abs(e["value"]["a"] - 101) < far for e in listed)
+    check("records' JSON: the most likely", nearer == 4 * 60 * (2 * far - 1), (far, nearer, len(listed)))
 check("records' JSON: a field with few values whole", doc["fields"]["outcome"]["left_out"] is None
-      and [e["value"] for e in doc["fields"]["outcome"]["distribution"]]
-      == ["first_wins", "second_wins", "stalemate", "continues"], doc["fields"]["outcome"])
-out, err = expect(battle + ["--json", "--field", "outcome"], 0)
+      and [e["value"] for e in doc["fields"]["outcome"]["distribution"]] == [1, 2, 3, 4], doc["fields"]["outcome"])
+out, err = expect(records + ["--json", "--field", "outcome"], 0)
 doc = json.loads(out)
 check("one field's JSON", doc["method"] == "exact" and [e["value"] for e in doc["distribution"]]
-      == ["first_wins", "second_wins", "stalemate", "continues"] and doc["left_out"] is None, out[:400])
+      == [1, 2, 3, 4] and doc["left_out"] is None, out[:400])
 # Keys that alone pass the limit: refused whole, with what to do.
 out, err = expect(["stats", "sum(repeat 40 { d6 })", "--json", "--limit", "max_render_size=500"], 1)
 doc = json.loads(out)
