@@ -43,9 +43,11 @@ alea_install_packages() {
 }
 
 # Build flags of the two trees scripts/test builds. The plain tree, build/ (g++), is also the one
-# scripts/alea runs from: -O2, with -g1's line tables and function names, which are what a stack
-# trace or a profile reads. Full debug information (-g) made it build in about 30 % more time
-# (dsl/parser.cpp: 42 s against 25 s); a debugger's build is -DCMAKE_BUILD_TYPE=Debug.
+# scripts/alea runs from: -O2, without debug information. A stack trace or a profile still names
+# each function (the symbols stay); file and line need line tables, which took 8 % of the tree's
+# compile time (-g1: a command-line batch 43 s against 39 s), full debug information (-g) about
+# 30 % (dsl/parser.cpp: 42 s against 25 s). For them, configure a tree of your own with
+# -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -g1 -DNDEBUG'; a debugger's build is -DCMAKE_BUILD_TYPE=Debug.
 # Both trees are unity builds: CMake compiles each library's sources in batches of sixteen, one
 # compiler run per batch, which parses the shared headers and instantiates their templates once
 # a batch, not once a file. In batches of eight the plain tree built in 221 s against 305 s file
@@ -53,7 +55,7 @@ alea_install_packages() {
 # (the command-line library under ASan: 225 s against 252 s; two batches of the interpreter:
 # 110 s against 129 s). The test files are batched too (tests/CMakeLists.txt).
 ALEA_UNITY_ARGS=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
-ALEA_PLAIN_ARGS=(-DALEA_BUILD_TESTS=ON "${ALEA_UNITY_ARGS[@]}" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+ALEA_PLAIN_ARGS=(-DALEA_BUILD_TESTS=ON "${ALEA_UNITY_ARGS[@]}" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
 # The sanitizer tree, build-san/ (clang, ASan+UBSan), where scripts/test runs the tests and
 # replays the fuzz corpus, is built at -O1, as ASan advises, and without debug information: its
 # reports name each frame's function (UBSan's also give file, line and column), and the line
